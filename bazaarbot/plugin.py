@@ -1,0 +1,217 @@
+"""The contract every game plugin fulfils.
+
+A plugin is pure rules: no I/O, no asyncio, no chat. All chance comes from the
+``random.Random`` handed to ``setup`` and kept inside the state, so a game is
+exactly reproducible from (seed, players, options, commands). The core, the
+tests, the AI and replays all drive a game through this one interface.
+
+Conventions
+-----------
+* Seats are ints ``0 .. n-1`` in turn order as given to ``setup``.
+* Every state object has an attribute ``players: list[str]`` (display names,
+  by seat). The table may rename a seat in place (a nick change).
+* ``apply`` changes the state in place and returns what happened. It must
+  raise ``MoveError`` *before* changing anything, so a refused command leaves
+  the state exactly as it was.
+* ``legal_commands`` spells every command exactly as a player may type it;
+  each one must be accepted by ``parse`` + ``apply``.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+class MoveError(Exception):
+    """A command that is not legal now; the message tells the player why and what would work."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option a host can set with ``/new <game> name=value``."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+
+    def convert(self, raw: str) -> Any:
+        """Turn the typed text into a value of the default's type, or raise ValueError."""
+        value: Any
+        if isinstance(self.default, bool):
+            low = raw.strip().lower()
+            if low in ("1", "on", "yes", "true", "y"):
+                value = True
+            elif low in ("0", "off", "no", "false", "n"):
+                value = False
+            else:
+                raise ValueError(f"{self.name} takes on or off")
+        elif isinstance(self.default, int):
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ValueError(f"{self.name} takes a whole number") from None
+        else:
+            value = raw.strip().lower()
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(str(c) for c in self.choices)
+            raise ValueError(f"{self.name} takes one of: {allowed}")
+        return value
+
+
+@dataclass
+class Outcome:
+    """What an accepted command did: lines for the channel, lines for single seats.
+
+    The table sends ``public`` to the channel and ``private[seat]`` to that
+    seat's owner only. A seat whose ``private_view`` changed is re-sent its
+    view by the table automatically, so plugins need not repeat hands here.
+    """
+
+    public: list[str] = field(default_factory=list)
+    private: dict[int, list[str]] = field(default_factory=dict)
+
+
+@dataclass
+class Result:
+    """The end of a game: final scores, ranking (tied seats share a group), winners."""
+
+    scores: dict[int, float]
+    ranking: list[list[int]]
+    winners: list[int]
+    detail: str = ""
+
+
+class GamePlugin:
+    """Base class for a game. Subclasses set the identity fields and implement the rules."""
+
+    name: ClassVar[str] = ""
+    title: ClassVar[str] = ""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 1
+    rules_version: ClassVar[str] = ""
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: a few lines for ``/rules <game>``
+    rules_summary: ClassVar[str] = ""
+    #: a few lines that teach the command syntax (``/help moves``)
+    command_help: ClassVar[str] = ""
+
+    # --- life cycle -------------------------------------------------------
+    def setup(self, players: list[str], rng: random.Random, options: dict[str, Any]) -> Any:
+        """A new game for these players (seat order = list order)."""
+        raise NotImplementedError
+
+    def to_act(self, state: Any) -> list[int]:
+        """Seats whose decision is awaited now (empty when the game is over)."""
+        raise NotImplementedError
+
+    def legal_commands(self, state: Any, seat: int) -> list[str]:
+        """Every legal command for ``seat`` at this decision point, exactly typeable."""
+        raise NotImplementedError
+
+    def parse(self, state: Any, seat: int, text: str) -> Any:
+        """Turn typed text into a move; ``MoveError`` if it is not a command of this game."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int, move: Any) -> Outcome:
+        """Play ``move`` for ``seat`` in place; ``MoveError`` (state untouched) if illegal."""
+        raise NotImplementedError
+
+    def is_move(self, text: str) -> bool:
+        """Whether ``text`` looks like an attempt at a move of this game.
+
+        Channel chatter that is not a move is ignored silently, so this must
+        be conservative: true only when the first word is one of the game's
+        verbs (or an alias of one).
+        """
+        raise NotImplementedError
+
+    # --- views --------------------------------------------------------------
+    def board(self, state: Any) -> str:
+        """The public board, a few lines, nothing hidden in it."""
+        raise NotImplementedError
+
+    def private_view(self, state: Any, seat: int) -> str | None:
+        """What only ``seat`` may see (a hand), or None when there is nothing secret."""
+        return None
+
+    def result(self, state: Any) -> Result | None:
+        """None while the game runs; the final result once it is over."""
+        raise NotImplementedError
+
+    def brief_moves(self, state: Any, seat: int) -> str:
+        """One short line summing up ``legal_commands`` (``/moves``)."""
+        commands = self.legal_commands(state, seat)
+        if not commands:
+            return "(no moves)"
+        groups: dict[str, list[str]] = {}
+        for command in commands:
+            verb, _, rest = command.partition(" ")
+            groups.setdefault(verb, []).append(rest)
+        parts = []
+        for verb, rests in groups.items():
+            shown = [r for r in rests if r][:6]
+            more = len(rests) - len(shown) if any(rests) else 0
+            text = verb + (" " + " | ".join(shown) if shown else "")
+            if more > 0:
+                text += f" (+{more} more)"
+            parts.append(text)
+        return "; ".join(parts)
+
+    # --- persistence --------------------------------------------------------
+    def to_json(self, state: Any) -> dict[str, Any]:
+        """A lossless JSON-able snapshot (including the random generator's state)."""
+        raise NotImplementedError
+
+    def from_json(self, data: dict[str, Any]) -> Any:
+        """The inverse of ``to_json``."""
+        raise NotImplementedError
+
+    # --- for the AI -----------------------------------------------------------
+    def clone(self, state: Any) -> Any:
+        """An independent copy (subclasses may do this faster)."""
+        return self.from_json(self.to_json(state))
+
+    def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """A copy in which everything ``seat`` cannot see is re-dealt consistently."""
+        raise NotImplementedError
+
+    def rollout(self, state: Any, rng: random.Random) -> None:
+        """Play random legal moves in place until the game ends (the fast rollout policy)."""
+        while self.result(state) is None:
+            seats = self.to_act(state)
+            if not seats:
+                return
+            seat = seats[0]
+            command = rng.choice(self.legal_commands(state, seat))
+            self.apply(state, seat, self.parse(state, seat, command))
+
+    def bench(self, seconds: float) -> list[tuple[str, float]]:
+        """Figures for ``bazaarbot bench engine <game>`` as (label, value) pairs.
+
+        The default plays random games through ``legal_commands``/``parse``/
+        ``apply`` and reports decisions/s and games/s; plugins may add figures.
+        """
+        rng = random.Random(1)
+        players = [f"p{i + 1}" for i in range(max(2, self.min_players))][: self.max_players]
+        defaults = {o.name: o.default for o in self.options}
+        decisions = games = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            state = self.setup(players, random.Random(rng.random()), defaults)
+            while self.result(state) is None:
+                seat = self.to_act(state)[0]
+                command = rng.choice(self.legal_commands(state, seat))
+                self.apply(state, seat, self.parse(state, seat, command))
+                decisions += 1
+            games += 1
+        elapsed = time.perf_counter() - start
+        return [("decisions/s", decisions / elapsed), ("games/s", games / elapsed)]

@@ -1,0 +1,1 @@
+"""Game plugins: one sub-package per game, each exposing ``GAME`` (a GamePlugin)."""
