@@ -1,0 +1,178 @@
+"""The ``bazaarbot`` command: run | console | bench | export."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from dataclasses import replace
+
+from bazaarbot.config import AdminPolicy, ConfigError, load_config
+from bazaarbot.i18n import set_language
+
+
+def _console(args: argparse.Namespace) -> int:
+    from bazaarbot.hub import Hub
+    from bazaarbot.transports.console import ConsoleTransport
+
+    config = load_config(args.config)
+    settings = config.bot
+    if args.seed is not None:
+        settings = replace(settings, seed=args.seed)
+    set_language(settings.language)
+    admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
+
+    async def main() -> None:
+        hub = Hub.open(args.db or settings.db, settings=settings, admins=admins)
+        console = ConsoleTransport(script=args.script)
+        await console.start(hub)
+        if not args.script:
+            print(
+                "bazaarbot console: type NICK: TEXT (e.g. alice: /join), NICK@dm: TEXT for a private line; "
+                "Ctrl-D ends.",
+                file=sys.stderr,
+            )
+        try:
+            await console.run()
+        finally:
+            await hub.close()
+
+    asyncio.run(main())
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    from bazaarbot.hub import Hub
+
+    config = load_config(args.config)
+    set_language(config.bot.language)
+    admins = {config.web.network: config.web.admins}
+    for network in config.irc:
+        admins[network.name] = network.admins
+
+    async def main() -> None:
+        hub = Hub.open(args.db or config.bot.db, settings=config.bot, admins=admins)
+        transports = []
+        if config.web.enabled:
+            from bazaarbot.transports.web import WebTransport
+
+            transports.append(WebTransport(config.web))
+        for network in config.irc:
+            from bazaarbot.transports.irc import IrcTransport
+
+            transports.append(IrcTransport(network))
+        if not transports:
+            print("Nothing to run: enable [web] or add an [[irc.networks]] entry.", file=sys.stderr)
+            await hub.close()
+            return
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        for transport in transports:
+            hub.attach(transport)
+            await transport.start(hub)
+        if config.web.enabled:
+            port = getattr(transports[0], "port", config.web.port)
+            print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
+        for network in config.irc:
+            print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
+        await stop.wait()
+        for transport in transports:
+            await transport.stop()
+        await hub.close()
+
+    asyncio.run(main())
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from bazaarbot.registry import discover
+
+    games = discover()
+    if args.what == "engine":
+        names = [args.game] if args.game else sorted(games)
+        for name in names:
+            if name not in games:
+                print(f"no game {name!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+                return 2
+            for label, value in games[name].bench(args.seconds):
+                print(f"{name}: {value:,.0f} {label}")
+        return 0
+    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
+    return 2
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bazaarbot.store import Store
+
+    config = load_config(args.config)
+    store = Store(args.db or config.bot.db)
+    try:
+        record = store.game_record(args.game_id)
+    finally:
+        store.close()
+    if record is None:
+        print(f"no game {args.game_id} in {args.db or config.bot.db}", file=sys.stderr)
+        return 1
+    print(json.dumps(record, indent=2, ensure_ascii=False))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bazaarbot", description="A chat-room game bot.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="log debug output")
+    sub = parser.add_subparsers(dest="cmd")
+
+    run = sub.add_parser("run", help="run the bot (web chat on localhost by default, IRC as configured)")
+    run.add_argument("-c", "--config", help="TOML config file (see config.example.toml)")
+    run.add_argument("--db", help="sqlite file (overrides the config)")
+    run.set_defaults(func=_run)
+
+    console = sub.add_parser("console", help="play or script the bot from a terminal")
+    console.add_argument("-c", "--config", help="TOML config file")
+    console.add_argument("--seed", type=int, help="make every game's randomness reproducible")
+    console.add_argument("--db", help="sqlite file (default: the config's, bazaarbot.sqlite)")
+    console.add_argument("--admin", action="append", default=[], metavar="NICK", help="NICK is an admin")
+    console.add_argument("--script", action="store_true", help="print --- after each answer")
+    console.set_defaults(func=_console)
+
+    bench = sub.add_parser("bench", help="print performance figures")
+    bench.add_argument("what", choices=["engine"])
+    bench.add_argument("game", nargs="?", help="one game (default: all)")
+    bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
+    bench.set_defaults(func=_bench)
+
+    export = sub.add_parser("export", help="print a game as JSON")
+    export.add_argument("game_id", type=int)
+    export.add_argument("-c", "--config", help="TOML config file")
+    export.add_argument("--db", help="sqlite file")
+    export.set_defaults(func=_export)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    logging.basicConfig(
+        level=logging.DEBUG if args.verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if not getattr(args, "func", None):
+        args = parser.parse_args(["run", *(argv or sys.argv[1:])])
+    try:
+        return int(args.func(args))
+    except ConfigError as error:
+        print(f"config error: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

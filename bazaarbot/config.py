@@ -1,0 +1,211 @@
+"""TOML config -> typed, validated settings, with errors that say which key is wrong."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the key and what it needs."""
+
+
+@dataclass(frozen=True)
+class AdminPolicy:
+    """Who may use admin commands on one network: accounts and hostmask patterns, never bare nicks."""
+
+    accounts: tuple[str, ...] = ()
+    masks: tuple[str, ...] = ()
+    ops_are_admins: bool = True
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """Per-user command budget: ``commands`` within ``per_seconds``."""
+
+    commands: int = 8
+    per_seconds: float = 10.0
+
+
+@dataclass(frozen=True)
+class BotSettings:
+    nick: str = "bazaarbot"
+    db: str = "bazaarbot.sqlite"
+    default_game: str = "jaipur"
+    language: str = "en"
+    seed: int | None = None
+    max_line: int = 400
+    leave_grace: float = 60.0
+    rate_limit: RateLimit = field(default_factory=RateLimit)
+
+
+@dataclass(frozen=True)
+class WebSettings:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 8080
+    network: str = "web"
+    max_message: int = 400
+    admins: AdminPolicy = field(default_factory=lambda: AdminPolicy(ops_are_admins=False))
+
+
+@dataclass(frozen=True)
+class IrcNetwork:
+    name: str
+    host: str
+    port: int = 6697
+    tls: bool = True
+    tls_verify: bool = True
+    nick: str = "bazaarbot"
+    alt_nicks: tuple[str, ...] = ()
+    username: str = "bazaarbot"
+    realname: str = "bazaarbot - chat board games (a bot)"
+    password: str | None = None
+    sasl_account: str | None = None
+    sasl_password: str | None = None
+    nickserv_password: str | None = None
+    channels: tuple[str, ...] = ()
+    admins: AdminPolicy = field(default_factory=AdminPolicy)
+    leave_grace: float = 60.0
+    #: token bucket: ``burst`` lines at once, then ``lines_per_second``
+    burst: int = 4
+    lines_per_second: float = 1.0
+
+
+@dataclass(frozen=True)
+class Config:
+    bot: BotSettings = field(default_factory=BotSettings)
+    web: WebSettings = field(default_factory=WebSettings)
+    irc: tuple[IrcNetwork, ...] = ()
+
+
+def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
+    if key not in section:
+        return default
+    value = section[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        value = float(value)
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise ConfigError(f"{where}.{key} must be a {names}, not {value!r}")
+    return value
+
+
+def _strings(section: dict[str, Any], where: str, key: str) -> tuple[str, ...]:
+    value = section.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}.{key} must be a list of strings")
+    return tuple(value)
+
+
+def _check_keys(section: dict[str, Any], where: str, allowed: set[str]) -> None:
+    unknown = sorted(set(section) - allowed)
+    if unknown:
+        raise ConfigError(f"{where}: unknown setting {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
+
+
+def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPolicy:
+    raw = section.get("admins", {})
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where}.admins must be a table with accounts, masks, ops_are_admins")
+    _check_keys(raw, f"{where}.admins", {"accounts", "masks", "ops_are_admins"})
+    return AdminPolicy(
+        accounts=tuple(a.lower() for a in _strings(raw, f"{where}.admins", "accounts")),
+        masks=_strings(raw, f"{where}.admins", "masks"),
+        ops_are_admins=_take(raw, f"{where}.admins", "ops_are_admins", bool, ops_default),
+    )
+
+
+def parse_config(data: dict[str, Any]) -> Config:
+    """Validate a parsed TOML document."""
+    _check_keys(data, "config", {"bot", "web", "irc"})
+    b = data.get("bot", {})
+    _check_keys(
+        b, "bot", {"nick", "db", "default_game", "language", "seed", "max_line", "leave_grace", "rate_limit"}
+    )
+    rl = b.get("rate_limit", {})
+    _check_keys(rl, "bot.rate_limit", {"commands", "per_seconds"})
+    rate = RateLimit(
+        commands=_take(rl, "bot.rate_limit", "commands", int, 8),
+        per_seconds=_take(rl, "bot.rate_limit", "per_seconds", float, 10.0),
+    )
+    if rate.commands < 1 or rate.per_seconds <= 0:
+        raise ConfigError("bot.rate_limit needs commands >= 1 and per_seconds > 0")
+    bot = BotSettings(
+        nick=_take(b, "bot", "nick", str, "bazaarbot"),
+        db=_take(b, "bot", "db", str, "bazaarbot.sqlite"),
+        default_game=_take(b, "bot", "default_game", str, "jaipur"),
+        language=_take(b, "bot", "language", str, "en"),
+        seed=_take(b, "bot", "seed", int, None),
+        max_line=_take(b, "bot", "max_line", int, 400),
+        leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
+        rate_limit=rate,
+    )
+    w = data.get("web", {})
+    _check_keys(w, "web", {"enabled", "host", "port", "network", "max_message", "admins"})
+    web = WebSettings(
+        enabled=_take(w, "web", "enabled", bool, True),
+        host=_take(w, "web", "host", str, "127.0.0.1"),
+        port=_take(w, "web", "port", int, 8080),
+        network=_take(w, "web", "network", str, "web"),
+        max_message=_take(w, "web", "max_message", int, 400),
+        admins=_admins(w, "web", False),
+    )
+    if not 0 <= web.port <= 65535:
+        raise ConfigError("web.port must be between 0 and 65535")
+    irc_section = data.get("irc", {})
+    _check_keys(irc_section, "irc", {"networks"})
+    networks = []
+    seen: set[str] = set()
+    for i, n in enumerate(irc_section.get("networks", [])):
+        where = f"irc.networks[{i}]"
+        _check_keys(n, where, {f.name for f in IrcNetwork.__dataclass_fields__.values()})
+        for key in ("name", "host"):
+            if not isinstance(n.get(key), str) or not n[key]:
+                raise ConfigError(f"{where}.{key} is required (a string)")
+        if n["name"] in seen or n["name"] == web.network:
+            raise ConfigError(f"{where}.name {n['name']!r} is used twice")
+        seen.add(n["name"])
+        channels = _strings(n, where, "channels")
+        for channel in channels:
+            if not channel.startswith(("#", "&")):
+                raise ConfigError(f"{where}.channels: {channel!r} must start with #")
+        networks.append(
+            IrcNetwork(
+                name=n["name"],
+                host=n["host"],
+                port=_take(n, where, "port", int, 6697),
+                tls=_take(n, where, "tls", bool, True),
+                tls_verify=_take(n, where, "tls_verify", bool, True),
+                nick=_take(n, where, "nick", str, bot.nick),
+                alt_nicks=_strings(n, where, "alt_nicks"),
+                username=_take(n, where, "username", str, "bazaarbot"),
+                realname=_take(n, where, "realname", str, "bazaarbot - chat board games (a bot)"),
+                password=_take(n, where, "password", str, None),
+                sasl_account=_take(n, where, "sasl_account", str, None),
+                sasl_password=_take(n, where, "sasl_password", str, None),
+                nickserv_password=_take(n, where, "nickserv_password", str, None),
+                channels=channels,
+                admins=_admins(n, where, True),
+                leave_grace=_take(n, where, "leave_grace", float, bot.leave_grace),
+                burst=_take(n, where, "burst", int, 4),
+                lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
+            )
+        )
+    return Config(bot=bot, web=web, irc=tuple(networks))
+
+
+def load_config(path: str | Path | None) -> Config:
+    """Read a TOML file; no path means every default (web chat on localhost, sqlite file)."""
+    if path is None:
+        return Config()
+    try:
+        with open(path, "rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} not found") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"config file {path}: {error}") from None
+    return parse_config(data)

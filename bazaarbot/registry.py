@@ -1,0 +1,32 @@
+"""Finds the game plugins: every sub-package of ``plugins/`` that exposes ``GAME``.
+
+Adding a game means adding a folder; no core file changes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import pkgutil
+
+import plugins
+from bazaarbot.plugin import GamePlugin
+
+log = logging.getLogger(__name__)
+
+
+def discover() -> dict[str, GamePlugin]:
+    """All installed games by name; a plugin that fails to import is logged and left out."""
+    found: dict[str, GamePlugin] = {}
+    for info in sorted(pkgutil.iter_modules(plugins.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        try:
+            module = importlib.import_module(f"plugins.{info.name}")
+        except Exception:
+            log.exception("game plugin %s failed to load", info.name)
+            continue
+        game = getattr(module, "GAME", None)
+        if isinstance(game, GamePlugin) and game.name:
+            found[game.name] = game
+    return found
