@@ -196,6 +196,13 @@ class Hub:
     def seated_tables(self, network: str, key: str) -> list[Table]:
         return [t for (net, _c), t in self.tables.items() if net == network and t.seat_of(key) is not None]
 
+    def public_board(self, network: str, channel: str) -> str | None:
+        """The public board of the game running in a channel (for a transport's board pane), else None."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        return table.board()
+
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
         return {
