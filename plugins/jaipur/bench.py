@@ -1,0 +1,67 @@
+"""Engine speed figures for ``bazaarbot bench engine jaipur``.
+
+The headline figure is complete random rounds per second on one core, played
+through the fast internal path the AI uses (``random_action`` + ``play``).
+The text path (``legal_commands`` + ``parse`` + ``apply``) a chat table uses
+is measured too, for comparison.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from . import rules
+from . import state as st
+
+
+def run(game: Any, seconds: float) -> list[tuple[str, float]]:
+    """Measure the fast random path for most of ``seconds``, then the text and enumeration paths."""
+    fast = max(seconds * 0.6, 0.05)
+    slow = max(seconds * 0.2, 0.02)
+    rng = random.Random(1)
+    rounds = actions = matches = 0
+    play_round = rules.play_random_round
+    start = time.perf_counter()
+    deadline = start + fast
+    while time.perf_counter() < deadline:
+        state = st.new_match(["p1", "p2"], random.Random(rng.getrandbits(32)))
+        while not state.over:
+            actions += play_round(state, rng)
+            rounds += 1
+        matches += 1
+    elapsed = time.perf_counter() - start
+    figures = [
+        ("random rounds/s", rounds / elapsed),
+        ("random decisions/s", actions / elapsed),
+        ("random matches/s", matches / elapsed),
+        ("decisions per round", actions / max(rounds, 1)),
+    ]
+
+    legal_calls = 0
+    state = st.new_match(["p1", "p2"], random.Random(2))
+    start = time.perf_counter()
+    deadline = start + slow
+    while time.perf_counter() < deadline:
+        for _ in range(50):
+            rules.legal_actions(state)
+            legal_calls += 1
+            rules.play(state, rules.random_action(state, rng))
+            if state.over:
+                state = st.new_match(["p1", "p2"], random.Random(rng.getrandbits(32)))
+    figures.append(("legal_actions/s", legal_calls / (time.perf_counter() - start)))
+
+    decisions = 0
+    state = game.setup(["p1", "p2"], random.Random(3), {})
+    start = time.perf_counter()
+    deadline = start + slow
+    while time.perf_counter() < deadline:
+        seat = game.to_act(state)[0]
+        command = rng.choice(game.legal_commands(state, seat))
+        game.apply(state, seat, game.parse(state, seat, command))
+        decisions += 1
+        if game.result(state) is not None:
+            state = game.setup(["p1", "p2"], random.Random(rng.getrandbits(32)), {})
+    figures.append(("text-path decisions/s", decisions / (time.perf_counter() - start)))
+    return figures

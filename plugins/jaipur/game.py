@@ -1,0 +1,204 @@
+"""The Jaipur plugin: the contract of ``bazaarbot.plugin`` on top of the compact engine."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+from bazaarbot.i18n import _
+from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
+
+from . import parse as parsing
+from . import render, rules
+from . import state as st
+from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
+from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
+from .state import JaipurState
+
+
+class JaipurGame(GamePlugin):
+    """Jaipur for two: trade goods, sell for tokens, first to two Seals of Excellence."""
+
+    name: ClassVar[str] = "jaipur"
+    title: ClassVar[str] = "Jaipur"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    rules_version: ClassVar[str] = "jaipur-1"
+    options: ClassVar[tuple[Option, ...]] = ()
+    rules_summary: ClassVar[str] = (
+        "Jaipur (2 players): on your turn take ONE good from the market, take ALL its camels, "
+        "exchange 2+ goods for as many of your cards/camels, or sell cards of one good type.\n"
+        "Hand limit 7 goods (camels don't count). Diamonds, gold and silver sell two at a time at least. "
+        "Goods tokens fall in value; selling 3, 4 or 5+ cards earns a hidden bonus token.\n"
+        "A round ends when three goods-token piles are empty or the deck cannot refill the market. "
+        "The bigger herd gets the camel token (5). Most rupees wins a seal (ties: more bonus tokens, "
+        "then more goods tokens); first to 2 seals wins. The round's loser starts the next."
+    )
+    command_help: ClassVar[str] = (
+        "take diamond -- take one good (the market refills from the deck)\n"
+        "take camels -- take every camel in the market (or just: camels)\n"
+        "take 2 spice give 2 camels / take spice leather give cloth camel -- exchange\n"
+        "take 2 spice -- exchange paid with camels when you have enough\n"
+        "sell 3 cloth -- sell cards of one type; sell cloth sells all your cloth\n"
+        "Goods: diamond gold silver cloth spice leather (also Diamanten/diamantes, Gold/oro, "
+        "Silber/plata, Tuch/tela, Gewuerze/especias, Leder/cuero, Kamele/camellos)"
+    )
+
+    # --- life cycle -------------------------------------------------------
+    def setup(self, players: list[str], rng: random.Random, options: dict[str, Any]) -> JaipurState:
+        """Deal round 1; the starting player is drawn by lot from ``rng``."""
+        if len(players) != 2:
+            raise ValueError("Jaipur is a game for exactly two players")
+        return st.new_match(players, rng)
+
+    def to_act(self, state: JaipurState) -> list[int]:
+        return [] if state.over else [state.turn]
+
+    def legal_commands(self, state: JaipurState, seat: int) -> list[str]:
+        if state.over or seat != state.turn:
+            return []
+        return [render.format_action(a) for a in rules.legal_actions(state)]
+
+    def is_move(self, text: str) -> bool:
+        return parsing.is_move(text)
+
+    def parse(self, state: JaipurState, seat: int, text: str) -> Action:
+        return parsing.parse(state, seat, text)
+
+    def apply(self, state: JaipurState, seat: int, move: Any) -> Outcome:
+        """Check, play, and describe a move; score and redeal when it ends the round."""
+        if not isinstance(move, tuple) or not move or move[0] not in (TAKE, CAMELS, EXCHANGE, SELL):
+            raise MoveError(_("That is not a Jaipur move."))
+        action: Action = move
+        rules.check_action(state, seat, action)
+        player = state.players[seat]
+        top = state.deck[-5:]
+        deck_before = len(state.deck)
+        camels = state.market[CAMEL]
+        taken_before = state.taken[:]
+        bonus_before = [len(pile) for pile in state.bonus_won[seat]]
+        reason = rules.apply_action(state, action)
+        drawn = top[::-1][: deck_before - len(state.deck)]
+        tokens: list[int] = []
+        bonus: int | None = None
+        private: dict[int, list[str]] = {}
+        if action[0] == SELL:
+            good = action[1]
+            tokens = list(GOODS_TOKENS[good][taken_before[good] : state.taken[good]])
+            for i in range(3):
+                if len(state.bonus_won[seat][i]) > bonus_before[i]:
+                    bonus = i
+                    value = state.bonus_won[seat][i][-1]
+                    private[seat] = [
+                        _("Your {label} bonus token for the {good} is worth {value}.").format(
+                            label=BONUS_LABELS[i], good=name(good, 2), value=value
+                        )
+                    ]
+        public = [render.action_line(player, action, drawn, tokens, bonus, camels)]
+        if reason:
+            summary = rules.finish_round(state, reason)
+            public += render.round_end_lines(state, summary)
+        else:
+            public.append(render.market_line(state) + " " + render.turn_line(state))
+        return Outcome(public=public, private=private)
+
+    # --- views --------------------------------------------------------------
+    def board(self, state: JaipurState) -> str:
+        return render.board(state)
+
+    def private_view(self, state: JaipurState, seat: int) -> str | None:
+        return render.private_view(state, seat)
+
+    def result(self, state: JaipurState) -> Result | None:
+        """None until a player holds 2 seals; then seals per seat and the rounds in the detail."""
+        if not state.over:
+            return None
+        winner = 0 if state.seals[0] > state.seals[1] else 1
+        return Result(
+            scores={0: state.seals[0], 1: state.seals[1]},
+            ranking=[[winner], [1 - winner]],
+            winners=[winner],
+            detail=render.match_detail(state),
+        )
+
+    def brief_moves(self, state: JaipurState, seat: int) -> str:
+        """``take: diamond, spice | take camels | exchange: 12 ways, e.g. ... | sell: ...``."""
+        if state.over or seat != state.turn:
+            return _("(no moves)")
+        actions = rules.legal_actions(state)
+        takes = [name(a[1]) for a in actions if a[0] == TAKE]
+        parts = []
+        if takes:
+            parts.append(_("take one: {goods}").format(goods=", ".join(takes)))
+        if any(a[0] == CAMELS for a in actions):
+            parts.append(_("take camels ({n})").format(n=state.market[CAMEL]))
+        exchanges = [a for a in actions if a[0] == EXCHANGE]
+        if exchanges:
+            parts.append(
+                _("exchange: {n} ways, e.g. '{example}'").format(
+                    n=len(exchanges), example=render.format_action(exchanges[0])
+                )
+            )
+        sells: dict[int, list[int]] = {}
+        for a in actions:
+            if a[0] == SELL:
+                sells.setdefault(a[1], []).append(a[2])
+        if sells:
+            shown = [
+                f"{ns[0]}-{ns[-1]} {name(g, 2)}" if len(ns) > 1 else f"{ns[0]} {name(g, ns[0])}"
+                for g, ns in sells.items()
+            ]
+            parts.append(_("sell: {goods}").format(goods=", ".join(shown)))
+        return " | ".join(parts) + _(" (all: /moves all)")
+
+    # --- persistence --------------------------------------------------------
+    def to_json(self, state: JaipurState) -> dict[str, Any]:
+        return st.to_json(state)
+
+    def from_json(self, data: dict[str, Any]) -> JaipurState:
+        return st.from_json(data)
+
+    # --- for the AI -----------------------------------------------------------
+    def clone(self, state: JaipurState) -> JaipurState:
+        return st.clone(state)
+
+    def determinize(self, state: JaipurState, seat: int, rng: random.Random) -> JaipurState:
+        """Re-deal what ``seat`` cannot see: the opponent's hand, deck order, hidden bonus values."""
+        new = st.clone(state)
+        new.rng = random.Random(rng.getrandbits(64))
+        if new.over:
+            return new
+        other = 1 - seat
+        hand = new.hands[other]
+        size = sum(hand)
+        pool = new.deck + [g for g in range(6) for _ in range(hand[g])]
+        rng.shuffle(pool)
+        new_hand = [0] * 6
+        deck: list[int] = []
+        for card in pool:
+            if size and card < 6:
+                new_hand[card] += 1
+                size -= 1
+            else:
+                deck.append(card)
+        new.hands[other] = new_hand
+        new.deck = deck
+        for i in range(3):
+            won = new.bonus_won[other][i]
+            unknown = new.bonus[i] + won
+            rng.shuffle(unknown)
+            new.bonus_won[other][i] = unknown[: len(won)]
+            new.bonus[i] = unknown[len(won) :]
+        return new
+
+    def rollout(self, state: JaipurState, rng: random.Random) -> None:
+        """Random legal actions through the fast internal path until the match ends."""
+        play = rules.play
+        random_action = rules.random_action
+        while not state.over:
+            play(state, random_action(state, rng))
+
+    def bench(self, seconds: float) -> list[tuple[str, float]]:
+        from .bench import run
+
+        return run(self, seconds)
