@@ -30,7 +30,6 @@ from .cards import (
     MARKET_SIZE,
     MIN_SALE,
     PILE_SIZES,
-    PRECIOUS,
     counted,
     describe_counts,
     name,
@@ -456,8 +455,3 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
         if reason:
             finish_round(state, reason)
     return actions
-
-
-def precious(good: int) -> bool:
-    """Whether the good is one of the three that sell in twos at least."""
-    return good in PRECIOUS
