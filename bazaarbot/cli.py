@@ -27,7 +27,12 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
-        hub = Hub.open(args.db or settings.db, settings=settings, admins=admins)
+        hub = Hub.open(
+            args.db or settings.db,
+            settings=settings,
+            admins=admins,
+            unlimited_networks=frozenset({"console"}),
+        )
         console = ConsoleTransport(script=args.script)
         await console.start(hub)
         if not args.script:

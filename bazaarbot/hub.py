@@ -97,8 +97,11 @@ class Hub:
         settings: BotSettings | None = None,
         admins: dict[str, AdminPolicy] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        unlimited_networks: frozenset[str] = frozenset(),
     ) -> None:
         self.store = store
+        #: networks whose users are not rate-limited (the local console drives many lines at once)
+        self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
         self.settings = settings or BotSettings()
         self.admins = admins or {}
@@ -185,10 +188,14 @@ class Hub:
         key = (network, channel.lower())
         table = self.tables.get(key)
         if table is None:
-            game = self._default_game()
-            table_id = self.store.ensure_table(network, channel, game)
             table = Table(
-                self.store, self.games, table_id, network, channel, game, base_seed=self.settings.seed
+                self.store,
+                self.games,
+                None,
+                network,
+                channel,
+                self._default_game(),
+                base_seed=self.settings.seed,
             )
             self.tables[key] = table
         return table
@@ -280,7 +287,9 @@ class Hub:
                     ),
                 )
             ]
-        allowed, warn = self.limiter.allow(network, user.key)
+        allowed, warn = (True, False)
+        if network not in self.unlimited_networks:
+            allowed, warn = self.limiter.allow(network, user.key)
         if not allowed:
             if warn:
                 return [
@@ -457,15 +466,18 @@ class Hub:
     def _help(self, network: str, channel: str | None, user: User, args: tuple[str, ...]) -> str:
         if args:
             word = args[0].lower().lstrip("/!")
-            if word in COMMANDS:
-                return COMMANDS[word]
             if word == "moves" or word in self.games:
                 game = self.games.get(word)
-                if game is None and channel:
-                    table = self.tables.get((network, channel.lower()))
-                    game = table.plugin if table else None
+                if game is None:
+                    table = self.tables.get((network, channel.lower())) if channel else None
+                    seated = self.seated_tables(network, user.key)
+                    if table is None and len(seated) == 1:
+                        table = seated[0]
+                    game = table.plugin if table else self.games.get(self._default_game())
                 if game is not None:
-                    return game.command_help or game.title
+                    return f"{game.title}: " + (game.command_help or game.rules_summary)
+            if word in COMMANDS:
+                return COMMANDS[word]
             near = nearest_command(word)
             return _("No help on {word!r}.").format(word=word[:30]) + (
                 _(" Did you mean /{near}?").format(near=near) if near else ""

@@ -46,7 +46,7 @@ class Table:
         self,
         store: Store,
         games: dict[str, GamePlugin],
-        table_id: int,
+        table_id: int | None,
         network: str,
         channel: str,
         game: str,
@@ -98,9 +98,15 @@ class Table:
         seat = self.seat_of(self.host)
         return seat.nick if seat else "-"
 
+    def ensure_saved(self) -> int:
+        """The table's row id, creating the row on the first change (a look is no change)."""
+        if self.id is None:
+            self.id = self.store.ensure_table(self.network, self.channel, self.game_name)
+        return self.id
+
     def save_lobby(self) -> None:
         self.store.save_lobby(
-            self.id,
+            self.ensure_saved(),
             self.game_name,
             self.options,
             self.host,
@@ -356,7 +362,7 @@ class Table:
         self.players = list(self.seats)
         self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
-            self.id,
+            self.ensure_saved(),
             self.network,
             self.channel,
             plugin.name,
@@ -482,7 +488,7 @@ class Table:
 
     def _reload(self) -> None:
         """Rebuild the running game from the store after a failure left memory in doubt."""
-        row = self.store.running_game(self.id)
+        row = self.store.running_game(self.ensure_saved())
         if row is None:
             self.state = None
             return
