@@ -1,0 +1,176 @@
+"""Why a parsed command is refused, in the player's terms, with what would work."""
+
+from __future__ import annotations
+
+from bazaarbot.i18n import _
+
+from .board import (
+    DIST,
+    FIELD_NAMES,
+    NB_SOUKS,
+    NEIGHBOURHOOD_NAMES,
+    NEIGHBOURHOOD_OF_FIELD,
+    REACH_STRAIGHT,
+    SHOP_SOUK,
+    SOUK_NAMES,
+    SOUK_NB,
+    SOUK_SIZE,
+)
+from .cards import (
+    BUILDING_COST,
+    BUILDING_IDS,
+    CAMELS_FOR_VP,
+    CAMELS_FOR_VP_MAX,
+    CARD_IDS,
+    EXCHANGE,
+    GOLD_FOR_VP,
+    GOLD_FOR_VP_MAX,
+    HAMMAM,
+    SOUK_CUBE,
+)
+from .render import brief, status
+from .rules import (
+    A_BUILD,
+    A_DONE,
+    A_DRAW,
+    A_EXTRA,
+    A_FIRST,
+    A_MOVE,
+    A_PLACE,
+    A_PLAY,
+    A_PROTECT,
+    A_STOP,
+    A_TAKE,
+    A_YELLOW,
+    actor,
+    field_actions,
+    group_size,
+    move_cost,
+)
+from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+
+MAIN = (A_TAKE, A_MOVE, A_DRAW)
+
+
+def _shop_reason(st: State, p: int, sh: int, nb: int | None) -> str:
+    s = SHOP_SOUK[sh]
+    if nb is not None and SOUK_NB[s] != nb:
+        return _("These cubes go to the {nb} neighbourhood.").format(nb=NEIGHBOURHOOD_NAMES[nb])
+    if st.shop[sh] >= 0:
+        return _("That shop already holds a cube.")
+    owner = st.souk_own[s]
+    if owner >= 0 and owner != p:
+        return _("{souk} holds {owner}'s cubes, so it is closed to you.").format(
+            souk=SOUK_NAMES[s], owner=st.players[owner]
+        )
+    for t in NB_SOUKS[SOUK_NB[s]]:
+        if t != s and st.souk_own[t] == p and st.souk_n[t] < SOUK_SIZE[t]:
+            return _("Finish your souk {souk} before opening another one there.").format(souk=SOUK_NAMES[t])
+    return _("You cannot put a cube there now.")
+
+
+def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
+    """A refusal message for an action that is not in ``legal(st)``."""
+    who = actor(st)
+    if st.phase == P_END:
+        return _("The game is over.")
+    if who != seat:
+        return _("Not your decision now - {status}").format(status=status(st))
+    kind, ph, p = a[0], st.phase, seat
+    hint = _(" You can: {moves}").format(moves=brief(st, seat))
+    if ph == P_PROTECT and kind != A_PROTECT:
+        return _("First decide about your cube: protect (1 camel) or let go.")
+    if ph == P_ORDER and kind != A_FIRST:
+        return _("First choose which cube goes to the caravan first.") + hint
+    if ph == P_PLACE and kind not in (A_PLACE, A_STOP):
+        return _("Finish placing your cubes first ({k} left).").format(k=st.place_left) + hint
+    if kind == A_YELLOW:
+        if ph != P_ROLL:
+            return _("The dice are already rolled today.")
+        if a[1] > 3 or a[1] < 0:
+            return _("You may buy 0 to 3 yellow dice.")
+        return _("Yellow dice cost 1 gold each; you have {g} gold.").format(g=st.gold[p])
+    if ph == P_ROLL and kind in (*MAIN, A_DONE, A_EXTRA, A_BUILD):
+        return _("Roll the dice first: roll, or yellow N to add N yellow dice.")
+    if kind in MAIN:
+        if ph == P_BUILD:
+            return _("You have already used your dice this turn.") + hint
+        f = a[1]
+        if st.extra and kind != A_TAKE:
+            return _("Your extra die only works with take camels, take gold or deliver.")
+        if f >= 0 and not group_size(st, p, f):
+            if st.tower_y[f]:
+                return _("Those dice are yellow: only the start player may use them.")
+            return _("The {field} field has no dice.").format(field=FIELD_NAMES[f])
+        if f < 0:
+            return _("Say which dice you give up for the card, e.g. draw 4.") + hint
+        if kind == A_TAKE:
+            nb = NEIGHBOURHOOD_OF_FIELD[f]
+            msg = _("No shop in {nb} is open to you (full or held by others); move or draw with these dice.")
+            return msg.format(nb=NEIGHBOURHOOD_NAMES[nb])
+        if kind == A_MOVE:
+            dest = a[2]
+            if not st.opts["turn_at_crossing"] and dest not in [d for d, _x in REACH_STRAIGHT[st.sup]]:
+                return _("At this table the supervisor may not turn at the crossing.")
+            cost = move_cost(st, p, st.tower_v[f], dest)
+            free = _(" (the hammam changes 3 for free)") if st.built[p] >> HAMMAM & 1 else ""
+            return _("That changes the distance from {v} to {d}: {c} gold{free}, and you have {g}.").format(
+                v=st.tower_v[f], d=DIST[st.sup][dest], c=cost, free=free, g=st.gold[p]
+            )
+        return _("That is not possible now.") + hint
+    if kind == A_BUILD:
+        _k, b, f, card = a
+        if st.n == 2 and ph != P_ACTION:
+            return _("With two players building is your action: build NAME with V instead of taking dice.")
+        if st.n > 2 and ph == P_ACTION:
+            return _("Build after your main action (take, deliver, move or draw first).")
+        if st.n > 2 and st.built_turn:
+            return _("Only one building per turn.")
+        if st.built[p] >> b & 1:
+            return _("You already have the {b}.").format(b=BUILDING_IDS[b])
+        if card >= 0 and card not in st.hands[p]:
+            return _("You do not hold {card}.").format(card=CARD_IDS[card])
+        if f >= 0 and not group_size(st, p, f):
+            return _("Those dice are not yours to take.")
+        c, g = BUILDING_COST[b]
+        return _("The {b} costs {c} camels and {g} gold; you have {mc} camels and {mg} gold.").format(
+            b=BUILDING_IDS[b], c=c, g=g, mc=st.camels[p], mg=st.gold[p]
+        )
+    if kind in (A_PLAY, A_EXTRA):
+        k = a[1]
+        if k not in st.hands[p]:
+            return _("You do not hold {card}.").format(card=CARD_IDS[k])
+        if ph not in (P_ROLL, P_ACTION, P_BUILD):
+            return _("Cards are played between the steps of your own turn.")
+        if st.extra:
+            return _("Take your boosted action first: take camels, take gold or deliver.")
+        if kind == A_EXTRA:
+            if ph != P_ACTION:
+                return _("An extra die goes with taking dice: use it before take or deliver.")
+            if not field_actions(st, p):
+                return _("No take or deliver is possible now, so an extra die would be wasted.")
+            return _("That is not possible now.") + hint
+        x = a[2]
+        if k == GOLD_FOR_VP:
+            return _("Pay 1 to {m} gold (at most 10, and you have {g}).").format(
+                m=min(GOLD_FOR_VP_MAX, st.gold[p]), g=st.gold[p]
+            )
+        if k == CAMELS_FOR_VP:
+            return _("Pay 1 to {m} camels (at most 4, and you have {c}).").format(
+                m=min(CAMELS_FOR_VP_MAX, st.camels[p]), c=st.camels[p]
+            )
+        if k == EXCHANGE:
+            have = st.gold[p] if a[3] == 0 else st.camels[p]
+            return _("You can give 1 to {h} of those.").format(h=have)
+        if k == SOUK_CUBE:
+            return _shop_reason(st, p, x, None)
+        return _("That is not possible now.") + hint
+    if kind == A_PLACE:
+        return _shop_reason(st, p, a[1], st.place_nb if ph == P_PLACE else None)
+    if kind == A_DONE:
+        if ph == P_ACTION:
+            return _("Take a dice group first (or draw when the tower is empty).") + hint
+        return _("That is not possible now.") + hint
+    if kind == A_STOP:
+        return _("You must place every cube you legally can.")
+    return _("That is not possible now.") + hint

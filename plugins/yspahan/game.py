@@ -1,0 +1,228 @@
+"""The Yspahan GamePlugin: the contract methods, wired to the rules, parser and views."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from bazaarbot.i18n import _
+from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
+
+from . import render
+from .explain import explain
+from .parse import VERBS, format_action, parse_command
+from .rules import DEFAULT_OPTIONS, actor, advance, legal, setup, step
+from .state import P_END, State
+
+LINE_BUDGET = 280
+
+RULES_SUMMARY = """\
+Yspahan (2-4 players, 3 weeks of 7 days). Each day the start player rolls 9 dice (8 with two players), \
+buying up to 3 yellow ones for 1 gold each; the dice are sorted by value onto the tower: lowest on camels, \
+highest on gold, the rest on sacks, barrels, chests, vases.
+On your turn take one group: use its field (camels, gold, or cubes into that neighbourhood's souks), \
+or move the supervisor by the dice value (1 gold per step of change), or draw a card. Then you may build once.
+The supervisor sends cubes next to where he stops to the caravan (owners may pay a camel to keep them). \
+Caravan cubes score on arrival (2/1/0 by row) and when it fills: cubes x highest row.
+End of week: completed souks score their value; cubes leave the city; the caravan scores again. \
+Buildings score 0,0,5,5,5,10. Most points after week 3 wins; ties share the win."""
+
+COMMAND_HELP = """\
+roll | yellow N - start player buys N yellow dice (1 gold each) and rolls.
+take camels | take gold | deliver sacks|barrels|chests|vases - use a field's dice for its own action.
+move V DIR [then DIR] [+K|-K] - the dice showing V move the supervisor V+K steps (K gold each; the hammam \
+changes up to 3 for free). DIR is west/east/north/south; 'then north' turns at the crossing. \
+Also: move V to W5, move V -V (stay).
+draw V - give up the dice showing V for one card (just 'draw' when no dice are left).
+place SOUK [SPACE] - next cube: 'place sack5' uses an inner shop, 'place sack5 W7' the shop by road space W7.
+first SOUK - which of two cubes goes to the caravan first.  protect | let go - pay 1 camel to keep your cube.
+build NAME - paddock, shop, hammam, caravanserai, bazaar, hoist (two players: build NAME with V).
+play CARD - camels3, gold3, caravan_cube, souk_cube SOUK [SPACE], gold_for_vp N, camels_for_vp N, \
+exchange N gold|camels (what you give), build_no_camels NAME, build_no_gold NAME.
+extra CARD - discard a card as an extra die before take/deliver (+1 camel, gold or cube).
+done - end your turn (skip building)."""
+
+
+def pack(sentences: list[str], budget: int = LINE_BUDGET) -> list[str]:
+    """Join short sentences into as few lines as fit the chat line budget."""
+    lines: list[str] = []
+    for s in sentences:
+        if lines and len(lines[-1]) + 1 + len(s) <= budget:
+            lines[-1] += " " + s
+        else:
+            lines.append(s)
+    return lines
+
+
+class Yspahan(GamePlugin):
+    """Yspahan by Sebastien Pauchon: dice tower, souks, supervisor and caravan."""
+
+    name = "yspahan"
+    title = "Yspahan"
+    min_players = 2
+    max_players = 4
+    rules_version = "yspahan-1"
+    options = (
+        Option(
+            "must_place_all",
+            DEFAULT_OPTIONS["must_place_all"],
+            "deliveries must place every cube that legally fits (off: 'stop' ends placing early)",
+        ),
+        Option(
+            "caravanserai_card",
+            DEFAULT_OPTIONS["caravanserai_card"],
+            "the caravanserai also draws a card for a cube sent by the caravan_cube card",
+        ),
+        Option(
+            "reshuffle", DEFAULT_OPTIONS["reshuffle"], "shuffle the discards into a new pile when it runs out"
+        ),
+        Option(
+            "zero_move_sends",
+            DEFAULT_OPTIONS["zero_move_sends"],
+            "a supervisor move of 0 still sends the cubes beside him to the caravan",
+        ),
+        Option(
+            "turn_at_crossing",
+            DEFAULT_OPTIONS["turn_at_crossing"],
+            "the supervisor may turn into a side arm at the crossing",
+        ),
+        Option(
+            "first_player",
+            DEFAULT_OPTIONS["first_player"],
+            "who starts the first day: random, or the first seat",
+            ("random", "first"),
+        ),
+    )
+    rules_summary = RULES_SUMMARY
+    command_help = COMMAND_HELP
+
+    # --- life cycle ------------------------------------------------------------------------
+    def setup(self, players: list[str], rng: random.Random, options: dict[str, Any]) -> State:
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError("Yspahan needs 2 to 4 players")
+        st = setup(players, rng, options)
+        advance(st, None)
+        return st
+
+    def to_act(self, state: State) -> list[int]:
+        who = actor(state)
+        return [] if who < 0 else [who]
+
+    def legal_commands(self, state: State, seat: int) -> list[str]:
+        if actor(state) != seat:
+            return []
+        return [format_action(state, a) for a in legal(state)]
+
+    def parse(self, state: State, seat: int, text: str) -> tuple[int, ...]:
+        return parse_command(state, seat, text)
+
+    def apply(self, state: State, seat: int, move: tuple[int, ...]) -> Outcome:
+        move = tuple(move)
+        if state.phase == P_END:
+            raise MoveError(_("The game is over."))
+        if actor(state) != seat or move not in legal(state):
+            raise MoveError(explain(state, seat, move))
+        ev = Outcome()
+        step(state, move, ev)
+        advance(state, ev)
+        if state.phase != P_END:
+            ev.public.append(_("Now: {s}").format(s=render.status(state)))
+        ev.public = pack(ev.public)
+        return ev
+
+    def is_move(self, text: str) -> bool:
+        words = text.split(None, 1)
+        return bool(words) and words[0].lower() in VERBS
+
+    # --- views ----------------------------------------------------------------------------
+    def board(self, state: State) -> str:
+        return render.board(state)
+
+    def private_view(self, state: State, seat: int) -> str | None:
+        return render.private_view(state, seat)
+
+    def brief_moves(self, state: State, seat: int) -> str:
+        return render.brief(state, seat)
+
+    def result(self, state: State) -> Result | None:
+        if state.phase != P_END:
+            return None
+        scores = {p: float(state.score[p]) for p in range(state.n)}
+        ranking: list[list[int]] = []
+        for value in sorted(set(state.score), reverse=True):
+            ranking.append([p for p in range(state.n) if state.score[p] == value])
+        detail = ", ".join(f"{state.players[p]} {state.score[p]}" for p in range(state.n))
+        return Result(scores=scores, ranking=ranking, winners=list(ranking[0]), detail=detail)
+
+    # --- persistence ---------------------------------------------------------------------
+    def to_json(self, state: State) -> dict[str, Any]:
+        return state.to_json()
+
+    def from_json(self, data: dict[str, Any]) -> State:
+        return State.from_json(data)
+
+    # --- for the AI ------------------------------------------------------------------------
+    def clone(self, state: State) -> State:
+        return state.clone()
+
+    def determinize(self, state: State, seat: int, rng: random.Random) -> State:
+        """Re-deal the draw pile and the other hands (sizes kept); own hand and discards stay."""
+        st = state.clone()
+        pool = list(st.pile)
+        for p in range(st.n):
+            if p != seat:
+                pool.extend(st.hands[p])
+        rng.shuffle(pool)
+        i = 0
+        for p in range(st.n):
+            if p != seat:
+                k = len(st.hands[p])
+                st.hands[p] = pool[i : i + k]
+                i += k
+        st.pile = pool[i:]
+        st.rng = random.Random(rng.getrandbits(64))
+        return st
+
+    def rollout(self, state: State, rng: random.Random) -> None:
+        """Uniformly random legal actions on the compact path until the game ends."""
+        rnd = rng.random
+        while state.phase != P_END:
+            acts = legal(state)
+            step(state, acts[int(rnd() * len(acts))], None)
+
+    def bench(self, seconds: float) -> list[tuple[str, float]]:
+        """Random play at 2, 3 and 4 players on the compact path, plus the text path for comparison."""
+        rng = random.Random(1)
+        decisions = games = 0
+        start = time.perf_counter()
+        deadline = start + seconds * 0.75
+        n = 2
+        while time.perf_counter() < deadline:
+            st = self.setup([f"p{i + 1}" for i in range(n)], random.Random(rng.random()), {})
+            rnd = rng.random
+            while st.phase != P_END:
+                acts = legal(st)
+                if len(acts) > 1:
+                    decisions += 1
+                step(st, acts[int(rnd() * len(acts))], None)
+            games += 1
+            n = 2 + games % 3
+        elapsed = time.perf_counter() - start
+        text_decisions = 0
+        t0 = time.perf_counter()
+        text_deadline = t0 + seconds * 0.25
+        while time.perf_counter() < text_deadline:
+            st = self.setup(["a", "b", "c"], random.Random(rng.random()), {})
+            while st.phase != P_END and time.perf_counter() < text_deadline:
+                seat = actor(st)
+                commands = self.legal_commands(st, seat)
+                command = commands[int(rng.random() * len(commands))]
+                self.apply(st, seat, self.parse(st, seat, command))
+                text_decisions += 1
+        text_elapsed = time.perf_counter() - t0
+        return [
+            ("decisions/s", decisions / elapsed),
+            ("games/s", games / elapsed),
+            ("text decisions/s (legal_commands+parse+apply)", text_decisions / max(text_elapsed, 1e-9)),
+        ]

@@ -1,0 +1,242 @@
+"""Text views: the public city, the private hand, the status line and short move lists.
+
+Lines stay well under 300 characters and read without a monospace font.
+"""
+
+from __future__ import annotations
+
+from bazaarbot.i18n import _
+
+from .board import (
+    FIELD_NAMES,
+    NB_SOUKS,
+    NEIGHBOURHOOD_NAMES,
+    SHOP_INTERIOR,
+    SHOP_SOUK,
+    SHOP_SPACES,
+    SOUK_NAMES,
+    SOUK_POINTS,
+    SOUK_SHOPS,
+    SOUK_SIZE,
+    SPACE_NAMES,
+    SPACE_SHOPS,
+)
+from .cards import BUILDING_IDS, CARD_IDS, building_text, card_text
+from .parse import format_action
+from .rules import (
+    A_BUILD,
+    A_DRAW,
+    A_EXTRA,
+    A_MOVE,
+    A_PLAY,
+    A_TAKE,
+    A_YELLOW,
+    caravan_scores,
+    legal,
+    tower_text,
+)
+from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+
+
+def _buildings(st: State, p: int) -> str:
+    names = [BUILDING_IDS[b] for b in range(6) if st.built[p] >> b & 1]
+    return ", ".join(names) if names else _("no buildings")
+
+
+def status(st: State) -> str:
+    """Whose decision it is and what they are deciding, in one short line."""
+    if st.phase == P_END:
+        return _("The game is over.")
+    p = st.cur
+    name = st.players[p]
+    ph = st.phase
+    if ph == P_ROLL:
+        return _("{name}: buy yellow dice and roll (roll, or yellow 1-{k}).").format(
+            name=name, k=min(3, st.gold[p])
+        )
+    if ph == P_ACTION:
+        if st.extra:
+            return _("{name}: extra die ready - take camels, take gold or deliver.").format(name=name)
+        if not any(st.tower_w[f] + (st.tower_y[f] if p == st.start else 0) for f in range(6)):
+            return _("{name}: no dice left for you - draw.").format(name=name)
+        return _("{name}: pick dice - take, deliver, move or draw (tower: {tower}).").format(
+            name=name, tower=tower_text(st)
+        )
+    if ph == P_PLACE:
+        return _("{name}: place {k} more cube(s) in {nb} - place SOUK [SPACE].").format(
+            name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb]
+        )
+    if ph == P_ORDER:
+        opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
+        return _("{name}: which cube goes to the caravan first? {opts}.").format(name=name, opts=opts)
+    if ph == P_PROTECT:
+        sh = st.queue[0]
+        owner = st.shop[sh]
+        return _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.").format(
+            owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]]
+        )
+    if st.n == 2:
+        return _("{name}: play cards or done.").format(name=name)
+    return _("{name}: build, play cards, or done.").format(name=name)
+
+
+def _souk(st: State, s: int) -> str:
+    owner = st.souk_own[s]
+    filled = st.souk_n[s]
+    text = f"{SOUK_NAMES[s]}({SOUK_POINTS[s]}) "
+    if owner < 0:
+        return text + f"0/{SOUK_SIZE[s]}"
+    text += f"{st.players[owner]} {filled}/{SOUK_SIZE[s]}"
+    exposed = [
+        SPACE_NAMES[SHOP_SPACES[sh][0]]
+        for sh in SOUK_SHOPS[s]
+        if st.shop[sh] >= 0 and not SHOP_INTERIOR[sh] and filled < SOUK_SIZE[s]
+    ]
+    if filled == SOUK_SIZE[s]:
+        text += _(" done")
+    elif exposed:
+        text += " @" + "/".join(exposed)
+    return text
+
+
+def board(st: State) -> str:
+    """The whole city in a few lines: time, tower, souks, road, caravan, players."""
+    lines = []
+    if st.phase == P_END:
+        lines.append(_("Yspahan - game over after week {w}.").format(w=st.week))
+    else:
+        start = st.players[st.start]
+        lines.append(
+            _("Yspahan - week {w}/3, day {d}/7, start player {s}.").format(w=st.week, d=st.day, s=start)
+        )
+        tower = _("not rolled yet") if st.phase == P_ROLL else tower_text(st)
+        lines.append(_("Tower: {t}.").format(t=tower))
+    for nb in range(4):
+        souks = " | ".join(_souk(st, s) for s in NB_SOUKS[nb])
+        lines.append(f"{NEIGHBOURHOOD_NAMES[nb]}: {souks}")
+    near = [SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[st.sup]]
+    lines.append(
+        _("Supervisor at {space}{near} (road: X centre, W1-W10, E1-E7, N1-N4, S1-S7).").format(
+            space=SPACE_NAMES[st.sup], near=" (" + ", ".join(near) + ")" if near else ""
+        )
+    )
+    if st.caravan:
+        per = st.per_row
+        rows = []
+        for r in range(3):
+            cubes = st.caravan[r * per : (r + 1) * per]
+            if cubes:
+                rows.append(_("row {r}: {who}").format(r=r + 1, who=" ".join(st.players[q] for q in cubes)))
+        pts = caravan_scores(st)
+        worth = ", ".join(f"{st.players[q]} {pts[q]}" for q in range(st.n) if pts[q])
+        lines.append(
+            _("Caravan {k}/{cap}: {rows} (worth now: {worth}).").format(
+                k=len(st.caravan), cap=st.cap, rows="; ".join(rows), worth=worth
+            )
+        )
+    else:
+        lines.append(_("Caravan 0/{cap}: empty.").format(cap=st.cap))
+    for p in range(st.n):
+        lines.append(
+            _("{name}: {score} pts, {gold} gold, {camels} camels, {cards} cards, {b}.").format(
+                name=st.players[p],
+                score=st.score[p],
+                gold=st.gold[p],
+                camels=st.camels[p],
+                cards=len(st.hands[p]),
+                b=_buildings(st, p),
+            )
+        )
+    if st.phase != P_END:
+        lines.append(_("Now: {s}").format(s=status(st)))
+    return "\n".join(lines)
+
+
+def private_view(st: State, seat: int) -> str:
+    """The seat's hand with what each card does."""
+    hand = st.hands[seat]
+    if not hand:
+        lines = [_("Your hand: no cards.")]
+    else:
+        lines = [_("Your hand ({k} cards):").format(k=len(hand))]
+        for k in sorted(set(hand)):
+            count = hand.count(k)
+            times = f" x{count}" if count > 1 else ""
+            lines.append(f"{CARD_IDS[k]}{times} - {card_text(k)}")
+        lines.append(_("Any card can also be discarded as an extra die: extra CARD."))
+    missing = [f"{BUILDING_IDS[b]} ({building_text(b)})" for b in range(6) if not st.built[seat] >> b & 1]
+    if missing:
+        lines.append(_("Still to build: {b}.").format(b="; ".join(missing[:3])))
+        if len(missing) > 3:
+            lines.append("; ".join(missing[3:]) + ".")
+    return "\n".join(lines)
+
+
+def brief(st: State, seat: int) -> str:
+    """One short line summing up the legal commands."""
+    from .rules import actor
+
+    if actor(st) != seat:
+        return _("(not your decision now)") if st.phase != P_END else _("(game over)")
+    acts = legal(st)
+    parts: list[str] = []
+    moves: list[str] = []
+    draws: list[str] = []
+    plays: dict[int, list[tuple[int, ...]]] = {}
+    extras: list[str] = []
+    builds: list[str] = []
+    seen_move: set[int] = set()
+    for a in acts:
+        kind = a[0]
+        if kind == A_MOVE:
+            v = st.tower_v[a[1]]
+            if v not in seen_move:
+                seen_move.add(v)
+                moves.append(str(v))
+        elif kind == A_DRAW:
+            draws.append(format_action(st, a))
+        elif kind == A_PLAY:
+            plays.setdefault(a[1], []).append(a)
+        elif kind == A_EXTRA:
+            extras.append(CARD_IDS[a[1]])
+        elif kind == A_BUILD:
+            text = format_action(st, a)
+            if st.n == 2:
+                text = text.rsplit(" with ", 1)[0] + " with V"
+            if text not in builds:
+                builds.append(text)
+        elif kind in (A_TAKE, A_YELLOW) or kind not in (A_MOVE,):
+            parts.append(format_action(st, a))
+    if moves:
+        parts.append(_("move {vs} DIR [then DIR] [+K/-K]").format(vs="|".join(moves)))
+    if draws:
+        parts.append(" | ".join(draws))
+    parts.extend(builds)
+    for k, items in plays.items():
+        if len(items) == 1:
+            parts.append(format_action(st, items[0]))
+        elif k == 5:
+            parts.append(_("play souk_cube SOUK [SPACE] ({k} choices)").format(k=len(items)))
+        elif k == 8:
+            parts.append(_("play exchange N gold|camels"))
+        else:
+            parts.append(f"play {CARD_IDS[k]} 1-{max(x[2] for x in items)}")
+    if extras:
+        parts.append("extra " + "|".join(extras))
+    return "; ".join(parts)
+
+
+def _phase_words(st: State) -> str:
+    return {
+        P_ROLL: _("roll the dice (roll or yellow N)"),
+        P_ACTION: _("pick a dice group (take, deliver, move, draw)"),
+        P_PLACE: _("place your cubes (place SOUK [SPACE])"),
+        P_ORDER: _("choose which cube leaves first (first SOUK)"),
+        P_PROTECT: _("decide on camel protection (protect or let go)"),
+        P_BUILD: _("build, play cards or end the turn (done)"),
+        P_END: _("nothing: the game is over"),
+    }[st.phase]
+
+
+def field_word(f: int) -> str:
+    return FIELD_NAMES[f]

@@ -1,0 +1,798 @@
+"""The rules engine: decision points, legal actions and their effects.
+
+Actions are small tuples of ints (the first item is the kind), so the AI and
+the benchmark can enumerate and play them without any text. ``legal`` lists
+every action at the current decision point; ``step`` plays one without
+checking it (callers check membership in ``legal``); ``advance`` plays the
+forced steps (a single legal action) so a person is only asked real questions.
+``ev`` is an Outcome collecting sentences, or None on the fast path.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bazaarbot.i18n import _
+from bazaarbot.plugin import Outcome
+
+from .board import (
+    CAMELS,
+    CROSSING,
+    DIST,
+    FIELD_NAMES,
+    GOLD,
+    NB_SOUKS,
+    NEIGHBOURHOOD_NAMES,
+    NEIGHBOURHOOD_OF_FIELD,
+    REACH_STRAIGHT,
+    REACH_TURN,
+    SHOP_INTERIOR,
+    SHOP_SOUK,
+    SOUK_NAMES,
+    SOUK_POINTS,
+    SOUK_SHOPS,
+    SOUK_SIZE,
+    SPACE_NAMES,
+    SPACE_SHOPS,
+    shop_label,
+)
+from .cards import (
+    BAZAAR,
+    BAZAAR_BONUS,
+    BUILD_NO_CAMELS,
+    BUILD_NO_GOLD,
+    BUILDING_COST,
+    BUILDING_IDS,
+    BUILDING_POINTS,
+    CAMELS3,
+    CAMELS_FOR_VP,
+    CAMELS_FOR_VP_MAX,
+    CARAVAN_CUBE,
+    CARAVANSERAI,
+    CARD_IDS,
+    CARDS_PER_DRAW,
+    COPIES_PER_KIND,
+    EXCHANGE,
+    GOLD3,
+    GOLD_FOR_VP,
+    GOLD_FOR_VP_MAX,
+    HAMMAM,
+    HAMMAM_FREE_STEPS,
+    HOIST,
+    HOIST_BONUS,
+    PADDOCK,
+    PADDOCK_BONUS,
+    SHOP,
+    SHOP_BONUS,
+    SOUK_CUBE,
+    VP_PER_CAMEL,
+)
+from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+
+# action kinds
+A_YELLOW, A_TAKE, A_MOVE, A_DRAW, A_BUILD, A_PLACE = range(6)
+A_STOP, A_FIRST, A_PROTECT, A_PLAY, A_EXTRA, A_DONE = range(6, 12)
+
+WEEKS = 3
+DAYS = 7
+WHITE_DICE = {2: 8, 3: 9, 4: 9}
+MAX_YELLOW = 3
+YELLOW_PRICE = 1
+START_GOLD = 2
+ARRIVAL_POINTS = (2, 1, 0)  # bottom, middle, top row of the caravan
+DONE = (A_DONE,)
+
+DEFAULT_OPTIONS: dict[str, Any] = {
+    "must_place_all": True,
+    "caravanserai_card": True,
+    "reshuffle": True,
+    "zero_move_sends": True,
+    "turn_at_crossing": True,
+    "first_player": "random",
+}
+
+
+# --- setup and the day cycle --------------------------------------------------------------
+def setup(players: list[str], rng: random.Random, options: dict[str, Any]) -> State:
+    """A fresh game: 2 gold each, shuffled cards, supervisor on the crossing, week 1 day 1."""
+    n = len(players)
+    opts = dict(DEFAULT_OPTIONS)
+    opts.update({k: v for k, v in options.items() if k in DEFAULT_OPTIONS})
+    st = State.__new__(State)
+    st.players = list(players)
+    st.opts = opts
+    st.rng = rng
+    st.n = n
+    st.week = 1
+    st.day = 1
+    st.start = rng.randrange(n) if opts["first_player"] == "random" else 0
+    st.order = []
+    st.turn = 0
+    st.cur = st.start
+    st.phase = P_ROLL
+    st.tower_v = [0] * 6
+    st.tower_w = [0] * 6
+    st.tower_y = [0] * 6
+    st.shop = [-1] * len(SHOP_SOUK)
+    st.souk_n = [0] * len(SOUK_NAMES)
+    st.souk_own = [-1] * len(SOUK_NAMES)
+    st.sup = CROSSING
+    st.caravan = []
+    st.per_row = {2: 2, 3: 3}.get(n, 4)
+    st.cap = st.per_row * 3
+    st.gold = [START_GOLD] * n
+    st.camels = [0] * n
+    st.built = [0] * n
+    st.nbuilt = [0] * n
+    st.score = [0] * n
+    st.pile = [k for k in range(len(CARD_IDS)) for _c in range(COPIES_PER_KIND)]
+    rng.shuffle(st.pile)
+    st.discard = []
+    st.hands = [[] for _p in range(n)]
+    st.log = [[] for _p in range(n)]
+    st.queue = []
+    st.extra = 0
+    st.built_turn = 0
+    st.place_nb = -1
+    st.place_left = 0
+    st.mover = -1
+    _start_day(st, None)
+    return st
+
+
+def _start_day(st: State, ev: Outcome | None) -> None:
+    n = st.n
+    last = st.week == WEEKS and st.day == DAYS
+    if last and n == 4:
+        day6 = (st.start - 1) % n
+        st.order = sorted(range(n), key=lambda q: (st.score[q], -((q - day6) % n)))
+        st.start = st.order[0]
+    else:
+        if last and n == 2 and st.score[0] != st.score[1]:
+            st.start = 0 if st.score[0] < st.score[1] else 1
+        s = st.start
+        st.order = [s, 1 - s, s] if n == 2 else [(s + i) % n for i in range(n)]
+    st.turn = 0
+    st.cur = st.start
+    st.phase = P_ROLL
+    if ev is not None:
+        line = _("Week {week}, day {day}: {name} is start player.").format(
+            week=st.week, day=st.day, name=st.players[st.start]
+        )
+        if last and n == 4:
+            line += " " + _("Last day, lowest score first: {order}.").format(
+                order=", ".join(st.players[q] for q in st.order)
+            )
+        ev.public.append(line)
+
+
+def _end_turn(st: State, ev: Outcome | None) -> None:
+    st.extra = 0
+    st.built_turn = 0
+    st.turn += 1
+    if st.turn >= len(st.order):
+        _end_day(st, ev)
+    else:
+        st.cur = st.order[st.turn]
+        st.phase = P_ACTION
+
+
+def _end_day(st: State, ev: Outcome | None) -> None:
+    for f in range(6):
+        st.tower_v[f] = st.tower_w[f] = st.tower_y[f] = 0
+    if st.day == DAYS:
+        _end_week(st, ev)
+        if st.phase == P_END:
+            return
+        st.day = 1
+    else:
+        st.day += 1
+    st.start = (st.start + 1) % st.n
+    _start_day(st, ev)
+
+
+def _end_week(st: State, ev: Outcome | None) -> None:
+    gains = [0] * st.n
+    for s in range(len(SOUK_NAMES)):
+        owner = st.souk_own[s]
+        if owner >= 0 and st.souk_n[s] == SOUK_SIZE[s]:
+            _score(st, owner, SOUK_POINTS[s], "souk " + SOUK_NAMES[s])
+            gains[owner] += SOUK_POINTS[s]
+            if st.built[owner] >> BAZAAR & 1:
+                _score(st, owner, BAZAAR_BONUS, "bazaar " + SOUK_NAMES[s])
+                gains[owner] += BAZAAR_BONUS
+    for sh in range(len(st.shop)):
+        st.shop[sh] = -1
+    for s in range(len(SOUK_NAMES)):
+        st.souk_n[s] = 0
+        st.souk_own[s] = -1
+    if ev is not None:
+        parts = [f"{st.players[p]} +{gains[p]}" for p in range(st.n) if gains[p]]
+        ev.public.append(
+            _("End of week {week}. Souks: {parts}.").format(week=st.week, parts=", ".join(parts) or _("none"))
+        )
+    _score_caravan(st, ev, "caravan week")
+    st.sup = CROSSING
+    if st.week == WEEKS:
+        st.phase = P_END
+        st.order = []
+        st.cur = -1
+        if ev is not None:
+            ev.public.append(
+                _("Final scores: {scores}.").format(
+                    scores=", ".join(f"{st.players[p]} {st.score[p]}" for p in range(st.n))
+                )
+            )
+        return
+    st.week += 1
+
+
+# --- scoring, cards, caravan ----------------------------------------------------------
+def _score(st: State, p: int, points: int, reason: str) -> None:
+    if points:
+        st.score[p] += points
+        st.log[p].append([points, reason])
+
+
+def _draw(st: State, p: int, ev: Outcome | None) -> bool:
+    """Draw the top card into p's hand; reshuffle the discards when the pile is empty."""
+    if not st.pile and st.discard and st.opts["reshuffle"]:
+        st.pile = st.discard
+        st.discard = []
+        st.rng.shuffle(st.pile)
+        if ev is not None:
+            ev.public.append(_("The discards are shuffled into a new draw pile."))
+    if not st.pile:
+        if ev is not None:
+            ev.public.append(_("{name} would draw a card, but none is left.").format(name=st.players[p]))
+        return False
+    card = st.pile.pop()
+    st.hands[p].append(card)
+    if ev is not None:
+        ev.private.setdefault(p, []).append(_("You drew {card}.").format(card=CARD_IDS[card]))
+    return True
+
+
+def caravan_scores(st: State) -> list[int]:
+    """What every player would score for the caravan now: own cubes x highest own row."""
+    counts = [0] * st.n
+    rows = [0] * st.n
+    per = st.per_row
+    for i, p in enumerate(st.caravan):
+        counts[p] += 1
+        rows[p] = i // per + 1
+    return [counts[p] * rows[p] for p in range(st.n)]
+
+
+def _score_caravan(st: State, ev: Outcome | None, reason: str) -> None:
+    pts = caravan_scores(st)
+    for p in range(st.n):
+        _score(st, p, pts[p], reason)
+    if ev is not None:
+        parts = [f"{st.players[p]} +{pts[p]}" for p in range(st.n) if pts[p]]
+        what = _("Caravan full") if reason == "caravan full" else _("Caravan scoring")
+        ev.public.append(f"{what}: {', '.join(parts) or _('nobody scores')}.")
+
+
+def _to_caravan(st: State, p: int, ev: Outcome | None, by_card: bool = False) -> None:
+    pos = len(st.caravan)
+    st.caravan.append(p)
+    _score(st, p, ARRIVAL_POINTS[pos // st.per_row], "caravan arrival")
+    if st.built[p] >> CARAVANSERAI & 1 and (not by_card or st.opts["caravanserai_card"]):
+        for _i in range(CARDS_PER_DRAW):
+            _draw(st, p, ev)
+    if len(st.caravan) == st.cap:
+        _score_caravan(st, ev, "caravan full")
+        st.caravan.clear()
+
+
+# --- the tower ------------------------------------------------------------------------------
+def assign_tower(values: list[int], yellow: list[bool]) -> tuple[list[int], list[int], list[int]]:
+    """Sort rolled dice onto the six fields (rules 4.2): lowest on camels, highest on gold."""
+    cw = [0] * 7
+    cy = [0] * 7
+    for v, y in zip(values, yellow, strict=True):
+        if y:
+            cy[v] += 1
+        else:
+            cw[v] += 1
+    present = [v for v in range(1, 7) if cw[v] or cy[v]]
+    tv, tw, ty = [0] * 6, [0] * 6, [0] * 6
+    fields = [CAMELS] if len(present) == 1 else [CAMELS, *range(1, len(present) - 1), GOLD]
+    for f, v in zip(fields, present, strict=True):
+        tv[f], tw[f], ty[f] = v, cw[v], cy[v]
+    return tv, tw, ty
+
+
+def _roll(st: State, k: int, ev: Outcome | None) -> None:
+    p = st.cur
+    st.gold[p] -= k * YELLOW_PRICE
+    rnd = st.rng.random
+    white = WHITE_DICE[st.n]
+    values = [int(rnd() * 6) + 1 for _i in range(white + k)]
+    st.tower_v, st.tower_w, st.tower_y = assign_tower(values, [i >= white for i in range(white + k)])
+    st.phase = P_ACTION
+    if ev is not None:
+        bought = _(" with {k} yellow").format(k=k) if k else ""
+        ev.public.append(
+            _("{name} rolls{bought}: {tower}.").format(
+                name=st.players[p], bought=bought, tower=tower_text(st)
+            )
+        )
+
+
+def tower_text(st: State) -> str:
+    """The dice on the tower, e.g. 'camels 3x1, sacks 2x2 (1 yellow), gold 1x6'."""
+    parts = []
+    for f in range(6):
+        c = st.tower_w[f] + st.tower_y[f]
+        if c:
+            text = f"{FIELD_NAMES[f]} {c}x{st.tower_v[f]}"
+            if st.tower_y[f]:
+                text += _(" ({y} yellow)").format(y=st.tower_y[f])
+            parts.append(text)
+    return ", ".join(parts) or _("no dice left")
+
+
+def group_size(st: State, p: int, f: int) -> int:
+    """How many dice of field f count for player p (yellow dice only for the start player)."""
+    return st.tower_w[f] + (st.tower_y[f] if p == st.start else 0)
+
+
+def _take_group(st: State, p: int, f: int) -> tuple[int, int]:
+    count = group_size(st, p, f)
+    value = st.tower_v[f]
+    st.tower_v[f] = st.tower_w[f] = st.tower_y[f] = 0
+    if st.n > 2 and p == st.start:
+        # yellow dice leave the tower once the start player has acted; no re-sorting
+        for g in range(6):
+            if st.tower_y[g]:
+                st.tower_y[g] = 0
+                if not st.tower_w[g]:
+                    st.tower_v[g] = 0
+    return count, value
+
+
+# --- souks --------------------------------------------------------------------------------------
+def place_options(st: State, p: int, nb: int) -> list[int]:
+    """Shops p may put the next cube in, one per distinct choice (inner shops of a souk are alike).
+
+    A souk holding another player's cube is closed; an own unfinished souk in the
+    neighbourhood must be filled before another is opened.
+    """
+    souks = NB_SOUKS[nb]
+    own = st.souk_own
+    cnt = st.souk_n
+    mine = [s for s in souks if own[s] == p and cnt[s] < SOUK_SIZE[s]]
+    if not mine:
+        mine = [s for s in souks if own[s] < 0]
+    shop = st.shop
+    res = []
+    for s in mine:
+        inner = False
+        for sh in SOUK_SHOPS[s]:
+            if shop[sh] < 0:
+                if SHOP_INTERIOR[sh]:
+                    if inner:
+                        continue
+                    inner = True
+                res.append(sh)
+    return res
+
+
+def can_deliver(st: State, p: int, nb: int) -> bool:
+    """Whether at least one cube could go into neighbourhood nb."""
+    own = st.souk_own
+    return any(own[s] < 0 or own[s] == p and st.souk_n[s] < SOUK_SIZE[s] for s in NB_SOUKS[nb])
+
+
+def _put(st: State, p: int, sh: int) -> None:
+    st.shop[sh] = p
+    s = SHOP_SOUK[sh]
+    st.souk_n[s] += 1
+    st.souk_own[s] = p
+
+
+def _remove(st: State, sh: int) -> None:
+    st.shop[sh] = -1
+    s = SHOP_SOUK[sh]
+    st.souk_n[s] -= 1
+    if not st.souk_n[s]:
+        st.souk_own[s] = -1
+
+
+def _continue_place(st: State, ev: Outcome | None) -> None:
+    """Place cubes while there is no real choice; stop at a choice or when done."""
+    p = st.cur
+    placed: list[str] = []
+    while st.place_left > 0:
+        opts = place_options(st, p, st.place_nb)
+        if not opts:
+            break
+        if not st.opts["must_place_all"]:
+            st.phase = P_PLACE
+            break
+        if len(opts) == 1:
+            _put(st, p, opts[0])
+            st.place_left -= 1
+            placed.append(shop_label(opts[0]))
+            continue
+        s = SHOP_SOUK[opts[0]]
+        if all(SHOP_SOUK[o] == s for o in opts) and st.place_left >= SOUK_SIZE[s] - st.souk_n[s]:
+            for sh in SOUK_SHOPS[s]:
+                if st.shop[sh] < 0:
+                    _put(st, p, sh)
+                    st.place_left -= 1
+                    placed.append(shop_label(sh))
+            continue
+        st.phase = P_PLACE
+        break
+    if ev is not None and placed:
+        ev.public.append(_("{name} places: {shops}.").format(name=st.players[p], shops=", ".join(placed)))
+    if st.phase == P_PLACE and st.place_left > 0 and place_options(st, p, st.place_nb):
+        return
+    _finish_place(st, ev)
+
+
+def _finish_place(st: State, ev: Outcome | None) -> None:
+    if ev is not None and st.place_left:
+        ev.public.append(
+            _("{k} cube(s) cannot be placed and go back to {name}'s supply.").format(
+                k=st.place_left, name=st.players[st.cur]
+            )
+        )
+    st.place_left = 0
+    st.place_nb = -1
+    _after_main(st, ev)
+
+
+def _after_main(st: State, ev: Outcome | None) -> None:
+    st.phase = P_BUILD
+
+
+# --- the supervisor ------------------------------------------------------------------------
+def move_cost(st: State, p: int, value: int, dest: int) -> int:
+    """Gold p pays to move the supervisor from its place to dest with dice of this value."""
+    change = abs(DIST[st.sup][dest] - value)
+    if st.built[p] >> HAMMAM & 1:
+        change -= HAMMAM_FREE_STEPS
+    return change if change > 0 else 0
+
+
+def _continue_queue(st: State, ev: Outcome | None) -> None:
+    """Send the cubes next to the supervisor to the caravan, asking owners who could protect."""
+    while st.queue:
+        sh = st.queue[0]
+        owner = st.shop[sh]
+        if st.camels[owner] > 0:
+            st.phase = P_PROTECT
+            return
+        _remove(st, sh)
+        st.queue.pop(0)
+        if ev is not None:
+            ev.public.append(
+                _("{owner}'s cube from {shop} goes to the caravan.").format(
+                    owner=st.players[owner], shop=shop_label(sh)
+                )
+            )
+        _to_caravan(st, owner, ev)
+    st.mover = -1
+    _after_main(st, ev)
+
+
+# --- legal actions ------------------------------------------------------------------------------
+def _card_plays(st: State, p: int, acts: list[tuple[int, ...]]) -> None:
+    hand = st.hands[p]
+    if not hand:
+        return
+    for k in sorted(set(hand)):
+        if k in (CAMELS3, GOLD3, CARAVAN_CUBE):
+            acts.append((A_PLAY, k, 0, 0))
+        elif k == SOUK_CUBE:
+            for nb in range(4):
+                for sh in place_options(st, p, nb):
+                    acts.append((A_PLAY, k, sh, 0))
+        elif k == GOLD_FOR_VP:
+            for x in range(1, min(GOLD_FOR_VP_MAX, st.gold[p]) + 1):
+                acts.append((A_PLAY, k, x, 0))
+        elif k == CAMELS_FOR_VP:
+            for x in range(1, min(CAMELS_FOR_VP_MAX, st.camels[p]) + 1):
+                acts.append((A_PLAY, k, x, 0))
+        elif k == EXCHANGE:
+            for x in range(1, st.gold[p] + 1):
+                acts.append((A_PLAY, k, x, 0))
+            for x in range(1, st.camels[p] + 1):
+                acts.append((A_PLAY, k, x, 1))
+
+
+def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
+    built = st.built[p]
+    camels, gold = st.camels[p], st.gold[p]
+    hand = st.hands[p]
+    no_camels = BUILD_NO_CAMELS in hand
+    no_gold = BUILD_NO_GOLD in hand
+    for b in range(6):
+        if built >> b & 1:
+            continue
+        c, g = BUILDING_COST[b]
+        if camels >= c and gold >= g:
+            acts.append((A_BUILD, b, f, -1))
+        if no_camels and gold >= g:
+            acts.append((A_BUILD, b, f, BUILD_NO_CAMELS))
+        if no_gold and camels >= c:
+            acts.append((A_BUILD, b, f, BUILD_NO_GOLD))
+
+
+def field_actions(st: State, p: int) -> list[tuple[int, ...]]:
+    """take camels / take gold / deliver: the actions an extra die can boost."""
+    acts = []
+    for f in range(6):
+        if group_size(st, p, f) and (f in (CAMELS, GOLD) or can_deliver(st, p, NEIGHBOURHOOD_OF_FIELD[f])):
+            acts.append((A_TAKE, f))
+    return acts
+
+
+def legal(st: State) -> list[tuple[int, ...]]:
+    """Every legal action at the current decision point (for the seat(s) in ``to_act``)."""
+    ph = st.phase
+    p = st.cur
+    if ph == P_ACTION:
+        fa = field_actions(st, p)
+        if st.extra:
+            return fa
+        acts = list(fa)
+        reach = REACH_TURN if st.opts["turn_at_crossing"] else REACH_STRAIGHT
+        sup_reach = reach[st.sup]
+        free = HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0
+        gold = st.gold[p]
+        any_group = False
+        for f in range(6):
+            if not group_size(st, p, f):
+                continue
+            any_group = True
+            v = st.tower_v[f]
+            lo, hi = v - free - gold, v + free + gold
+            for dest, d in sup_reach:
+                if lo <= d <= hi:
+                    acts.append((A_MOVE, f, dest))
+            acts.append((A_DRAW, f))
+            if st.n == 2:
+                _builds(st, p, f, acts)
+        if not any_group:
+            acts.append((A_DRAW, -1))
+        _card_plays(st, p, acts)
+        if fa and st.hands[p]:
+            for k in sorted(set(st.hands[p])):
+                acts.append((A_EXTRA, k))
+        return acts
+    if ph == P_PLACE:
+        acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]
+        if not st.opts["must_place_all"]:
+            acts.append((A_STOP,))
+        return acts
+    if ph == P_BUILD:
+        acts = []
+        if st.n > 2 and not st.built_turn:
+            _builds(st, p, -1, acts)
+        _card_plays(st, p, acts)
+        acts.append(DONE)
+        return acts
+    if ph == P_ROLL:
+        acts = [(A_YELLOW, k) for k in range(min(MAX_YELLOW, st.gold[p] // YELLOW_PRICE) + 1)]
+        _card_plays(st, p, acts)
+        return acts
+    if ph == P_PROTECT:
+        return [(A_PROTECT, 1), (A_PROTECT, 0)]
+    if ph == P_ORDER:
+        return [(A_FIRST, sh) for sh in st.queue]
+    return []
+
+
+def actor(st: State) -> int:
+    """The seat whose decision is awaited (the cube's owner for a protection choice), -1 at the end."""
+    if st.phase == P_PROTECT:
+        return st.shop[st.queue[0]]
+    if st.phase == P_END:
+        return -1
+    return st.cur
+
+
+# --- playing an action ----------------------------------------------------------------------------
+def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
+    """Play one legal action in place (no checks)."""
+    kind = a[0]
+    p = st.cur
+    name = st.players[p] if ev is not None else ""
+    if kind == A_MOVE:
+        _k, f, dest = a
+        count, value = _take_group(st, p, f)
+        cost = move_cost(st, p, value, dest)
+        dist = DIST[st.sup][dest]
+        st.gold[p] -= cost
+        st.sup = dest
+        shops = [] if dist == 0 and not st.opts["zero_move_sends"] else SPACE_SHOPS[dest]
+        st.queue = [sh for sh in shops if st.shop[sh] >= 0]
+        st.mover = p
+        if ev is not None:
+            paid = _(" paying {g} gold").format(g=cost) if cost else ""
+            ev.public.append(
+                _("{name} takes the {v}s and moves the supervisor {d} to {space}{paid}.").format(
+                    name=name, v=value, d=dist, space=SPACE_NAMES[dest], paid=paid
+                )
+            )
+        if len(st.queue) == 2 and st.shop[st.queue[0]] != st.shop[st.queue[1]]:
+            st.phase = P_ORDER
+            return
+        _continue_queue(st, ev)
+    elif kind == A_TAKE:
+        f = a[1]
+        count, value = _take_group(st, p, f)
+        extra = st.extra
+        st.extra = 0
+        if f in (CAMELS, GOLD):
+            bonus = 0
+            if f == CAMELS and st.built[p] >> PADDOCK & 1:
+                bonus = PADDOCK_BONUS
+            elif f == GOLD and st.built[p] >> SHOP & 1:
+                bonus = SHOP_BONUS
+            gain = count + extra + bonus
+            if f == CAMELS:
+                st.camels[p] += gain
+            else:
+                st.gold[p] += gain
+            if ev is not None:
+                what = _("camels") if f == CAMELS else _("gold")
+                ev.public.append(_("{name} takes {n} {what}.").format(name=name, n=gain, what=what))
+            _after_main(st, ev)
+        else:
+            nb = NEIGHBOURHOOD_OF_FIELD[f]
+            cubes = count + extra + (HOIST_BONUS if st.built[p] >> HOIST & 1 else 0)
+            if ev is not None:
+                ev.public.append(
+                    _("{name} delivers {n} cube(s) to {nb}.").format(
+                        name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb]
+                    )
+                )
+            st.place_nb = nb
+            st.place_left = cubes
+            st.phase = P_PLACE
+            _continue_place(st, ev)
+    elif kind == A_PLACE:
+        _put(st, p, a[1])
+        st.place_left -= 1
+        if ev is not None:
+            ev.public.append(_("{name} places a cube in {shop}.").format(name=name, shop=shop_label(a[1])))
+        _continue_place(st, ev)
+    elif kind == A_PROTECT:
+        sh = st.queue.pop(0)
+        owner = st.shop[sh]
+        if a[1]:
+            st.camels[owner] -= 1
+            if ev is not None:
+                ev.public.append(
+                    _(
+                        "{owner} pays a camel: the cube stays in {shop}, a supply cube joins the caravan."
+                    ).format(owner=st.players[owner], shop=shop_label(sh))
+                )
+        else:
+            _remove(st, sh)
+            if ev is not None:
+                ev.public.append(
+                    _("{owner}'s cube from {shop} goes to the caravan.").format(
+                        owner=st.players[owner], shop=shop_label(sh)
+                    )
+                )
+        _to_caravan(st, owner, ev)
+        _continue_queue(st, ev)
+    elif kind == A_FIRST:
+        sh = a[1]
+        st.queue.remove(sh)
+        st.queue.insert(0, sh)
+        _continue_queue(st, ev)
+    elif kind == A_DRAW:
+        f = a[1]
+        if f >= 0:
+            _take_group(st, p, f)
+        if ev is not None:
+            ev.public.append(_("{name} draws a card.").format(name=name))
+        for _i in range(CARDS_PER_DRAW):
+            _draw(st, p, ev)
+        _after_main(st, ev)
+    elif kind == A_BUILD:
+        _k, b, f, card = a
+        if f >= 0:
+            _take_group(st, p, f)
+        c, g = BUILDING_COST[b]
+        if card >= 0:
+            st.hands[p].remove(card)
+            st.discard.append(card)
+            if card == BUILD_NO_CAMELS:
+                c = 0
+            else:
+                g = 0
+        st.camels[p] -= c
+        st.gold[p] -= g
+        st.built[p] |= 1 << b
+        points = BUILDING_POINTS[st.nbuilt[p]]
+        st.nbuilt[p] += 1
+        _score(st, p, points, "building " + BUILDING_IDS[b])
+        if ev is not None:
+            ev.public.append(
+                _("{name} builds the {b} ({n}. building, +{pts}).").format(
+                    name=name, b=BUILDING_IDS[b], n=st.nbuilt[p], pts=points
+                )
+            )
+        if st.n == 2:
+            _after_main(st, ev)
+        else:
+            st.built_turn = 1
+    elif kind == A_PLAY:
+        _play(st, p, a, ev)
+    elif kind == A_EXTRA:
+        st.hands[p].remove(a[1])
+        st.discard.append(a[1])
+        st.extra = 1
+        if ev is not None:
+            ev.public.append(
+                _("{name} discards {card} as an extra die.").format(name=name, card=CARD_IDS[a[1]])
+            )
+    elif kind == A_DONE:
+        _end_turn(st, ev)
+    elif kind == A_STOP:
+        _finish_place(st, ev)
+    elif kind == A_YELLOW:
+        _roll(st, a[1], ev)
+
+
+def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None) -> None:
+    _k, k, x, y = a
+    st.hands[p].remove(k)
+    st.discard.append(k)
+    text = ""
+    if k == CAMELS3:
+        st.camels[p] += 3
+        text = _("takes 3 camels")
+    elif k == GOLD3:
+        st.gold[p] += 3
+        text = _("takes 3 gold")
+    elif k == GOLD_FOR_VP:
+        st.gold[p] -= x
+        _score(st, p, x, "card gold_for_vp")
+        text = _("pays {x} gold for {x} points").format(x=x)
+    elif k == CAMELS_FOR_VP:
+        st.camels[p] -= x
+        _score(st, p, x * VP_PER_CAMEL, "card camels_for_vp")
+        text = _("pays {x} camels for {v} points").format(x=x, v=x * VP_PER_CAMEL)
+    elif k == EXCHANGE:
+        if y == 0:
+            st.gold[p] -= x
+            st.camels[p] += x
+            text = _("swaps {x} gold for {x} camels").format(x=x)
+        else:
+            st.camels[p] -= x
+            st.gold[p] += x
+            text = _("swaps {x} camels for {x} gold").format(x=x)
+    elif k == SOUK_CUBE:
+        _put(st, p, x)
+        text = _("puts a cube in {shop}").format(shop=shop_label(x))
+    elif k == CARAVAN_CUBE:
+        text = _("sends a cube to the caravan")
+    if ev is not None:
+        line = _("{name} plays {card}: {text}.")
+        ev.public.append(line.format(name=st.players[p], card=CARD_IDS[k], text=text))
+    if k == CARAVAN_CUBE:
+        _to_caravan(st, p, ev, by_card=True)
+
+
+def advance(st: State, ev: Outcome | None) -> None:
+    """Play forced steps (exactly one legal action) until someone has a real choice."""
+    while st.phase != P_END:
+        acts = legal(st)
+        if len(acts) != 1:
+            return
+        step(st, acts[0], ev)
+
+
+def game_over(st: State) -> bool:
+    return st.phase == P_END

@@ -1,0 +1,142 @@
+"""The whole game state as flat lists of ints, cheap to copy and lossless as JSON."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+# decision points
+P_ROLL, P_ACTION, P_PLACE, P_ORDER, P_PROTECT, P_BUILD, P_END = range(7)
+PHASE_NAMES = ("roll", "action", "place", "order", "protect", "build", "end")
+
+#: list-of-int fields copied shallowly; lists of lists copied one level deeper
+_FLAT = (
+    "order",
+    "tower_v",
+    "tower_w",
+    "tower_y",
+    "shop",
+    "souk_n",
+    "souk_own",
+    "caravan",
+    "gold",
+    "camels",
+    "built",
+    "nbuilt",
+    "score",
+    "pile",
+    "discard",
+    "queue",
+)
+_NESTED = ("hands", "log")
+_SCALAR = (
+    "n",
+    "week",
+    "day",
+    "start",
+    "turn",
+    "cur",
+    "phase",
+    "extra",
+    "built_turn",
+    "place_nb",
+    "place_left",
+    "mover",
+    "per_row",
+    "cap",
+    "sup",
+)
+
+
+class State:
+    """One game of Yspahan.
+
+    ``log[seat]`` is the list of scoring events ``[points, reason]`` whose sum
+    is ``score[seat]``; ``built[seat]`` is a bitmask of the six buildings.
+    """
+
+    __slots__ = ("players", "opts", "rng", *_FLAT, *_NESTED, *_SCALAR)
+
+    players: list[str]
+    opts: dict[str, Any]
+    rng: random.Random
+    order: list[int]
+    tower_v: list[int]
+    tower_w: list[int]
+    tower_y: list[int]
+    shop: list[int]
+    souk_n: list[int]
+    souk_own: list[int]
+    caravan: list[int]
+    gold: list[int]
+    camels: list[int]
+    built: list[int]
+    nbuilt: list[int]
+    score: list[int]
+    pile: list[int]
+    discard: list[int]
+    queue: list[int]
+    hands: list[list[int]]
+    log: list[list[list[Any]]]
+    n: int
+    week: int
+    day: int
+    start: int
+    turn: int
+    cur: int
+    phase: int
+    extra: int
+    built_turn: int
+    place_nb: int
+    place_left: int
+    mover: int
+    per_row: int
+    cap: int
+    sup: int
+
+    def clone(self) -> State:
+        """An independent copy; the random generator is copied too."""
+        new = State.__new__(State)
+        new.players = list(self.players)
+        new.opts = dict(self.opts)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        new.rng = rng
+        for name in _FLAT:
+            setattr(new, name, list(getattr(self, name)))
+        new.hands = [list(h) for h in self.hands]
+        new.log = [[list(e) for e in events] for events in self.log]
+        for name in _SCALAR:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain JSON data, including the generator state."""
+        data: dict[str, Any] = {"players": list(self.players), "opts": dict(self.opts)}
+        version, internal, gauss = self.rng.getstate()
+        data["rng"] = [version, list(internal), gauss]
+        for name in _FLAT:
+            data[name] = list(getattr(self, name))
+        data["hands"] = [list(h) for h in self.hands]
+        data["log"] = [[list(e) for e in events] for events in self.log]
+        for name in _SCALAR:
+            data[name] = getattr(self, name)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        """The inverse of ``to_json``."""
+        st = cls.__new__(cls)
+        st.players = list(data["players"])
+        st.opts = dict(data["opts"])
+        version, internal, gauss = data["rng"]
+        rng = random.Random()
+        rng.setstate((version, tuple(internal), gauss))
+        st.rng = rng
+        for name in _FLAT:
+            setattr(st, name, list(data[name]))
+        st.hands = [list(h) for h in data["hands"]]
+        st.log = [[list(e) for e in events] for events in data["log"]]
+        for name in _SCALAR:
+            setattr(st, name, data[name])
+        return st
