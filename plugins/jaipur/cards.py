@@ -7,6 +7,8 @@ engine fast enough for an AI that plays millions of random moves.
 
 from __future__ import annotations
 
+from bazaarbot.i18n import ngettext
+
 DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER, CAMEL = range(7)
 GOODS = (DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER)
 PRECIOUS = (DIAMOND, GOLD, SILVER)
@@ -101,3 +103,13 @@ def describe_counts(counts: list[int] | tuple[int, ...], empty: str = "nothing")
     """A multiset of cards as words, in type order: ``2 spice, leather, 3 camels``."""
     parts = [counted(t, c) for t, c in enumerate(counts) if c]
     return ", ".join(parts) if parts else empty
+
+
+def cards_text(n: int) -> str:
+    """``1 card`` / ``3 cards``."""
+    return ngettext("{n} card", "{n} cards", n).format(n=n)
+
+
+def camels_text(n: int) -> str:
+    """``1 camel`` / ``3 camels``."""
+    return ngettext("{n} camel", "{n} camels", n).format(n=n)

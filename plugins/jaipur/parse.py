@@ -15,7 +15,7 @@ import re
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
 
-from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, name
+from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, name
 from .render import format_action
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, legal_actions
 from .state import JaipurState
@@ -199,13 +199,13 @@ def _exchange_for_camels(state: JaipurState, seat: int, take: tuple[int, ...]) -
         raise MoveError(
             _(
                 "To take {k} goods you must give back {k} cards (camels, or goods of other types), "
-                "and you do not have them: you hold {hand} cards and {herd} camels."
-            ).format(k=k, hand=sum(state.hands[seat]), herd=state.herds[seat])
+                "and you do not have them: you hold {hand} and {herd}."
+            ).format(k=k, hand=cards_text(sum(state.hands[seat])), herd=camels_text(state.herds[seat]))
         )
     shown = "; ".join(format_action(a) for a in ways[:5])
     more = _(" (+{n} more, see /moves all)").format(n=len(ways) - 5) if len(ways) > 5 else ""
     reason = (
-        _("your herd has only {herd} camels").format(herd=state.herds[seat])
+        _("your herd has only {herd}").format(herd=camels_text(state.herds[seat]))
         if state.herds[seat] < k
         else _("{k} camels would take your hand over 7").format(k=k)
     )

@@ -10,22 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _
 
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, counted, describe_counts, name
+from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, camels_text, cards_text, counted, describe_counts, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
-
-
-def cards_text(n: int) -> str:
-    """``1 card`` / ``3 cards``."""
-    return ngettext("{n} card", "{n} cards", n).format(n=n)
-
-
-def camels_text(n: int) -> str:
-    """``1 camel`` / ``3 camels``."""
-    return ngettext("{n} camel", "{n} camels", n).format(n=n)
-
 
 # --- commands -------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from .cards import (
     MARKET_SIZE,
     MIN_SALE,
     PILE_SIZES,
+    camels_text,
     counted,
     describe_counts,
     name,
@@ -122,8 +123,8 @@ def check_action(state: JaipurState, seat: int, action: Action) -> None:
         good = action[1]
         if good == CAMEL:
             raise MoveError(
-                _("Camels are never taken one by one: 'take camels' takes all {n} from the market.").format(
-                    n=market[CAMEL]
+                _("Camels are never taken one by one: 'take camels' takes all of them ({camels}).").format(
+                    camels=camels_text(market[CAMEL])
                 )
             )
         if not market[good]:
@@ -153,10 +154,16 @@ def check_action(state: JaipurState, seat: int, action: Action) -> None:
         held = hand[good]
         if held == 0:
             raise MoveError(_("You hold no {good}.").format(good=name(good)))
+        if held < MIN_SALE[good]:
+            raise MoveError(
+                _("You hold only 1 {good}; {goods} sell two at a time at least.").format(
+                    good=name(good), goods=name(good, 2)
+                )
+            )
         if n > held:
             raise MoveError(
-                _("You hold only {held}: 'sell {n} {good}' is the most you can sell.").format(
-                    held=counted(good, held), n=held, good=name(good, held)
+                _("You hold only {held} {good}: 'sell {held} {good}' is the most you can sell.").format(
+                    held=held, good=name(good, held)
                 )
             )
         if n < MIN_SALE[good]:
@@ -216,7 +223,9 @@ def _check_exchange(state: JaipurState, seat: int, take: tuple[int, ...], give: 
             )
     if give[CAMEL] > state.herds[seat]:
         raise MoveError(
-            _("Your herd has {have} camels, not {want}.").format(have=state.herds[seat], want=give[CAMEL])
+            _("Your herd has {have}, not {want}.").format(
+                have=camels_text(state.herds[seat]), want=give[CAMEL]
+            )
         )
     size = sum(hand)
     if size + give[CAMEL] > HAND_LIMIT:
@@ -224,8 +233,8 @@ def _check_exchange(state: JaipurState, seat: int, take: tuple[int, ...], give: 
         raise MoveError(
             _(
                 "You hold {n} cards: giving {c} camels would leave you {after} (limit 7); "
-                "give at most {room} camels and the rest as goods."
-            ).format(n=size, c=give[CAMEL], after=size + give[CAMEL], room=room)
+                "give at most {room} and the rest as goods."
+            ).format(n=size, c=give[CAMEL], after=size + give[CAMEL], room=camels_text(room))
         )
 
 
