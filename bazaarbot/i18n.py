@@ -16,13 +16,13 @@ DOMAIN = "bazaarbot"
 _translation: gettext.NullTranslations = gettext.NullTranslations()
 
 
-def set_language(lang: str | None) -> None:
+def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
     """Switch the catalogue; unknown languages fall back to English."""
     global _translation
     if not lang or lang == "en":
         _translation = gettext.NullTranslations()
         return
-    _translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    _translation = gettext.translation(DOMAIN, localedir or LOCALE_DIR, languages=[lang], fallback=True)
 
 
 def _(message: str) -> str:

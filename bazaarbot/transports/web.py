@@ -1,0 +1,501 @@
+"""The web chat transport: an aiohttp server, a static page, and a small JSON websocket protocol.
+
+Browsers claim a nick (held by a token, see ``web_claims``), join rooms
+(``#name``) and type the same lines as on IRC. A line typed in a room is
+shown to everybody in that room and handed to the hub as a channel line;
+the hub's ``Say`` goes to everybody in the room (and its spectators), its
+``Tell`` only to the connections that own the nick. Nothing outside this
+module knows that the players are on the web.
+
+Client frames (JSON objects, ``t`` says which)::
+
+    hello {token}            -> welcome {nick|null, bot, max}
+    claim {nick}             -> claimed {nick, token} | error {code: "nick"}
+    join {room, history}     -> joined {room, board, members, history}
+    part {room}              -> parted {room}
+    say {room|null, text}    -> chat lines to the room / the line to the bot privately
+    watch {room}             -> watching {room, board, members, history} (read-only; never a tell)
+
+Server frames: chat {room, nick, text}, bot {room, text}, board {room, text|null},
+members {room, nicks}, tell {text}, mine {text}, nick {nick}, error {code, text}.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import deque
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from bazaarbot.commands import sanitize
+from bazaarbot.config import WebSettings
+from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.web_claims import ClaimError, Claims, valid_room
+from bazaarbot.transports.web_conn import Conn, TokenBucket, encode
+
+if TYPE_CHECKING:
+    from bazaarbot.hub import Hub
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).parent / "static"
+#: frames beyond this size close the connection (aiohttp's own limit); smaller oversize ones are dropped
+HARD_FRAME_LIMIT = 64 * 1024
+#: public lines a newcomer or spectator sees of a room's recent past
+HISTORY = 100
+#: rooms one tab may sit in at once
+MAX_ROOMS = 20
+#: frames dropped by the flood limit before the connection is closed
+MAX_DROPPED = 400
+
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        "connect-src 'self' ws: wss:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cache-Control": "no-cache",
+}
+
+
+class WebTransport:
+    """Serves the page at ``/``, spectators at ``/watch/<room>``, ``/ws`` and ``/healthz``."""
+
+    def __init__(
+        self,
+        settings: WebSettings | None = None,
+        *,
+        frame_rate: float = 5.0,
+        frame_burst: int = 20,
+        leave_grace: float | None = None,
+    ) -> None:
+        self.settings = settings or WebSettings()
+        self.network = self.settings.network
+        self.host = self.settings.host
+        #: the port actually bound (settings.port 0 means any free port)
+        self.port = self.settings.port
+        self.frame_rate = frame_rate
+        self.frame_burst = frame_burst
+        #: seconds a disconnected player keeps their seats (None: the hub's setting)
+        self.leave_grace = leave_grace
+        self.hub: Hub | None = None
+        self.claims: Claims | None = None
+        self.started = time.time()
+        self.conns: set[Conn] = set()
+        self.rooms: dict[str, set[Conn]] = {}
+        self.watchers: dict[str, set[Conn]] = {}
+        self.nicks: dict[str, set[Conn]] = {}
+        self.boards: dict[str, str | None] = {}
+        self.history: dict[str, deque[dict[str, Any]]] = {}
+        self._runner: web.AppRunner | None = None
+        self._stopping = False
+
+    # --- life cycle ------------------------------------------------------------------
+    @property
+    def frame_limit(self) -> int:
+        """The largest frame handled: a full-length line, JSON-escaped, plus room for the envelope."""
+        return self.settings.max_message * 6 + 512
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=16 * 1024)
+        app.router.add_get("/", self._index)
+        app.router.add_get("/watch/{room}", self._watch_page)
+        app.router.add_get("/ws", self._ws)
+        app.router.add_get("/healthz", self._healthz)
+        app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
+        app.on_response_prepare.append(self._headers)
+        app.on_shutdown.append(self._close_all)
+        return app
+
+    async def start(self, hub: Hub) -> None:
+        self.hub = hub
+        hub.attach(self)
+        self.claims = Claims(hub.store.db.conn, hub.settings.nick)
+        self._stopping = False
+        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.settings.port)
+        await site.start()
+        addresses = self._runner.addresses
+        if addresses:
+            self.port = int(addresses[0][1])
+
+    async def stop(self) -> None:
+        """Close every websocket (browsers reconnect by themselves) and stop serving."""
+        self._stopping = True
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def _close_all(self, _app: web.Application) -> None:
+        self._stopping = True
+        await asyncio.gather(*(c.close(1001, b"server restarting") for c in list(self.conns)))
+
+    # --- http --------------------------------------------------------------------------
+    async def _headers(self, _request: web.Request, response: web.StreamResponse) -> None:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+
+    async def _index(self, _request: web.Request) -> web.FileResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def _watch_page(self, request: web.Request) -> web.FileResponse:
+        if not valid_room("#" + request.match_info["room"]):
+            raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
+        return web.FileResponse(STATIC / "watch.html")
+
+    async def _healthz(self, _request: web.Request) -> web.Response:
+        assert self.hub is not None
+        body: dict[str, Any] = {"status": "ok", **self.hub.snapshot()}
+        body.update(
+            websockets=len(self.conns),
+            players_online=len(self.nicks),
+            spectators=sum(len(w) for w in self.watchers.values()),
+            rooms=len(self.rooms),
+            web_uptime=round(time.time() - self.started, 1),
+        )
+        return web.json_response(body)
+
+    def _origin_ok(self, request: web.Request) -> bool:
+        """Refuse websockets opened by pages of other sites (cross-site websocket hijacking)."""
+        origin = request.headers.get("Origin")
+        if not origin:
+            return True  # not a browser page (a script or a test client)
+        return urlsplit(origin).netloc.lower() == request.host.lower()
+
+    # --- websocket ------------------------------------------------------------------------
+    async def _ws(self, request: web.Request) -> web.WebSocketResponse:
+        if not self._origin_ok(request):
+            raise web.HTTPForbidden(text="websocket from another site refused")
+        if self._stopping:
+            raise web.HTTPServiceUnavailable(text="restarting")
+        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
+        await ws.prepare(request)
+        conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst))
+        self.conns.add(conn)
+        try:
+            async for msg in ws:
+                if msg.type == WSMsgType.TEXT:
+                    await self._frame(conn, msg.data)
+                elif msg.type == WSMsgType.BINARY:
+                    conn.error("frame", "Send text frames (JSON), not binary ones.")
+                elif msg.type == WSMsgType.ERROR:
+                    break
+                if conn.dead:
+                    break
+        finally:
+            await self._drop(conn)
+        return ws
+
+    async def _frame(self, conn: Conn, data: str) -> None:
+        if not conn.bucket.take():
+            conn.dropped += 1
+            if conn.dropped > MAX_DROPPED:
+                await conn.close(1008, b"flooding")
+            elif not conn.warned:
+                conn.warned = True
+                conn.error("flood", "Slow down: too many messages. Some were dropped.")
+            return
+        conn.warned = False
+        if len(data) > self.frame_limit:
+            conn.error(
+                "too_big", f"That message is too long (at most {self.settings.max_message} characters)."
+            )
+            return
+        try:
+            frame = json.loads(data)
+        except ValueError:
+            frame = None
+        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
+            conn.error("frame", "Not a message this server understands.")
+            return
+        kind = frame["t"]
+        if conn.watching is not None:
+            return  # a spectator's connection is read-only
+        handler = {
+            "hello": self._hello,
+            "claim": self._claim,
+            "join": self._join,
+            "part": self._part,
+            "say": self._say,
+            "watch": self._watch,
+            "ping": self._ping,
+        }.get(kind)
+        if handler is None:
+            conn.error("frame", f"Unknown message type {kind[:20]!r}.")
+            return
+        await handler(conn, frame)
+
+    def _user(self, nick: str) -> User:
+        # the nick is held by a token no other browser has: the transport vouches for it like an account
+        return User(nick=nick, account=nick)
+
+    async def _ping(self, conn: Conn, _frame: dict[str, Any]) -> None:
+        conn.send("pong")
+
+    async def _hello(self, conn: Conn, frame: dict[str, Any]) -> None:
+        assert self.claims is not None and self.hub is not None
+        if conn.greeted:
+            conn.error("frame", "Already greeted.")
+            return
+        conn.greeted = True
+        token = frame.get("token")
+        nick = self.claims.nick_for(token) if isinstance(token, str) else None
+        if nick is not None:
+            conn.token = token
+            self._bind(conn, nick)
+            await self.hub.user_returned(self.network, self._user(nick))
+        conn.send("welcome", nick=nick, bot=self.hub.settings.nick, max=self.settings.max_message)
+
+    def _bind(self, conn: Conn, nick: str) -> None:
+        conn.nick = nick
+        self.nicks.setdefault(nick.lower(), set()).add(conn)
+
+    def _unbind(self, conn: Conn) -> None:
+        if conn.nick is None:
+            return
+        tabs = self.nicks.get(conn.nick.lower())
+        if tabs is not None:
+            tabs.discard(conn)
+            if not tabs:
+                del self.nicks[conn.nick.lower()]
+        conn.nick = None
+
+    async def _claim(self, conn: Conn, frame: dict[str, Any]) -> None:
+        assert self.claims is not None and self.hub is not None
+        nick = frame.get("nick")
+        if conn.nick is not None and isinstance(nick, str) and nick == conn.nick:
+            conn.send("claimed", nick=nick, token=conn.token)
+            return
+        try:
+            token, old = self.claims.claim(conn.token, nick)  # type: ignore[arg-type]
+        except ClaimError as error:
+            conn.error("nick", str(error))
+            return
+        assert isinstance(nick, str)
+        if old is None or conn.nick is None:
+            if conn.nick is not None:  # the old claim had expired and was taken: start afresh
+                self._unbind(conn)
+            conn.token = token
+            self._bind(conn, nick)
+            conn.send("claimed", nick=nick, token=token)
+            await self.hub.user_returned(self.network, self._user(nick))
+            return
+        await self._rename(old, nick, token)
+
+    async def _rename(self, old: str, new: str, token: str) -> None:
+        """Every tab of the browser takes the new nick; seats follow it."""
+        assert self.hub is not None
+        tabs = self.nicks.pop(old.lower(), set())
+        rooms: set[str] = set()
+        for tab in tabs:
+            tab.nick = new
+            tab.token = token
+            rooms |= tab.rooms
+            tab.send("claimed", nick=new, token=token)
+        self.nicks.setdefault(new.lower(), set()).update(tabs)
+        for room in sorted(rooms):
+            self._public(room, "chat", nick="*", text=f"{old} is now known as {new}.")
+            self._members(room)
+        await self.hub.user_renamed(self.network, self._user(old), self._user(new))
+
+    async def _join(self, conn: Conn, frame: dict[str, Any]) -> None:
+        assert self.hub is not None
+        if conn.nick is None:
+            conn.error("nick", "Choose a nick first.")
+            return
+        room = frame.get("room")
+        if not valid_room(room):
+            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+            return
+        assert isinstance(room, str)
+        room = room.lower()
+        if room not in conn.rooms and len(conn.rooms) >= MAX_ROOMS:
+            conn.error("room", f"You can be in at most {MAX_ROOMS} rooms at once; /part one first.")
+            return
+        conn.rooms.add(room)
+        self.rooms.setdefault(room, set()).add(conn)
+        conn.send(
+            "joined",
+            room=room,
+            board=self._board(room),
+            members=self._nicks_in(room),
+            history=list(self.history.get(room, ())) if frame.get("history") else [],
+        )
+        self._members(room)
+        user = self._user(conn.nick)
+        await self.hub.user_returned(self.network, user)
+        self._resend_hand(conn, room, user)
+
+    def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
+        """A player who (re)joins the room of their running game gets their private view again."""
+        assert self.hub is not None
+        table = self.hub.tables.get((self.network, room))
+        if table is None or not table.running:
+            return
+        seat = table.game_seat_of(user.key)
+        if seat is None:
+            return
+        view = table.plugin.private_view(table.state, seat)
+        if view:
+            conn.send("tell", text=view)
+
+    async def _part(self, conn: Conn, frame: dict[str, Any]) -> None:
+        assert self.hub is not None
+        room = frame.get("room")
+        if not isinstance(room, str) or room.lower() not in conn.rooms:
+            conn.error("room", "You are not in that room.")
+            return
+        room = room.lower()
+        self._leave_room(conn, room)
+        conn.send("parted", room=room)
+        if conn.nick is not None and room not in self._rooms_of(conn.nick):
+            await self.hub.user_left(self.network, room, self._user(conn.nick), self.leave_grace)
+
+    def _leave_room(self, conn: Conn, room: str) -> None:
+        conn.rooms.discard(room)
+        members = self.rooms.get(room)
+        if members is not None:
+            members.discard(conn)
+            if not members:
+                del self.rooms[room]
+        self._members(room)
+        self._forget(room)
+
+    def _forget(self, room: str) -> None:
+        if room not in self.rooms and room not in self.watchers:
+            self.history.pop(room, None)
+            self.boards.pop(room, None)
+
+    def _rooms_of(self, nick: str) -> set[str]:
+        rooms: set[str] = set()
+        for tab in self.nicks.get(nick.lower(), ()):
+            rooms |= tab.rooms
+        return rooms
+
+    async def _say(self, conn: Conn, frame: dict[str, Any]) -> None:
+        assert self.hub is not None
+        if conn.nick is None:
+            conn.error("nick", "Choose a nick first.")
+            return
+        text = frame.get("text")
+        room = frame.get("room")
+        if not isinstance(text, str):
+            conn.error("frame", "A line needs text.")
+            return
+        if len(text) > self.settings.max_message:
+            conn.error(
+                "too_big",
+                f"That line is too long ({len(text)} characters; at most {self.settings.max_message}).",
+            )
+            return
+        clean = sanitize(text)
+        if not clean:
+            return
+        user = self._user(conn.nick)
+        if room is None:
+            for tab in self.nicks.get(conn.nick.lower(), ()):
+                tab.send("mine", text=clean)
+            await self.hub.handle(Incoming(self.network, None, user, clean))
+            return
+        if not isinstance(room, str) or room.lower() not in conn.rooms:
+            conn.error("room", "Join that room first.")
+            return
+        room = room.lower()
+        self._public(room, "chat", nick=conn.nick, text=clean)
+        await self.hub.handle(Incoming(self.network, room, user, clean))
+
+    async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
+        room = frame.get("room")
+        if conn.nick is not None or conn.rooms:
+            conn.error("frame", "A player's connection cannot watch; open /watch/<room>.")
+            return
+        if not valid_room(room):
+            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+            return
+        assert isinstance(room, str)
+        room = room.lower()
+        conn.watching = room
+        self.watchers.setdefault(room, set()).add(conn)
+        conn.send(
+            "watching",
+            room=room,
+            board=self._board(room),
+            members=self._nicks_in(room),
+            history=list(self.history.get(room, ())),
+        )
+
+    async def _drop(self, conn: Conn) -> None:
+        """A tab went away: forget it; when a nick has no tab left, the hub's leave grace starts."""
+        self.conns.discard(conn)
+        if conn.watching is not None:
+            watchers = self.watchers.get(conn.watching)
+            if watchers is not None:
+                watchers.discard(conn)
+                if not watchers:
+                    del self.watchers[conn.watching]
+            self._forget(conn.watching)
+        for room in list(conn.rooms):
+            self._leave_room(conn, room)
+        nick = conn.nick
+        if nick is not None:
+            self._unbind(conn)
+            if nick.lower() not in self.nicks and not self._stopping and self.hub is not None:
+                with contextlib.suppress(RuntimeError):
+                    await self.hub.user_left(self.network, None, self._user(nick), self.leave_grace)
+        await conn.close()
+
+    # --- fan-out ---------------------------------------------------------------------------
+    def _nicks_in(self, room: str) -> list[str]:
+        return sorted({c.nick for c in self.rooms.get(room, ()) if c.nick}, key=str.lower)
+
+    def _members(self, room: str) -> None:
+        frame = encode("members", room=room, nicks=self._nicks_in(room))
+        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
+            tab.push(frame)
+
+    def _public(self, room: str, kind: str, **fields: Any) -> None:
+        """A public line of a room: to its players and spectators, and into its recent history."""
+        record = {"t": kind, "room": room, **fields}
+        self.history.setdefault(room, deque(maxlen=HISTORY)).append(record)
+        frame = encode(kind, room=room, **fields)
+        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
+            tab.push(frame)
+
+    def _board(self, room: str) -> str | None:
+        assert self.hub is not None
+        board = self.hub.public_board(self.network, room)
+        self.boards[room] = board
+        return board
+
+    def _refresh_board(self, room: str) -> None:
+        assert self.hub is not None
+        board = self.hub.public_board(self.network, room)
+        if room in self.boards and self.boards[room] == board:
+            return
+        self.boards[room] = board
+        frame = encode("board", room=room, text=board)
+        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
+            tab.push(frame)
+
+    async def send(self, message: Outgoing) -> None:
+        """Say: to the room's tabs and spectators (then its board); Tell: only to the nick's own tabs."""
+        if isinstance(message, Say):
+            room = message.channel.lower()
+            self._public(room, "bot", nick=self.hub.settings.nick if self.hub else "bot", text=message.text)
+            self._refresh_board(room)
+        elif isinstance(message, Tell):
+            tabs = self.nicks.get(message.nick.lower(), ())
+            if not tabs:
+                log.debug("private line for %s, who has no tab open, dropped", message.nick)
+            for tab in tabs:
+                tab.send("tell", text=message.text)

@@ -1,0 +1,109 @@
+"""One browser websocket: its identity, its rooms, its frame budget and its outgoing queue.
+
+Everything sent to a browser goes through a bounded queue drained by a
+writer task, so the hub never waits on a slow browser; a browser that
+falls far behind is disconnected (it reconnects and re-joins by itself).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+log = logging.getLogger(__name__)
+
+#: frames queued for one browser before it counts as stuck
+QUEUE_LIMIT = 2000
+
+
+@dataclass
+class TokenBucket:
+    """``burst`` frames at once, refilled at ``rate`` per second."""
+
+    rate: float
+    burst: float
+    clock: Callable[[], float] = time.monotonic
+    tokens: float = field(init=False)
+    stamp: float = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.burst
+        self.stamp = self.clock()
+
+    def take(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+def encode(kind: str, **fields: Any) -> str:
+    """One server frame: a JSON object whose ``t`` says what it is."""
+    return json.dumps({"t": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+
+
+class Conn:
+    """A websocket from one browser tab (a player's, or a spectator's)."""
+
+    def __init__(self, ws: web.WebSocketResponse, bucket: TokenBucket) -> None:
+        self.ws = ws
+        self.bucket = bucket
+        self.nick: str | None = None
+        self.token: str | None = None
+        self.greeted = False
+        self.watching: str | None = None
+        self.rooms: set[str] = set()
+        self.warned = False
+        self.dropped = 0
+        self.dead = False
+        self._closing: asyncio.Task[None] | None = None
+        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
+        self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def push(self, frame: str) -> None:
+        """Queue one frame; never waits."""
+        if self.dead or self.ws.closed:
+            return
+        try:
+            self.queue.put_nowait(frame)
+        except asyncio.QueueFull:
+            log.warning("web client %s fell behind; disconnecting it", self.nick or "?")
+            self.dead = True
+            self._closing = asyncio.get_running_loop().create_task(self.close(1013, b"too slow"))
+
+    def send(self, kind: str, **fields: Any) -> None:
+        self.push(encode(kind, **fields))
+
+    def error(self, code: str, text: str) -> None:
+        self.send("error", code=code, text=text)
+
+    async def _write(self) -> None:
+        while True:
+            frame = await self.queue.get()
+            if self.dead or self.ws.closed:
+                return
+            try:
+                await self.ws.send_str(frame)
+            except (ConnectionError, RuntimeError):
+                return
+
+    async def close(self, code: int = 1001, message: bytes = b"") -> None:
+        """Stop the writer and close the socket (idempotent)."""
+        self.dead = True
+        self.writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self.writer
+        if not self.ws.closed:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=code, message=message)

@@ -1,0 +1,56 @@
+"""Config: the example file is valid (with its IRC block switched on too) and mistakes are named."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bazaarbot.config import Config, ConfigError, load_config, parse_config
+
+EXAMPLE = Path(__file__).parent.parent / "config.example.toml"
+
+
+def test_no_config_means_web_chat_on_localhost_with_sqlite():
+    config = load_config(None)
+    assert config == Config()
+    assert config.web.enabled and config.web.host == "127.0.0.1" and config.web.port == 8080
+    assert config.bot.db.endswith(".sqlite") and config.irc == ()
+
+
+def test_example_config_is_valid():
+    config = load_config(EXAMPLE)
+    assert config.bot.rate_limit.commands == 8
+
+
+def test_example_irc_block_is_valid_when_uncommented():
+    text = EXAMPLE.read_text()
+    block = text[text.index("# [[irc.networks]]") :]
+    uncommented = re.sub(r"^# ?", "", block, flags=re.M)
+    config = parse_config(tomllib.loads(uncommented))
+    network = config.irc[0]
+    assert network.tls and network.tls_verify and network.port == 6697
+    assert network.channels == ("#bazaar", "#jaipur") and network.admins.accounts == ("youraccount",)
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"bot": {"nick": 5}}, "bot.nick must be a str"),
+        ({"bot": {"speed": 1}}, "unknown setting 'speed'"),
+        ({"web": {"port": 70000}}, "web.port"),
+        ({"irc": {"networks": [{"name": "x"}]}}, "host is required"),
+        ({"irc": {"networks": [{"name": "x", "host": "h", "channels": ["bazaar"]}]}}, "must start with #"),
+        ({"bot": {"rate_limit": {"commands": 0}}}, "commands >= 1"),
+    ],
+)
+def test_config_mistakes_are_named(doc, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        parse_config(doc)
+
+
+def test_missing_config_file_is_a_clear_error(tmp_path):
+    with pytest.raises(ConfigError, match="not found"):
+        load_config(tmp_path / "nope.toml")
