@@ -1,0 +1,97 @@
+"""Every installed game, played to the end by several people through `bazaarbot console --script`.
+
+The players only ever type what `/moves all` offered them, so this checks the
+whole chain a newcomer uses: console -> hub -> table -> plugin -> store, and
+that a game ends with a `Game over:` line.
+"""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from bazaarbot.registry import discover
+
+GAMES = discover()
+
+
+class Console:
+    """A running `bazaarbot console --script` process, one answer block per line typed."""
+
+    def __init__(self, db, seed: int) -> None:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bazaarbot.cli",
+                "console",
+                "--script",
+                "--seed",
+                str(seed),
+                "--db",
+                str(db),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            bufsize=1,
+        )
+
+    def type(self, line: str) -> list[str]:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        block = []
+        while True:
+            out = self.proc.stdout.readline()
+            assert out, "console ended unexpectedly"
+            if out == "---\n":
+                return block
+            block.append(out.rstrip("\n"))
+
+    def close(self) -> None:
+        assert self.proc.stdin and self.proc.stdout
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        self.proc.stdout.close()
+
+
+def private(block: list[str], nick: str) -> list[str]:
+    prefix = f"@{nick}> "
+    return [line[len(prefix) :] for line in block if line.startswith(prefix)]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_whole_game_through_the_console(tmp_path, name):
+    game = GAMES[name]
+    players = ["ann", "ben", "cat", "dan", "eve", "fay"][: max(2, game.min_players)][: game.max_players]
+    rng = random.Random(3)
+    console = Console(tmp_path / "bot.sqlite", seed=11)
+    try:
+        console.type(f"{players[0]}: /new {name}")
+        for nick in players[1:]:
+            console.type(f"{nick}: /join")
+        started = console.type(f"{players[0]}: /start")
+        assert any(line.startswith("#bazaar> ") for line in started)
+        public_seen = "\n".join(started)
+        for _ in range(5000):
+            offers = {nick: private(console.type(f"{nick}: /moves all"), nick) for nick in players}
+            acting = [nick for nick, lines in offers.items() if lines != ["(no moves)"]]
+            assert acting, "nobody can move but the game is not over"
+            nick = acting[0]
+            block = console.type(f"{nick}: {rng.choice(offers[nick])}")
+            refused = [line for line in private(block, nick) if "not your turn" in line]
+            assert not refused
+            public_seen += "\n".join(block)
+            if any(line.startswith("#bazaar> Game over:") for line in block):
+                break
+        else:
+            pytest.fail("the game did not end")
+        print(name, "moves played:", _ + 1)
+        status = console.type(f"{players[0]}: /status")
+        assert "lobby" in status[0]
+    finally:
+        console.close()
