@@ -1,0 +1,237 @@
+"""The Bazaar plugin: the contract of bazaarbot.plugin wired to the rules, parser and views."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from bazaarbot.i18n import _
+from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
+
+from . import colours as col
+from . import parse as parsing
+from . import render, rules
+from .bench import bench_figures, play_policy_move
+from .deck import ALL_COMBOS, deck_problems, is_valuable
+from .state import OVER, BazaarState
+
+#: tries at re-drawing the hidden combinations in ``determinize`` before falling back to a reshuffle
+DETERMINIZE_TRIES = 200
+
+
+class BazaarGame(GamePlugin):
+    """Sid Sackson's Bazaar as the BrettspielWelt chat game played it."""
+
+    name = "bazaar"
+    title = "Bazaar (Sid Sackson)"
+    min_players = 1
+    max_players = 6
+    rules_version = "bazaar-1"
+    options = (
+        Option(
+            "table",
+            "generated",
+            "exchange table: generated anew each game, or the fixed test table",
+            ("generated", "fixed"),
+        ),
+        Option("quality_gate", False, "only accept generated tables where every five-of-a-kind is reachable"),
+        Option("hand_limit", False, "classic rule: at most 10 stones at the end of a turn"),
+        Option("bank", False, "classic rule: a finite bank of 20 stones per colour"),
+    )
+    rules_summary = (
+        "Collect stones and buy combinations of five for points. Each turn: draw a stone (1 in 6 is a joker, "
+        "any colour) or make one trade from the exchange table, either direction; then you may buy the top "
+        "combination of one of 4 fields with exactly those 5 stones (the turn ends); else pass. First move is a "
+        "draw.\n"
+        "Points by stones left after buying (0/1/2/3+): normal 5/3/2/1, valuable (4+ of one colour) 8/5/3/2. "
+        "Once a field is sold out, later purchases score 8/5/3/2 and 12/8/5/3.\n"
+        "The game ends when all 24 combinations are sold; most points wins, ties share the win."
+    )
+    command_help = (
+        "draw (zieh) - take a stone; a joker asks for a colour: joker red (or just: red)\n"
+        "trade 3 (tausch 3) - give the left side of row 3, get the right; trade 3 back - the other way\n"
+        "buy 2 (kauf 2) - buy the top of field 2 after your draw or trade; pass (weiter) - end your turn\n"
+        "colours: blue/blau, green/gruen/gr, red/rot, white/weiss, yellow/gelb/ge (also b, r, w, y)\n"
+        "discard red - give back a stone (only with the hand_limit option)"
+    )
+
+    # --- life cycle ----------------------------------------------------------
+    def setup(self, players: list[str], rng: random.Random, options: dict[str, Any]) -> BazaarState:
+        values = {o.name: options.get(o.name, o.default) for o in self.options}
+        if not self.min_players <= len(players) <= self.max_players:
+            raise ValueError("Bazaar takes 1 to 6 players")
+        return rules.new_game(
+            players,
+            rng,
+            table=values["table"],
+            quality_gate=bool(values["quality_gate"]),
+            hand_limit=bool(values["hand_limit"]),
+            bank=bool(values["bank"]),
+        )
+
+    def to_act(self, state: BazaarState) -> list[int]:
+        return [] if state.phase == OVER else [state.turn]
+
+    def legal_commands(self, state: BazaarState, seat: int) -> list[str]:
+        return [command_text(m) for m in rules.legal_moves(state, seat)]
+
+    def is_move(self, text: str) -> bool:
+        return parsing.is_move(text)
+
+    def parse(self, state: BazaarState, seat: int, text: str) -> tuple:
+        return parsing.parse(state, seat, text)
+
+    def apply(self, state: BazaarState, seat: int, move: tuple) -> Outcome:
+        problem = rules.refusal(state, seat, move)
+        if problem is not None:
+            raise MoveError(problem)
+        stuck_before = rules.stuck(state)
+        empty_before = state.high_rates()
+        produced = rules.apply_move(state, move)
+        lines = [_describe(state, seat, move, produced, stuck_before, empty_before)]
+        if state.phase == OVER:
+            if state.blocked:
+                lines.append(_("Nobody could draw or trade for a whole round: the game ends here."))
+            else:
+                lines.append(_("All 24 combinations are sold."))
+        else:
+            lines.append(render.status(state))
+        return Outcome(public=[line for line in lines if line])
+
+    # --- views --------------------------------------------------------------
+    def board(self, state: BazaarState) -> str:
+        return render.board(state)
+
+    def private_view(self, state: BazaarState, seat: int) -> str | None:
+        return None
+
+    def brief_moves(self, state: BazaarState, seat: int) -> str:
+        return render.brief(state, seat)
+
+    def result(self, state: BazaarState) -> Result | None:
+        if state.phase != OVER:
+            return None
+        scores = {seat: float(state.scores[seat]) for seat in range(state.n)}
+        ranking: list[list[int]] = []
+        for value in sorted(set(state.scores), reverse=True):
+            ranking.append([seat for seat in range(state.n) if state.scores[seat] == value])
+        winners = list(ranking[0])
+        table = ", ".join(f"{state.players[s]} {state.scores[s]}" for group in ranking for s in group)
+        detail = table
+        if len(winners) > 1:
+            detail += " - " + _("a tie: {names} share the win").format(
+                names=", ".join(state.players[s] for s in winners)
+            )
+        return Result(scores=scores, ranking=ranking, winners=winners, detail=detail)
+
+    # --- persistence --------------------------------------------------------
+    def to_json(self, state: BazaarState) -> dict[str, Any]:
+        return state.to_json()
+
+    def from_json(self, data: dict[str, Any]) -> BazaarState:
+        return BazaarState.from_json(data)
+
+    # --- for the AI -----------------------------------------------------------
+    def clone(self, state: BazaarState) -> BazaarState:
+        return state.clone()
+
+    def determinize(self, state: BazaarState, seat: int, rng: random.Random) -> BazaarState:
+        """Re-draw the face-down combinations from those nobody has seen, and re-seed future draws."""
+        new = state.clone()
+        seen = [c for p in new.purchases for (_f, c, _l, _v, _p) in p] + [f[-1] for f in new.fields if f]
+        slots = [max(0, len(f) - 1) for f in new.fields]
+        hidden_n = sum(slots)
+        if hidden_n:
+            seen_set = set(seen)
+            pool = [c for c in ALL_COMBOS if c not in seen_set]
+            hidden = None
+            for _i in range(DETERMINIZE_TRIES):
+                candidate = rng.sample(pool, hidden_n)
+                if not deck_problems(seen + candidate):
+                    hidden = candidate
+                    break
+            if hidden is None:  # constraints too tight to re-draw: reshuffle the actual hidden ones
+                hidden = [c for f in new.fields for c in f[:-1]]
+                rng.shuffle(hidden)
+            for f, n in enumerate(slots):
+                if n:
+                    top = new.fields[f][-1]
+                    new.fields[f] = hidden[:n] + [top]
+                    hidden = hidden[n:]
+        new.rng = random.Random(rng.getrandbits(64))
+        return new
+
+    def rollout(self, state: BazaarState, rng: random.Random) -> None:
+        """Random play that always buys when it can, so the game ends."""
+        while state.phase != OVER:
+            play_policy_move(state, rng)
+
+    def bench(self, seconds: float) -> list[tuple[str, float]]:
+        return bench_figures(self, seconds)
+
+
+def command_text(move: tuple) -> str:
+    """A move spelled exactly as a player types it."""
+    kind = move[0]
+    if kind == "joker":
+        return f"joker {col.NAMES[move[1]]}"
+    if kind == "trade":
+        return f"trade {render.trade_word(move[1], move[2])}"
+    if kind == "buy":
+        return f"buy {move[1] + 1}"
+    if kind == "discard":
+        return "discard " + col.spelled(move[1])
+    return kind
+
+
+def _describe(
+    s: BazaarState, seat: int, move: tuple, produced: Any, stuck_before: bool, empty_before: bool
+) -> str:
+    """One line saying what the move did."""
+    who = s.players[seat]
+    kind = move[0]
+    if kind == "draw":
+        if produced == rules.JOKER_FACE:
+            return _("{who} draws a joker.").format(who=who)
+        return _("{who} draws {colour}.").format(who=who, colour=col.name(produced))
+    if kind == "joker":
+        return _("{who} takes {colour} for the joker.").format(who=who, colour=col.name(move[1]))
+    if kind == "trade":
+        give, get = rules.trade_sides(s, move[1], move[2])
+        return _("{who} trades row {row}: gives {give}, gets {get}.").format(
+            who=who, row=move[1] + 1, give=render.group(give), get=render.group(get)
+        )
+    if kind == "buy":
+        leftover, level, points = produced
+        field = move[1]
+        combo = s.purchases[seat][-1][1]
+        kind_text = _("valuable") if is_valuable(combo) else _("normal")
+        rate = _("higher prices") if empty_before else _("normal prices")
+        line = _(
+            "{who} buys field {field} ({combo}) keeping {left} stone(s): {points} points ({kind}, {rate})."
+        ).format(
+            who=who,
+            field=field + 1,
+            combo=render.group(combo),
+            left=leftover,
+            points=points,
+            kind=kind_text,
+            rate=rate,
+        )
+        stack = s.fields[field]
+        if stack:
+            line += " " + _("Field {field} now shows {combo} ({n} left).").format(
+                field=field + 1, combo=render.combo_text(stack[-1]), n=len(stack)
+            )
+        else:
+            line += " " + _("Field {field} is sold out.").format(field=field + 1)
+            if not empty_before and s.phase != OVER:
+                line += " " + _("From now on every purchase scores the higher prices.")
+        return line
+    if kind == "pass":
+        if stuck_before:
+            return _("{who} can neither draw nor trade and passes.").format(who=who)
+        return _("{who} passes.").format(who=who)
+    if kind == "discard":
+        return _("{who} gives back {stones}.").format(who=who, stones=render.group(move[1]))
+    return ""

@@ -1,0 +1,418 @@
+"""The rules of the chat-game variant (§9): setup, what is legal, and what each move does.
+
+Moves are plain tuples so that rollouts stay fast:
+("draw",), ("joker", colour), ("trade", row, back), ("buy", field), ("pass",), ("discard", counts).
+``refusal`` explains in a player's terms why a move is not legal now (or returns None);
+the ``do_*`` functions assume the move is legal and change the state in place.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from bazaarbot.i18n import _
+
+from . import colours as col
+from .colours import NCOL
+from .deck import COMBO_SIZE, N_FIELDS, deal, generate_deck, is_valuable
+from .exchange import FIXED_TABLE, Group, generate_table
+from .state import ACTION, BUY, DISCARD, JOKER, OVER, BazaarState
+
+#: seat that moves first: seat 1 (index 0), then seat order
+START_SEAT = 0
+#: the classic hand limit (option ``hand_limit``): most stones kept at the end of a turn
+HAND_LIMIT = 10
+#: the classic finite bank (option ``bank``): stones per colour
+BANK_PER_COLOUR = 20
+#: faces of the colour die: the five colours, then the joker
+DIE_FACES = NCOL + 1
+JOKER_FACE = NCOL
+#: points by level (0 normal, 1 valuable or higher rates, 2 both) and leftover stones (0, 1, 2, 3+)
+POINTS: tuple[tuple[int, ...], ...] = ((5, 3, 2, 1), (8, 5, 3, 2), (12, 8, 5, 3))
+#: every purchase made; the game ends when the last one is bought
+TOTAL_PURCHASES = 24
+
+
+def new_game(
+    players: Sequence[str],
+    rng: random.Random,
+    table: str = "generated",
+    quality_gate: bool = False,
+    hand_limit: bool = False,
+    bank: bool = False,
+) -> BazaarState:
+    """A fresh table, a fresh deck, empty hands; seat 1 starts."""
+    s = BazaarState()
+    n = len(players)
+    s.players = list(players)
+    s.rng = rng
+    s.table_kind = table
+    s.quality_gate = quality_gate
+    s.hand_limit = HAND_LIMIT if hand_limit else 0
+    s.bank = [BANK_PER_COLOUR] * NCOL if bank else None
+    s.rows = FIXED_TABLE if table == "fixed" else generate_table(rng, quality_gate)
+    s.fields = deal(generate_deck(rng))
+    s.hands = [[0] * NCOL for _i in range(n)]
+    s.scores = [0] * n
+    s.purchases = [[] for _i in range(n)]
+    s.drawn = [0] * n
+    s.received = [0] * n
+    s.given = [0] * n
+    s.spent = [0] * n
+    s.returned = [0] * n
+    s.has_acted = [False] * n
+    s.turn = START_SEAT % n
+    s.phase = ACTION
+    return s
+
+
+def points_for(valuable: bool, high_rates: bool, leftover: int) -> tuple[int, int]:
+    """(level, points) of a purchase: valuable and higher rates each raise the level by one."""
+    level = int(valuable) + int(high_rates)
+    return level, POINTS[level][min(leftover, 3)]
+
+
+# --- what is possible ----------------------------------------------------------
+
+
+def can_draw(s: BazaarState) -> bool:
+    return s.bank is None or any(s.bank)
+
+
+def trade_sides(s: BazaarState, row: int, back: bool) -> tuple[Group, Group]:
+    """(given, received) for row index ``row``: forward gives the left side, back gives the right."""
+    left, right = s.rows[row]
+    return (right, left) if back else (left, right)
+
+
+def can_trade(s: BazaarState, seat: int, row: int, back: bool) -> bool:
+    give, get = trade_sides(s, row, back)
+    hand = s.hands[seat]
+    bank = s.bank
+    for c in range(NCOL):
+        if hand[c] < give[c] or (bank is not None and bank[c] < get[c]):
+            return False
+    return True
+
+
+def possible_trades(s: BazaarState, seat: int) -> list[tuple[int, bool]]:
+    """Every (row, back) the seat could make now, ignoring whose turn it is."""
+    if not s.has_acted[seat]:
+        return []
+    return [(r, back) for r in range(len(s.rows)) for back in (False, True) if can_trade(s, seat, r, back)]
+
+
+def stuck(s: BazaarState) -> bool:
+    """The player to act can neither draw nor trade (only with a finite, empty bank)."""
+    return s.phase == ACTION and not can_draw(s) and not possible_trades(s, s.turn)
+
+
+def contains(hand: Sequence[int], combo: Sequence[int]) -> bool:
+    return all(hand[c] >= combo[c] for c in range(NCOL))
+
+
+def buyable_fields(s: BazaarState, seat: int) -> list[int]:
+    """Fields whose top combination the seat holds (ignoring the phase)."""
+    hand = s.hands[seat]
+    return [f for f in range(N_FIELDS) if s.fields[f] and contains(hand, s.fields[f][-1])]
+
+
+def may_buy_now(s: BazaarState) -> bool:
+    """The player to act has made his action (or could not make any) and not bought yet."""
+    return s.phase == BUY or stuck(s)
+
+
+def joker_colours(s: BazaarState) -> list[int]:
+    if s.bank is None:
+        return list(range(NCOL))
+    return [c for c in range(NCOL) if s.bank[c]]
+
+
+def excess(s: BazaarState, seat: int) -> int:
+    """Stones above the hand limit (0 without the option)."""
+    if not s.hand_limit:
+        return 0
+    return max(0, sum(s.hands[seat]) - s.hand_limit)
+
+
+def _need(give: Sequence[int], hand: Sequence[int]) -> str | None:
+    """ "you need 2 green to give ...; you hold 1 green" for the first missing colour."""
+    for c in range(NCOL):
+        if hand[c] < give[c]:
+            return _("you need {need} {colour} and hold {have} {colour}").format(
+                need=give[c], have=hand[c], colour=col.name(c)
+            )
+    return None
+
+
+def _phase_hint(s: BazaarState) -> str:
+    """What the player to act may do now, for refusals."""
+    seat = s.turn
+    if s.phase == JOKER:
+        return _("choose the joker's colour first, e.g. 'joker red'")
+    if s.phase == DISCARD:
+        return _("give back {n} stone(s) first, e.g. 'discard {colour}'").format(
+            n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])]
+        )
+    if s.phase == BUY or stuck(s):
+        fields = buyable_fields(s, seat)
+        if fields:
+            return _("you may 'buy {field}' or 'pass'").format(field=fields[0] + 1)
+        return _("you may only 'pass' now")
+    if not s.has_acted[seat]:
+        return _("your first move is always 'draw'")
+    return _("'draw' or 'trade <row>' first")
+
+
+def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
+    """Why ``move`` is not legal for ``seat`` now, with what would work; None when it is legal."""
+    if s.phase == OVER:
+        return _("The game is over.")
+    if seat != s.turn:
+        return _("It is {player}'s turn, not yours.").format(player=s.players[s.turn])
+    kind = move[0]
+    phase = s.phase
+    if kind == "draw":
+        if phase != ACTION:
+            if phase == BUY:
+                return _("You have already drawn or traded this turn (one action per turn): {hint}.").format(
+                    hint=_phase_hint(s)
+                )
+            return _("Not now: {hint}.").format(hint=_phase_hint(s))
+        if not can_draw(s):
+            return _("The bank is empty, nothing to draw: {hint}.").format(hint=_phase_hint(s))
+        return None
+    if kind == "joker":
+        if phase != JOKER:
+            return _("You have no joker to place: {hint}.").format(hint=_phase_hint(s))
+        colour = move[1]
+        if s.bank is not None and not s.bank[colour]:
+            left = ", ".join(col.NAMES[c] for c in joker_colours(s))
+            return _("The bank has no {colour} left; choose one of: {left}.").format(
+                colour=col.name(colour), left=left
+            )
+        return None
+    if kind == "trade":
+        row, back = move[1], move[2]
+        if not 0 <= row < len(s.rows):
+            return _("There is no row {row}; the rows are 1 to {n}.").format(row=row + 1, n=len(s.rows))
+        if phase != ACTION:
+            if phase == BUY:
+                return _("Only one action per turn, and you have had yours: {hint}.").format(
+                    hint=_phase_hint(s)
+                )
+            return _("Not now: {hint}.").format(hint=_phase_hint(s))
+        if not s.has_acted[seat]:
+            return _("Your first move must be a draw: type 'draw'.")
+        give, get = trade_sides(s, row, back)
+        missing = _need(give, s.hands[seat])
+        if missing is not None:
+            other = (
+                _("trade {row}").format(row=row + 1) if back else _("trade {row} back").format(row=row + 1)
+            )
+            other_ok = can_trade(s, seat, row, not back)
+            tail = _(" ('{other}' would work)").format(other=other) if other_ok else ""
+            return _("To trade row {row} you give {give}: {missing}.{tail}").format(
+                row=row + 1, give=col.stones(give), missing=missing, tail=tail
+            )
+        if s.bank is not None:
+            for c in range(NCOL):
+                if s.bank[c] < get[c]:
+                    return _("The bank holds only {have} {colour}, row {row} needs {need}.").format(
+                        have=s.bank[c], colour=col.name(c), row=row + 1, need=get[c]
+                    )
+        return None
+    if kind == "buy":
+        field = move[1]
+        if not 0 <= field < N_FIELDS:
+            return _("There is no field {field}; the fields are 1 to 4.").format(field=field + 1)
+        if not may_buy_now(s):
+            if phase == ACTION:
+                return _("A purchase needs a draw or trade first this turn: {hint}.").format(
+                    hint=_phase_hint(s)
+                )
+            return _("Not now: {hint}.").format(hint=_phase_hint(s))
+        if not s.fields[field]:
+            return _("Field {field} is sold out.").format(field=field + 1)
+        combo = s.fields[field][-1]
+        missing = _need(combo, s.hands[seat])
+        if missing is not None:
+            others = [f + 1 for f in buyable_fields(s, seat)]
+            tail = _(" You could buy field {fields}.").format(fields=others[0]) if others else ""
+            return _("Field {field} wants {combo}: {missing}.{tail}").format(
+                field=field + 1, combo=col.stones(combo), missing=missing, tail=tail
+            )
+        return None
+    if kind == "pass":
+        if phase == BUY or stuck(s):
+            return None
+        if phase == ACTION:
+            return _("You must draw or trade before passing: {hint}.").format(hint=_phase_hint(s))
+        return _("Not now: {hint}.").format(hint=_phase_hint(s))
+    if kind == "discard":
+        if phase != DISCARD:
+            return _(
+                "There is nothing to give back now (only above {limit} stones at the end of a turn)."
+            ).format(limit=s.hand_limit or HAND_LIMIT)
+        counts = move[1]
+        missing = _need(counts, s.hands[seat])
+        if missing is not None:
+            return _("You cannot give back what you do not have: {missing}.").format(missing=missing)
+        if sum(counts) > excess(s, seat):
+            return _("You only have to give back {n} stone(s).").format(n=excess(s, seat))
+        return None
+    return _("Unknown move.")
+
+
+def legal_moves(s: BazaarState, seat: int) -> list[tuple]:
+    """Every legal move of ``seat`` now (discards are listed one stone at a time)."""
+    if s.phase == OVER or seat != s.turn:
+        return []
+    phase = s.phase
+    if phase == JOKER:
+        return [("joker", c) for c in joker_colours(s)]
+    if phase == DISCARD:
+        return [("discard", _unit(c)) for c in range(NCOL) if s.hands[seat][c]]
+    if phase == ACTION and not stuck(s):
+        moves: list[tuple] = [("draw",)] if can_draw(s) else []
+        moves.extend(("trade", r, back) for r, back in possible_trades(s, seat))
+        return moves
+    return [("buy", f) for f in buyable_fields(s, seat)] + [("pass",)]
+
+
+def _unit(colour: int) -> Group:
+    t = [0] * NCOL
+    t[colour] = 1
+    return (t[0], t[1], t[2], t[3], t[4])
+
+
+# --- what moves do ---------------------------------------------------------------
+
+
+def _take(s: BazaarState, seat: int, colour: int) -> None:
+    s.hands[seat][colour] += 1
+    s.drawn[seat] += 1
+    if s.bank is not None:
+        s.bank[colour] -= 1
+
+
+def do_draw(s: BazaarState) -> int:
+    """Roll the colour die for the player to act: a colour (stone taken) or JOKER_FACE."""
+    seat = s.turn
+    s.has_acted[seat] = True
+    s.stuck_passes = 0
+    rng = s.rng
+    bank = s.bank
+    while True:
+        face = int(rng.random() * DIE_FACES)
+        if face == JOKER_FACE:
+            s.phase = JOKER
+            return face
+        if bank is None or bank[face]:
+            _take(s, seat, face)
+            s.phase = BUY
+            return face
+
+
+def do_joker(s: BazaarState, colour: int) -> None:
+    _take(s, s.turn, colour)
+    s.phase = BUY
+
+
+def do_trade(s: BazaarState, row: int, back: bool) -> None:
+    seat = s.turn
+    give, get = trade_sides(s, row, back)
+    hand = s.hands[seat]
+    bank = s.bank
+    for c in range(NCOL):
+        hand[c] += get[c] - give[c]
+        if bank is not None:
+            bank[c] += give[c] - get[c]
+    s.given[seat] += sum(give)
+    s.received[seat] += sum(get)
+    s.stuck_passes = 0
+    s.phase = BUY
+
+
+def do_buy(s: BazaarState, field: int) -> tuple[int, int, int]:
+    """Buy the top of ``field``: (leftover, level, points). Ends the turn (or the game)."""
+    seat = s.turn
+    high = s.high_rates()  # decided before this purchase empties anything
+    combo = s.fields[field].pop()
+    hand = s.hands[seat]
+    bank = s.bank
+    for c in range(NCOL):
+        hand[c] -= combo[c]
+        if bank is not None:
+            bank[c] += combo[c]
+    s.spent[seat] += COMBO_SIZE
+    leftover = sum(hand)
+    level, pts = points_for(is_valuable(combo), high, leftover)
+    s.scores[seat] += pts
+    s.purchases[seat].append((field, combo, leftover, level, pts))
+    s.stuck_passes = 0
+    if s.purchase_count() >= TOTAL_PURCHASES:
+        s.phase = OVER
+    else:
+        end_turn(s)
+    return leftover, level, pts
+
+
+def do_pass(s: BazaarState) -> None:
+    if s.phase == ACTION:  # could neither draw nor trade
+        s.stuck_passes += 1
+        if s.stuck_passes >= s.n:
+            s.blocked = True
+            s.phase = OVER
+            return
+    end_turn(s)
+
+
+def do_discard(s: BazaarState, counts: Sequence[int]) -> None:
+    seat = s.turn
+    hand = s.hands[seat]
+    for c in range(NCOL):
+        hand[c] -= counts[c]
+        if s.bank is not None:
+            s.bank[c] += counts[c]
+    s.returned[seat] += sum(counts)
+    if not excess(s, seat):
+        _next_player(s)
+
+
+def end_turn(s: BazaarState) -> None:
+    """The turn is over: give back stones above the hand limit first, then the next seat moves."""
+    if excess(s, s.turn):
+        s.phase = DISCARD
+    else:
+        _next_player(s)
+
+
+def _next_player(s: BazaarState) -> None:
+    s.turn = (s.turn + 1) % s.n
+    if s.turn == START_SEAT % s.n:
+        s.turn_number += 1
+    s.phase = ACTION
+
+
+def apply_move(s: BazaarState, move: tuple) -> object:
+    """Play a legal move for the player to act; returns what the move produced (drawn face, points)."""
+    kind = move[0]
+    if kind == "draw":
+        return do_draw(s)
+    if kind == "joker":
+        do_joker(s, move[1])
+        return None
+    if kind == "trade":
+        do_trade(s, move[1], move[2])
+        return None
+    if kind == "buy":
+        return do_buy(s, move[1])
+    if kind == "pass":
+        do_pass(s)
+        return None
+    if kind == "discard":
+        do_discard(s, move[1])
+        return None
+    raise ValueError(kind)
