@@ -41,7 +41,7 @@ def policy_move(s: BazaarState, rng: random.Random) -> tuple:
             return ("trade", row, back)
         if rules.can_draw(s):
             return ("draw",)
-    if phase == BUY or phase == ACTION:  # after the action, or stuck with an empty bank
+    if phase in (BUY, ACTION):  # after the action, or stuck with an empty bank
         fields = rules.buyable_fields(s, seat)
         return ("buy", rng.choice(fields)) if fields else ("pass",)
     raise ValueError(f"no move in phase {phase}")

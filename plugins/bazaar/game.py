@@ -41,8 +41,8 @@ class BazaarGame(GamePlugin):
     rules_summary = (
         "Collect stones and buy combinations of five for points. Each turn: draw a stone (1 in 6 is a joker, "
         "any colour) or make one trade from the exchange table, either direction; then you may buy the top "
-        "combination of one of 4 fields with exactly those 5 stones (the turn ends); else pass. First move is a "
-        "draw.\n"
+        "combination of one of 4 fields with exactly those 5 stones (the turn ends); else pass. "
+        "First move is a draw.\n"
         "Points by stones left after buying (0/1/2/3+): normal 5/3/2/1, valuable (4+ of one colour) 8/5/3/2. "
         "Once a field is sold out, later purchases score 8/5/3/2 and 12/8/5/3.\n"
         "The game ends when all 24 combinations are sold; most points wins, ties share the win."

@@ -97,9 +97,7 @@ def parse(state: BazaarState, seat: int, text: str) -> tuple:
             digits = [num]
         if len(digits) != 1:
             raise MoveError(
-                _(
-                    "Say which row, e.g. 'trade 3' (give the left side) or 'trade 3 back' (give the right side)."
-                )
+                _("Say which row, e.g. 'trade 3' (give the left side) or 'trade 3 back' (give the right).")
             )
         rest = [t for t in tokens if t != digits[0]]
         back = False
