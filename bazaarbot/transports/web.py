@@ -219,7 +219,7 @@ class WebTransport:
             conn.error("frame", "Not a message this server understands.")
             return
         kind = frame["t"]
-        if conn.watching is not None:
+        if conn.watching is not None and kind != "ping":
             return  # a spectator's connection is read-only
         handler = {
             "hello": self._hello,

@@ -1,0 +1,186 @@
+"""Helpers for the web transport tests: a served hub on a free port, and a websocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+from countgame import GAME as COUNT
+
+from bazaarbot.config import BotSettings, WebSettings
+from bazaarbot.hub import Hub
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.store import Store
+from bazaarbot.transports.web import WebTransport
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@dataclass
+class Served:
+    hub: Hub
+    transport: WebTransport
+    clients: list[WsClient] = field(default_factory=list)
+
+    async def connect(self, headers: dict[str, str] | None = None) -> WsClient:
+        """A new tab on this server, closed when the server is."""
+        client = await WsClient.open(self.ws_url, headers)
+        self.clients.append(client)
+        return client
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.transport.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.transport.port}/ws"
+
+
+def jaipur() -> GamePlugin | None:
+    """The Jaipur plugin when it is installed, else None."""
+    try:
+        from plugins.jaipur import GAME
+    except Exception:  # not written yet, or broken: the count game stands in
+        return None
+    return GAME
+
+
+@asynccontextmanager
+async def serve(
+    db: Path,
+    games: dict[str, GamePlugin] | None = None,
+    port: int = 0,
+    default_game: str = "count",
+    leave_grace: float = 60.0,
+    **transport_options: Any,
+) -> AsyncIterator[Served]:
+    """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
+    settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
+    hub = Hub(Store(db), games=games or {"count": COUNT}, settings=settings)
+    transport = WebTransport(WebSettings(host="127.0.0.1", port=port), **transport_options)
+    hub.attach(transport)
+    await transport.start(hub)
+    served = Served(hub, transport)
+    try:
+        yield served
+    finally:
+        for client in served.clients:
+            await client.close()
+        await transport.stop()
+        await hub.close()
+
+
+@dataclass
+class WsClient:
+    """A scripted browser tab speaking the JSON protocol; keeps every frame it received."""
+
+    session: aiohttp.ClientSession
+    ws: aiohttp.ClientWebSocketResponse
+    seen: list[dict[str, Any]] = field(default_factory=list)
+    _cursor: int = 0
+
+    @classmethod
+    async def open(cls, url: str, headers: dict[str, str] | None = None) -> WsClient:
+        session = aiohttp.ClientSession()
+        try:
+            ws = await session.ws_connect(url, headers=headers)
+        except BaseException:
+            await session.close()
+            raise
+        return cls(session, ws)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.session.close()
+
+    async def closed(self, timeout: float = 5.0) -> aiohttp.WSMessage:
+        """Read on until the server ends the connection; the closing message."""
+        while True:
+            msg = await self.ws.receive(timeout=timeout)
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                return msg
+            self.seen.append(json.loads(msg.data))
+
+    async def send(self, **frame: Any) -> None:
+        await self.ws.send_str(json.dumps(frame))
+
+    async def _next(self, timeout: float) -> dict[str, Any]:
+        msg = await self.ws.receive(timeout=timeout)
+        if msg.type != aiohttp.WSMsgType.TEXT:
+            raise ConnectionError(f"websocket ended: {msg.type} {msg.data!r} {msg.extra!r}")
+        frame = json.loads(msg.data)
+        self.seen.append(frame)
+        return frame
+
+    async def expect(
+        self,
+        kind: str | tuple[str, ...],
+        where: Callable[[dict[str, Any]], bool] | None = None,
+        timeout: float = 5.0,
+    ) -> dict[str, Any]:
+        """The next frame of ``kind`` (matching ``where``) not yet consumed, waiting for it if needed."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            while self._cursor < len(self.seen):
+                frame = self.seen[self._cursor]
+                self._cursor += 1
+                kinds = (kind,) if isinstance(kind, str) else kind
+                if frame.get("t") in kinds and (where is None or where(frame)):
+                    return frame
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"no {kind} frame; saw {self.seen[-8:]}")
+            await self._next(left)
+
+    async def sync(self) -> None:
+        """Wait until every frame the server queued for this tab so far has arrived."""
+        await self.send(t="ping")
+        await self.expect("pong")
+
+    def texts(self, kind: str) -> list[str]:
+        return [str(f.get("text")) for f in self.seen if f.get("t") == kind]
+
+    async def hello(self, token: str | None = None) -> dict[str, Any]:
+        await self.send(t="hello", token=token)
+        return await self.expect("welcome")
+
+    async def claim(self, nick: str) -> dict[str, Any]:
+        await self.send(t="claim", nick=nick)
+        return await self.expect(("claimed", "error"))
+
+    async def join(self, room: str, history: bool = False) -> dict[str, Any]:
+        await self.send(t="join", room=room, history=history)
+        return await self.expect("joined", lambda f: f["room"] == room.lower())
+
+    async def say(self, room: str | None, text: str) -> None:
+        await self.send(t="say", room=room, text=text)
+
+
+async def player(served: Served, nick: str, room: str | None = "#bazaar") -> tuple[WsClient, str]:
+    """A tab that claimed ``nick`` (and joined ``room``); returns it with its token."""
+    client = await served.connect()
+    await client.hello()
+    claimed = await client.claim(nick)
+    assert claimed["t"] == "claimed", claimed
+    if room:
+        await client.join(room)
+    return client, claimed["token"]
