@@ -51,9 +51,9 @@ def status(st: State) -> str:
     name = st.players[p]
     ph = st.phase
     if ph == P_ROLL:
-        return _("{name}: buy yellow dice and roll (roll, or yellow 1-{k}).").format(
-            name=name, k=min(3, st.gold[p])
-        )
+        k = min(3, st.gold[p])
+        choices = "roll" if not k else ("roll or yellow 1" if k == 1 else f"roll or yellow 1-{k}")
+        return _("{name}: buy yellow dice and roll ({choices}).").format(name=name, choices=choices)
     if ph == P_ACTION:
         if st.extra:
             return _("{name}: extra die ready - take camels, take gold or deliver.").format(name=name)
@@ -210,7 +210,7 @@ def brief(st: State, seat: int) -> str:
     if moves:
         parts.append(_("move {vs} DIR [then DIR] [+K/-K]").format(vs="|".join(moves)))
     if draws:
-        parts.append(" | ".join(draws))
+        parts.append("draw " + "|".join(d.split(" ", 1)[1] for d in draws) if draws != ["draw"] else "draw")
     parts.extend(builds)
     for k, items in plays.items():
         if len(items) == 1:

@@ -315,11 +315,7 @@ def _roll(st: State, k: int, ev: Outcome | None) -> None:
     st.phase = P_ACTION
     if ev is not None:
         bought = _(" with {k} yellow").format(k=k) if k else ""
-        ev.public.append(
-            _("{name} rolls{bought}: {tower}.").format(
-                name=st.players[p], bought=bought, tower=tower_text(st)
-            )
-        )
+        ev.public.append(_("{name} rolls{bought}.").format(name=st.players[p], bought=bought))
 
 
 def tower_text(st: State) -> str:
