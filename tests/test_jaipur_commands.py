@@ -8,6 +8,7 @@ import pytest
 
 from bazaarbot.plugin import MoveError
 from plugins.jaipur import GAME
+from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
 from plugins.jaipur.cards import CLOTH, DIAMOND, GOLD, LEATHER, SILVER, SPICE
 from plugins.jaipur.render import format_action
@@ -249,7 +250,7 @@ def test_every_legal_command_is_unique_round_trips_and_is_accepted():
         for _ in range(rng.randrange(0, 30)):
             if state.over:
                 break
-            R.play(state, R.random_action(state, rng))
+            R.play(state, RP.random_action(state, rng))
         if state.over:
             continue
         seat = state.turn

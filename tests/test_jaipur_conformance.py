@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from plugins.jaipur import GAME
+from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
 from plugins.jaipur.cards import (
     BONUS_TOKENS,
@@ -90,7 +91,7 @@ def test_random_play_over_thousands_of_rounds_keeps_every_invariant():
         while not state.over:
             legal = R.legal_actions(state)
             assert legal
-            action = R.random_action(state, rng)
+            action = RP.random_action(state, rng)
             assert action in legal
             round_no = state.round_no
             summary = R.play(state, action)
@@ -180,7 +181,7 @@ def _midgame_states(count: int, seed: int = 0):
         for _ in range(rng.randrange(0, 120)):
             if state.over:
                 break
-            R.play(state, R.random_action(state, rng))
+            R.play(state, RP.random_action(state, rng))
         yield state
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from bazaarbot.plugin import MoveError
 from plugins.jaipur import GAME
+from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
 from plugins.jaipur.cards import (
     BONUS_TOKENS,
@@ -109,7 +110,7 @@ def test_bonus_piles_are_shuffled_separately_every_round():
     seen_different = False
     rng = random.Random(1)
     for _ in range(5):
-        R.play_random_round(state, rng)
+        RP.play_random_round(state, rng)
         if state.over:
             break
         assert [sorted(p) for p in state.bonus] == [sorted(p) for p in BONUS_TOKENS]
@@ -627,7 +628,7 @@ def test_result_is_none_until_two_seals():
     rng = random.Random(3)
     while not state.over:
         assert GAME.result(state) is None
-        R.play_random_round(state, rng)
+        RP.play_random_round(state, rng)
     assert max(state.seals) == 2 and GAME.result(state).winners == [state.seals.index(2)]
 
 

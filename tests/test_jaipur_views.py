@@ -7,6 +7,7 @@ import random
 import pytest
 
 from plugins.jaipur import GAME
+from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
 from plugins.jaipur.cards import CAMEL, describe_counts
 from plugins.jaipur.scenario import build_state
@@ -147,7 +148,7 @@ def _compare_with_hidden_variants(seeds: range, rng: random.Random) -> tuple[int
             actions = R.legal_actions(state)
             action = actions[int(rng.random() * len(actions))] if rng.random() < 0.3 else None
             if action is None:
-                R.play(state, R.random_action(state, rng))
+                R.play(state, RP.random_action(state, rng))
                 continue
             probe = clone(state)
             ends = R.apply_action(probe, action) != R.GOES_ON
@@ -197,7 +198,7 @@ def test_public_text_never_shows_a_hand_or_a_bonus_value():
             views = [GAME.private_view(state, s) for s in (0, 1)]
             seat = state.turn
             round_no = state.round_no
-            out = GAME.apply(state, seat, R.random_action(state, rng))
+            out = GAME.apply(state, seat, RP.random_action(state, rng))
             public = GAME.board(state) + "\n" + "\n".join(out.public)
             assert "Your" not in public and "worth" not in public
             for view in views:

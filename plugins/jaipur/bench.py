@@ -12,7 +12,7 @@ import random
 import time
 from typing import Any
 
-from . import rules
+from . import random_play, rules
 from . import state as st
 
 
@@ -22,7 +22,7 @@ def run(game: Any, seconds: float) -> list[tuple[str, float]]:
     slow = max(seconds * 0.2, 0.02)
     rng = random.Random(1)
     rounds = actions = matches = 0
-    play_round = rules.play_random_round
+    play_round = random_play.play_random_round
     start = time.perf_counter()
     deadline = start + fast
     while time.perf_counter() < deadline:
@@ -47,7 +47,7 @@ def run(game: Any, seconds: float) -> list[tuple[str, float]]:
         for _ in range(50):
             rules.legal_actions(state)
             legal_calls += 1
-            rules.play(state, rules.random_action(state, rng))
+            rules.play(state, random_play.random_action(state, rng))
             if state.over:
                 state = st.new_match(["p1", "p2"], random.Random(rng.getrandbits(32)))
     figures.append(("legal_actions/s", legal_calls / (time.perf_counter() - start)))

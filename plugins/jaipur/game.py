@@ -9,7 +9,7 @@ from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
 from . import parse as parsing
-from . import render, rules
+from . import random_play, render, rules
 from . import state as st
 from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
@@ -193,10 +193,7 @@ class JaipurGame(GamePlugin):
 
     def rollout(self, state: JaipurState, rng: random.Random) -> None:
         """Random legal actions through the fast internal path until the match ends."""
-        play = rules.play
-        random_action = rules.random_action
-        while not state.over:
-            play(state, random_action(state, rng))
+        random_play.rollout(state, rng)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         from .bench import run

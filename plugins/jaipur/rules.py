@@ -14,7 +14,6 @@ explains in the player's terms why an action is not legal.
 
 from __future__ import annotations
 
-import random
 from functools import lru_cache
 from itertools import product
 from typing import Any
@@ -69,15 +68,15 @@ def hand_size(state: JaipurState, seat: int) -> int:
 
 
 @lru_cache(maxsize=4096)
-def _sub_multisets(bounds: tuple[int, ...], low: int, high: int) -> tuple[tuple[int, ...], ...]:
+def sub_multisets(bounds: tuple[int, ...], low: int, high: int) -> tuple[tuple[int, ...], ...]:
     """Every count vector under ``bounds`` whose total lies in [low, high]."""
     return tuple(combo for combo in product(*(range(b + 1) for b in bounds)) if low <= sum(combo) <= high)
 
 
 @lru_cache(maxsize=16384)
-def _exact_multisets(bounds: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
+def exact_multisets(bounds: tuple[int, ...], k: int) -> tuple[tuple[int, ...], ...]:
     """Every count vector under ``bounds`` with total exactly ``k``."""
-    return _sub_multisets(bounds, k, k)
+    return sub_multisets(bounds, k, k)
 
 
 def legal_actions(state: JaipurState) -> list[Action]:
@@ -96,12 +95,12 @@ def legal_actions(state: JaipurState) -> list[Action]:
     market_goods = tuple(market[:6])
     if sum(market_goods) >= 2:
         camel_room = min(state.herds[seat], HAND_LIMIT - size)
-        for take in _sub_multisets(market_goods, 2, MARKET_SIZE):
+        for take in sub_multisets(market_goods, 2, MARKET_SIZE):
             bounds = tuple(0 if take[g] else hand[g] for g in range(6)) + (camel_room,)
             k = sum(take)
             if sum(bounds) < k:
                 continue
-            for give in _exact_multisets(bounds, k):
+            for give in exact_multisets(bounds, k):
                 actions.append((EXCHANGE, take, give))
     for g in range(6):
         for n in range(MIN_SALE[g], hand[g] + 1):
@@ -378,89 +377,3 @@ def play(state: JaipurState, action: Action) -> dict[str, Any] | None:
     if reason:
         return finish_round(state, reason)
     return None
-
-
-# --- the fast random policy (rollouts, bench) -----------------------------------
-
-
-def random_action(state: JaipurState, rng: random.Random) -> Action:
-    """A random legal action without enumerating every exchange.
-
-    Picks an action kind first (uniformly among those possible), then a random
-    instance of it; an exchange is built by sampling goods from the market and
-    cards to give back, so every action returned is legal.
-    """
-    seat = state.turn
-    hand = state.hands[seat]
-    market = state.market
-    rand = rng.random
-    size = hand[0] + hand[1] + hand[2] + hand[3] + hand[4] + hand[5]
-    in_market = market[0] + market[1] + market[2] + market[3] + market[4] + market[5]
-    kinds = []
-    if market[CAMEL]:
-        kinds.append(CAMELS)
-    if size < HAND_LIMIT and in_market:
-        kinds.append(TAKE)
-    if hand[0] > 1 or hand[1] > 1 or hand[2] > 1 or hand[3] or hand[4] or hand[5]:
-        kinds.append(SELL)
-    if in_market >= 2 and size + state.herds[seat] >= 2:
-        kinds.append(EXCHANGE)
-    while True:
-        kind = kinds[int(rand() * len(kinds))]
-        if kind == CAMELS:
-            return (CAMELS,)
-        if kind == TAKE:
-            pick = int(rand() * in_market)
-            for g in range(6):
-                pick -= market[g]
-                if pick < 0:
-                    return (TAKE, g)
-        if kind == SELL:
-            options = [g for g in range(6) if hand[g] >= MIN_SALE[g]]
-            good = options[int(rand() * len(options))]
-            low = MIN_SALE[good]
-            return (SELL, good, low + int(rand() * (hand[good] - low + 1)))
-        action = _random_exchange(state, seat, size, in_market, rand)
-        if action is not None:
-            return action
-        kinds.remove(EXCHANGE)
-
-
-def _random_exchange(state: JaipurState, seat: int, size: int, in_market: int, rand: Any) -> Action | None:
-    """A random legal exchange, or None if the sampled goods leave nothing to give back."""
-    market = state.market
-    hand = state.hands[seat]
-    cards = [g for g in range(6) for _ in range(market[g])]
-    for attempt in range(2):
-        k = 2 if attempt else 2 + int(rand() * (in_market - 1))
-        # partial Fisher-Yates: the first k cards become the goods taken
-        for i in range(k):
-            j = i + int(rand() * (in_market - i))
-            cards[i], cards[j] = cards[j], cards[i]
-        take = [0, 0, 0, 0, 0, 0]
-        for i in range(k):
-            take[cards[i]] += 1
-        pool = [g for g in range(6) if not take[g] for _ in range(hand[g])]
-        pool += [CAMEL] * min(state.herds[seat], HAND_LIMIT - size)
-        n = len(pool)
-        if n < k:
-            continue
-        give = [0, 0, 0, 0, 0, 0, 0]
-        for i in range(k):
-            j = i + int(rand() * (n - i))
-            pool[i], pool[j] = pool[j], pool[i]
-            give[pool[i]] += 1
-        return (EXCHANGE, tuple(take), tuple(give))
-    return None
-
-
-def play_random_round(state: JaipurState, rng: random.Random) -> int:
-    """Play random legal actions until the current round ends; return the number of actions."""
-    round_no = state.round_no
-    actions = 0
-    while not state.over and state.round_no == round_no:
-        reason = apply_action(state, random_action(state, rng))
-        actions += 1
-        if reason:
-            finish_round(state, reason)
-    return actions

@@ -85,6 +85,14 @@ class JaipurState:
         return sum(self.hands[seat])
 
 
+def shuffle(items: list[int], rng: random.Random) -> None:
+    """Fisher-Yates with ``rng.random()``: several times faster than ``Random.shuffle``."""
+    rand = rng.random
+    for i in range(len(items) - 1, 0, -1):
+        j = int(rand() * (i + 1))
+        items[i], items[j] = items[j], items[i]
+
+
 def deal_round(state: JaipurState, starter: int) -> None:
     """Reset every component and deal a fresh round (rules §2) started by ``starter``."""
     rng = state.rng
@@ -92,7 +100,7 @@ def deal_round(state: JaipurState, starter: int) -> None:
     for card in GOODS:
         deck += [card] * CARD_COUNTS[card]
     deck += [CAMEL] * (CARD_COUNTS[CAMEL] - STARTING_MARKET_CAMELS)
-    rng.shuffle(deck)
+    shuffle(deck, rng)
     hands = [[0] * 7, [0] * 7]
     for _ in range(DEAL):
         hands[0][deck.pop()] += 1
@@ -110,7 +118,7 @@ def deal_round(state: JaipurState, starter: int) -> None:
     state.empty_piles = 0
     bonus = [list(pile) for pile in BONUS_TOKENS]
     for pile in bonus:
-        rng.shuffle(pile)
+        shuffle(pile, rng)
     state.bonus = bonus
     state.goods_points = [0, 0]
     state.goods_count = [0, 0]
