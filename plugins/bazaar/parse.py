@@ -23,8 +23,13 @@ FORTH_WORDS = frozenset({"forth", "forward", "fwd", "vor", "hin", ">", "->"})
 VERBS = DRAW_WORDS | JOKER_WORDS | TRADE_WORDS | BUY_WORDS | PASS_WORDS | DISCARD_WORDS
 
 
+def _clean(text: str) -> str:
+    """Lower case, without a leading command sign ("!draw" and "/draw" work like "draw")."""
+    return text.strip().lower().lstrip("!/").strip()
+
+
 def first_word(text: str) -> str:
-    words = text.strip().lower().split()
+    words = _clean(text).split()
     return words[0].rstrip(".,!:;") if words else ""
 
 
@@ -66,7 +71,7 @@ def _colours(words: list[str]) -> tuple[int, int, int, int, int]:
 
 def parse(state: BazaarState, seat: int, text: str) -> tuple:
     """The move a line of text asks for; MoveError when it is not a well-formed Bazaar command."""
-    words = [w.rstrip(".,!:;") for w in text.strip().lower().replace("+", " ").split()]
+    words = [w.rstrip(".,!:;") for w in _clean(text).replace("+", " ").split()]
     words = [w for w in words if w]
     if not words:
         raise MoveError(_("Type a move: draw, trade <row>, buy <field>, pass."))

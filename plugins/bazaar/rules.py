@@ -136,14 +136,30 @@ def excess(s: BazaarState, seat: int) -> int:
     return max(0, sum(s.hands[seat]) - s.hand_limit)
 
 
-def _need(give: Sequence[int], hand: Sequence[int]) -> str | None:
-    """ "you need 2 green to give ...; you hold 1 green" for the first missing colour."""
+def _short(wanted: Sequence[int], hand: Sequence[int]) -> tuple[int, int, int] | None:
+    """(colour, wanted, held) for the first colour the hand lacks, or None when it has everything."""
     for c in range(NCOL):
-        if hand[c] < give[c]:
-            return _("you need {need} {colour} and hold {have} {colour}").format(
-                need=give[c], have=hand[c], colour=col.name(c)
-            )
+        if hand[c] < wanted[c]:
+            return c, wanted[c], hand[c]
     return None
+
+
+def _need(wanted: Sequence[int], hand: Sequence[int]) -> str | None:
+    """ "you need 2 green and hold 1 green" for the first missing colour."""
+    short = _short(wanted, hand)
+    if short is None:
+        return None
+    c, need, have = short
+    return _("you need {need} {colour} and hold {have} {colour}").format(
+        need=need, have=have, colour=col.name(c)
+    )
+
+
+def _trade_options(s: BazaarState, seat: int) -> str:
+    """What this seat could do instead of an impossible trade."""
+    trades = [f"'trade {r + 1}{' back' if b else ''}'" for r, b in possible_trades(s, seat)]
+    choices = ([_("'draw'")] if can_draw(s) else []) + trades
+    return _("you can: {choices}").format(choices=", ".join(choices)) if choices else ""
 
 
 def _phase_hint(s: BazaarState) -> str:
@@ -206,15 +222,20 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         if not s.has_acted[seat]:
             return _("Your first move must be a draw: type 'draw'.")
         give, get = trade_sides(s, row, back)
-        missing = _need(give, s.hands[seat])
-        if missing is not None:
-            other = (
-                _("trade {row}").format(row=row + 1) if back else _("trade {row} back").format(row=row + 1)
-            )
-            other_ok = can_trade(s, seat, row, not back)
-            tail = _(" ('{other}' would work)").format(other=other) if other_ok else ""
-            return _("To trade row {row} you give {give}: {missing}.{tail}").format(
-                row=row + 1, give=col.stones(give), missing=missing, tail=tail
+        short = _short(give, s.hands[seat])
+        if short is not None:
+            c, need, have = short
+            return _(
+                "You need {need} {colour} to give for row {row}; you hold {have} {colour} "
+                "(row {row} gives {give} for {get}); {options}."
+            ).format(
+                need=need,
+                colour=col.name(c),
+                row=row + 1,
+                give=col.stones(give),
+                get=col.stones(get),
+                have=have,
+                options=_trade_options(s, seat),
             )
         if s.bank is not None:
             for c in range(NCOL):
@@ -238,9 +259,13 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         combo = s.fields[field][-1]
         missing = _need(combo, s.hands[seat])
         if missing is not None:
-            others = [f + 1 for f in buyable_fields(s, seat)]
-            tail = _(" You could buy field {fields}.").format(fields=others[0]) if others else ""
-            return _("Field {field} wants {combo}: {missing}.{tail}").format(
+            others = [f"'buy {f + 1}'" for f in buyable_fields(s, seat)]
+            tail = (
+                _(" You could {buys}, or pass.").format(buys=" / ".join(others))
+                if others
+                else _(" Type pass.")
+            )
+            return _("Field {field} needs {combo}: {missing}.{tail}").format(
                 field=field + 1, combo=col.stones(combo), missing=missing, tail=tail
             )
         return None
