@@ -184,3 +184,26 @@ async def player(served: Served, nick: str, room: str | None = "#bazaar") -> tup
     if room:
         await client.join(room)
     return client, claimed["token"]
+
+
+@asynccontextmanager
+async def chromium() -> AsyncIterator[Any]:
+    """The system Chromium under Playwright; skips (fails in CI) when either is missing."""
+    import pytest
+
+    try:
+        from playwright.async_api import async_playwright
+    except ImportError:
+        if IN_CI:
+            pytest.fail("playwright is not installed (pip install -e '.[test]')")
+        pytest.skip("playwright is not installed")
+    if not Path(CHROMIUM).exists():
+        if IN_CI:
+            pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            await browser.close()

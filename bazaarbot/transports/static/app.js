@@ -53,7 +53,7 @@
 
   function append(container, kind, nick, text) {
     const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 60;
-    const line = el("div", "line " + kind);
+    const line = el("div", "line " + kind.split(" ").map((k) => "k-" + k).join(" "));
     line.appendChild(el("span", "time", stamp()));
     if (nick) line.appendChild(el("span", "nick", nick));
     line.appendChild(el("span", "text", text));
@@ -327,10 +327,10 @@
         break;
       }
       case "tell":
-        privateLine("tell", f.text, state.bot);
+        privateLine("tell", f.text);
         break;
       case "mine":
-        privateLine("mine", f.text, "→ " + state.bot);
+        privateLine("mine", f.text, "you → " + state.bot);
         break;
       case "error":
         if (f.code === "nick" && (!state.nick || !$("nick-box").hidden)) showNickBox(f.text);
