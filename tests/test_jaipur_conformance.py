@@ -107,6 +107,20 @@ def test_random_play_over_thousands_of_rounds_keeps_every_invariant():
     assert matches < rounds
 
 
+def test_fast_random_round_loop_matches_the_reference_action_for_action():
+    """The inlined rollout loop makes the same rng draws and reaches the same states as
+    ``random_action`` + ``apply_action`` (which the test above checks for legality)."""
+    for seed in range(300):
+        a = GAME.setup(["a", "b"], random.Random(seed), {})
+        b = GAME.clone(a)
+        rng_a, rng_b = random.Random(seed), random.Random(seed)
+        while not a.over:
+            assert RP.play_random_round_reference(a, rng_a) == RP.play_random_round(b, rng_b)
+            assert GAME.to_json(a) == GAME.to_json(b)
+            assert rng_a.getstate() == rng_b.getstate()
+        assert b.over
+
+
 def _text_match(seed: int, rng: random.Random, every_command_each: int) -> int:
     """A match played by typed commands; returns the number of commands checked."""
     state = GAME.setup(["alice", "bob"], random.Random(seed), {})
@@ -152,7 +166,7 @@ def test_random_text_play_every_listed_command_is_accepted_and_json_round_trips(
 @pytest.mark.slow
 def test_random_text_play_long_run():
     rng = random.Random(8)
-    assert sum(_text_match(seed, rng, every_command_each=1) for seed in range(100, 160)) > 10000
+    assert sum(_text_match(seed, rng, every_command_each=1) for seed in range(100, 130)) > 5000
 
 
 def test_replay_from_the_log_reproduces_the_match():

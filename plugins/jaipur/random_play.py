@@ -11,10 +11,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import HAND_LIMIT, MIN_SALE
+from .cards import CAMEL, GOODS_PREFIX, HAND_LIMIT, MIN_SALE, PILE_SIZES
 from .rules import (
     CAMELS,
+    DECK_EMPTIED_EXACTLY_ENDS_ROUND,
+    DECK_EMPTY,
+    DECK_SHORT,
+    EMPTY_PILES_TO_END,
     EXCHANGE,
+    PILES_EMPTY,
     SELL,
     TAKE,
     Action,
@@ -105,22 +110,141 @@ def _random_exchange(
     return None
 
 
-def play_random_round(state: JaipurState, rng: random.Random) -> int:
-    """Play random legal actions until the current round ends (scored, next one dealt).
+def play_random_round_reference(state: JaipurState, rng: random.Random) -> int:
+    """The plain form of ``play_random_round``: ``random_action`` + ``apply_action``.
 
-    Returns the number of actions played.
+    Kept as the definition the fast loop must match action for action (tested).
     """
     if state.over:
         return 0
-    choose = random_action
-    apply = apply_action
     actions = 0
     while True:
-        reason = apply(state, choose(state, rng))
+        reason = apply_action(state, random_action(state, rng))
         actions += 1
         if reason:
             finish_round(state, reason)
             return actions
+
+
+def play_random_round(state: JaipurState, rng: random.Random) -> int:
+    """Play random legal actions until the current round ends (scored, next one dealt).
+
+    The same choices and effects as ``random_action`` + ``apply_action`` (same rng
+    draws, same resulting state), inlined into one loop over local variables:
+    this is the hot path of rollouts and of the bench. Returns the actions played.
+    """
+    if state.over:
+        return 0
+    rand = rng.random
+    hands = state.hands
+    market = state.market
+    deck = state.deck
+    herds = state.herds
+    taken = state.taken
+    seat = state.turn
+    actions = 0
+    while True:
+        actions += 1
+        hand = hands[seat]
+        h0, h1, h2, h3, h4, h5 = hand
+        size = h0 + h1 + h2 + h3 + h4 + h5
+        m0, m1, m2, m3, m4, m5, camels = market
+        in_market = m0 + m1 + m2 + m3 + m4 + m5
+        take_ok = size < HAND_LIMIT and in_market > 0
+        sell_ok = h0 > 1 or h1 > 1 or h2 > 1 or h3 > 0 or h4 > 0 or h5 > 0
+        herd = herds[seat]
+        exchange_ok = in_market >= 2 and size + herd >= 2
+        while True:
+            n = (camels > 0) + take_ok + sell_ok + exchange_ok
+            if not n:
+                raise RuntimeError("no legal action: the state is inconsistent")
+            r = int(rand() * n)
+            if camels:
+                if r == 0:
+                    kind = CAMELS
+                    break
+                r -= 1
+            if take_ok:
+                if r == 0:
+                    kind = TAKE
+                    break
+                r -= 1
+            if sell_ok:
+                if r == 0:
+                    kind = SELL
+                    break
+                r -= 1
+            exchange = _random_exchange(hand, market, herd, size, in_market, rand)
+            if exchange is not None:
+                kind = EXCHANGE
+                break
+            exchange_ok = False
+        if kind == CAMELS:
+            missing = camels
+            market[CAMEL] = 0
+            herds[seat] = herd + camels
+        elif kind == TAKE:
+            pick = int(rand() * in_market)
+            for g in _SIX:
+                pick -= market[g]
+                if pick < 0:
+                    break
+            market[g] -= 1
+            hand[g] += 1
+            missing = 1
+        elif kind == SELL:
+            options = [g for g in _SIX if hand[g] >= MIN_SALE[g]]
+            good = options[int(rand() * len(options))]
+            low = MIN_SALE[good]
+            n = low + int(rand() * (hand[good] - low + 1))
+            hand[good] -= n
+            state.discard[good] += n
+            before = taken[good]
+            after = before + n
+            if after >= PILE_SIZES[good]:
+                after = PILE_SIZES[good]
+                if before < after:
+                    state.empty_piles += 1
+            if after > before:
+                prefix = GOODS_PREFIX[good]
+                state.goods_points[seat] += prefix[after] - prefix[before]
+                state.goods_count[seat] += after - before
+                taken[good] = after
+            if n >= 3:
+                index = 2 if n >= 5 else n - 3
+                pile = state.bonus[index]
+                if pile:
+                    state.bonus_won[seat][index].append(pile.pop())
+            if state.empty_piles >= EMPTY_PILES_TO_END:
+                state.turn = seat
+                finish_round(state, PILES_EMPTY)
+                return actions
+            seat = 1 - seat
+            continue
+        else:
+            _kind, take, give = exchange
+            for g in _SIX:
+                t = take[g]
+                if t:
+                    market[g] -= t
+                    hand[g] += t
+                t = give[g]
+                if t:
+                    market[g] += t
+                    hand[g] -= t
+            if give[CAMEL]:
+                market[CAMEL] += give[CAMEL]
+                herds[seat] = herd - give[CAMEL]
+            seat = 1 - seat
+            continue
+        while missing and deck:
+            market[deck.pop()] += 1
+            missing -= 1
+        if missing or (DECK_EMPTIED_EXACTLY_ENDS_ROUND and not deck):
+            state.turn = seat
+            finish_round(state, DECK_SHORT if missing else DECK_EMPTY)
+            return actions
+        seat = 1 - seat
 
 
 def rollout(state: JaipurState, rng: random.Random) -> None:
@@ -129,4 +253,4 @@ def rollout(state: JaipurState, rng: random.Random) -> None:
         play_random_round(state, rng)
 
 
-__all__ = ["play_random_round", "random_action", "rollout"]
+__all__ = ["play_random_round", "play_random_round_reference", "random_action", "rollout"]

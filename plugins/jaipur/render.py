@@ -95,15 +95,14 @@ def board(state: JaipurState) -> str:
     piles = ", ".join(f"{BONUS_LABELS[i]} {len(state.bonus[i])}" for i in range(3))
     lines = [
         _("Jaipur, round {n}. Seals: {seals}.").format(n=state.round_no, seals=seals_text(state)),
-        market_line(state),
+        market_line(state) + " " + _("Bonus tokens left: {piles}.").format(piles=piles),
         _("Goods tokens left: {tokens}.").format(tokens=tokens_left(state)),
-        _("Bonus tokens left: {piles}.").format(piles=piles),
         player_line(state, 0),
         player_line(state, 1),
         turn_line(state),
     ]
     if state.over:
-        lines[1:4] = [_("Last round: {summary}").format(summary=round_result_text(state, state.rounds[-1]))]
+        lines[1:3] = [_("Last round: {summary}").format(summary=round_result_text(state, state.rounds[-1]))]
     return "\n".join(lines)
 
 

@@ -202,11 +202,15 @@ def _check_exchange(state: JaipurState, seat: int, take: tuple[int, ...], give: 
         )
     for g in range(6):
         if take[g] > market[g]:
+            if not market[g]:
+                raise MoveError(
+                    _("There is no {good} in the market (market: {market}).").format(
+                        good=name(g), market=describe_counts(market)
+                    )
+                )
             raise MoveError(
-                _("The market holds {have}, not {want} (market: {market}).").format(
-                    have=counted(g, market[g]) if market[g] else _("no {good}").format(good=name(g)),
-                    want=counted(g, take[g]),
-                    market=describe_counts(market),
+                _("The market holds only {have}, not {want} (market: {market}).").format(
+                    have=counted(g, market[g]), want=counted(g, take[g]), market=describe_counts(market)
                 )
             )
     for g in range(6):
@@ -214,10 +218,11 @@ def _check_exchange(state: JaipurState, seat: int, take: tuple[int, ...], give: 
             raise MoveError(_("You cannot give back {good} while taking {good}.").format(good=name(g, 2)))
     for g in range(6):
         if give[g] > hand[g]:
+            if not hand[g]:
+                raise MoveError(_("You hold no {good}.").format(good=name(g)))
             raise MoveError(
-                _("You hold {have}, not {want}.").format(
-                    have=counted(g, hand[g]) if hand[g] else _("no {good}").format(good=name(g)),
-                    want=counted(g, give[g]),
+                _("You hold only {have}, not {want}.").format(
+                    have=counted(g, hand[g]), want=counted(g, give[g])
                 )
             )
     if give[CAMEL] > state.herds[seat]:
