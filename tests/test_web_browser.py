@@ -98,6 +98,15 @@ async def test_two_browsers_play_count_and_see_only_their_own_hand(browser: Any,
         assert "secret" not in watched.lower() and await watcher.locator("#private").count() == 0
         assert "hello bob" in watched
         await _shot(alice, "count-alice.png")
+        # a second room: its own chat and board; the first one's board comes back on switching
+        await _type(alice, "/join #side")
+        await _expect(alice.locator("#room-title")).to_have_text("#side")
+        await _expect(alice.locator("#board")).to_have_text("No game is running here yet.")
+        await _type(alice, "side talk")
+        await _expect(alice.locator("#logs")).to_contain_text("side talk", timeout=TIMEOUT)
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await _expect(alice.locator("#board")).to_contain_text("Total 2")
+        assert "side talk" not in await bob.locator("#logs").inner_text()
         for page in (alice, bob, watcher):
             assert not page.errors, page.errors
 

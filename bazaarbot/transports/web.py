@@ -54,6 +54,8 @@ HISTORY = 100
 MAX_ROOMS = 20
 #: frames dropped by the flood limit before the connection is closed
 MAX_DROPPED = 400
+#: open websockets in all; more are refused until some close
+MAX_CONNECTIONS = 2000
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -75,7 +77,7 @@ class WebTransport:
         settings: WebSettings | None = None,
         *,
         frame_rate: float = 5.0,
-        frame_burst: int = 20,
+        frame_burst: int = 30,
         leave_grace: float | None = None,
     ) -> None:
         self.settings = settings or WebSettings()
@@ -178,6 +180,8 @@ class WebTransport:
             raise web.HTTPForbidden(text="websocket from another site refused")
         if self._stopping:
             raise web.HTTPServiceUnavailable(text="restarting")
+        if len(self.conns) >= MAX_CONNECTIONS:
+            raise web.HTTPServiceUnavailable(text="too many connections; try again later")
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
         await ws.prepare(request)
         conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst))

@@ -285,7 +285,17 @@
         r.joined = true;
         r.board = f.board || null;
         r.members = f.members || [];
+        const fresh = r.log.childElementCount === 0;
         showHistory(f.room, f.history);
+        if (fresh) {
+          roomLine(
+            f.room,
+            "system",
+            "",
+            "Welcome to " + f.room + ". Type /join to sit at the table and /start when everybody is " +
+              "seated; /games lists the games, /help the commands."
+          );
+        }
         if (!state.active) activate(f.room);
         if (f.room === state.active) {
           renderBoard();
@@ -297,7 +307,10 @@
         const r = room(f.room);
         r.board = f.board || null;
         r.members = f.members || [];
-        if (r.log.childElementCount === 0) showHistory(f.room, f.history);
+        if (r.log.childElementCount === 0) {
+          roomLine(f.room, "system", "", "You are watching " + f.room + ": its public lines and board only.");
+          showHistory(f.room, f.history);
+        }
         activate(f.room);
         break;
       }
