@@ -64,6 +64,16 @@ def kinds(state) -> set[int]:
     return {a[0] for a in R.legal_actions(state)}
 
 
+def test_plugin_identity_and_discovery():
+    from bazaarbot.registry import discover
+
+    assert discover()["jaipur"] is GAME
+    assert (GAME.name, GAME.title, GAME.min_players, GAME.max_players) == ("jaipur", "Jaipur", 2, 2)
+    assert GAME.rules_version == "jaipur-1"
+    assert "camel token" in GAME.rules_summary and "take 2 spice give 2 camels" in GAME.command_help
+    assert all(len(line) < 300 for line in (GAME.rules_summary + "\n" + GAME.command_help).split("\n"))
+
+
 # --- components (§1) -------------------------------------------------------------
 
 
@@ -134,7 +144,7 @@ def test_setup_puts_three_camels_in_the_market_and_deals_five_cards_each():
         assert state.round_no == 1
 
 
-def test_round_one_starter_is_chosen_by_lot_from_the_rng():
+def test_edge_19_round_one_starter_is_chosen_by_lot_from_the_rng():
     starters = Counter(GAME.setup(["a", "b"], random.Random(seed), {}).turn for seed in range(60))
     assert starters[0] > 10 and starters[1] > 10
     # the same seed always gives the same starter (replays are exact)
@@ -617,7 +627,8 @@ def test_match_ends_when_a_player_holds_two_seals():
     result = GAME.result(state)
     assert result is not None
     assert result.scores == {0: 2, 1: 1} and result.winners == [0] and result.ranking == [[0], [1]]
-    assert "Round 1" in result.detail and "Round 2" in result.detail and "Round 3" in result.detail
+    assert "Round 1" in result.detail and "Round 2" in result.detail
+    assert "Round 3: alice 30-10 bob, won by alice" in result.detail
     assert any("wins the match" in line for line in out.public)
     assert "match is over" in refused(state, "take camels", seat=0)
 

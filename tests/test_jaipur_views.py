@@ -79,7 +79,7 @@ def test_round_end_announces_reveal_and_the_automatic_next_deal():
     assert "Round 1 is over: three goods piles are empty." in text
     assert "alice gets the camel token (5)" in text
     assert "bob goods 0 + bonus 1+4 = 5" in text and "alice goods 1 + bonus 2 + camel token 5 = 8" in text
-    assert "alice wins round 1." in text
+    assert "alice wins round 1 (more rupees)." in text
     assert "Round 2 is dealt automatically; bob starts (lost round 1)." in text
     assert out.public[-1].endswith(").") and "bob to play" in out.public[-1]
     assert all(len(line) < 300 for line in out.public)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, camels_text, cards_text, counted, describe_counts, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
@@ -156,7 +156,7 @@ def action_line(
             earned = " + ".join(map(str, tokens))
             if len(tokens) > 1:
                 earned += f" = {sum(tokens)}"
-            paid = _("for {earned} rupees").format(earned=earned)
+            paid = ngettext("for {earned} rupee", "for {earned} rupees", sum(tokens)).format(earned=earned)
             if len(tokens) < n:
                 paid += _(" (the pile had only {k} left)").format(k=len(tokens))
         else:
@@ -198,7 +198,7 @@ def round_result_text(state: JaipurState, summary: dict[str, Any]) -> str:
     if winner is None:
         line += _("Drawn round: equal rupees, bonus tokens and goods tokens; no seal.")
     elif summary["decided_by"] == "rupees":
-        line += _("{player} wins round {n}.").format(player=players[winner], n=summary["round"])
+        line += _("{player} wins round {n} (more rupees).").format(player=players[winner], n=summary["round"])
     else:
         key = "bonus_count" if summary["decided_by"] == "bonus tokens" else "goods_count"
         line += _("Tied on rupees; {player} wins round {n} on more {what} ({a} to {b}).").format(
@@ -254,7 +254,7 @@ def match_detail(state: JaipurState) -> str:
     for summary in state.rounds:
         totals = summary["totals"]
         winner = summary["winner"]
-        who = players[winner] if winner is not None else _("drawn")
+        who = _("won by {player}").format(player=players[winner]) if winner is not None else _("drawn")
         how = (
             ""
             if summary["decided_by"] in ("rupees", "drawn")
