@@ -11,7 +11,9 @@ import aiohttp
 import pytest
 from webfixtures import Served, WsClient, player, serve
 
+from bazaarbot.store import Store
 from bazaarbot.transports.web_claims import valid_nick, valid_room
+from bazaarbot.transports.web_history import History
 
 
 @pytest.fixture
@@ -322,8 +324,10 @@ async def test_restart_keeps_nicks_seats_and_the_table(tmp_path: Path) -> None:
     async with serve(db, port=port) as served:
         bob = await served.connect()
         assert (await bob.hello(bob_token))["nick"] == "bob"
-        joined = await bob.join("#bazaar")
+        joined = await bob.join("#bazaar", history=True)
         assert joined["board"] == board
+        said = [(h["t"], h["text"]) for h in joined["history"]]
+        assert ("chat", "add 3") in said and any(t == "bot" and "Count starts" in x for t, x in said)
         await bob.expect("tell", lambda f: f"Your secret: {secret}" in f["text"])
         thief = await served.connect()
         await thief.hello()
@@ -344,3 +348,19 @@ async def test_claims_live_in_the_hub_database(served: Served) -> None:
     assert token not in json.dumps(rows)  # only a hash of the token is kept
     assert re.fullmatch(r"[0-9a-f]{64}", rows[0]["token_hash"])
     await _alice.close()
+
+
+def test_history_is_bounded(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.sqlite")
+    history = History(store.db.conn, size=3, max_rooms=2)
+    for n in range(5):
+        history.add("#a", {"t": "chat", "text": str(n)})
+    history.add("#b", {"t": "chat", "text": "b"})
+    history.add("#a", {"t": "chat", "text": "5"})
+    history.add("#c", {"t": "chat", "text": "c"})  # #b has been quiet longest: forgotten
+    assert [h["text"] for h in history.lines("#a")] == ["3", "4", "5"]
+    assert history.lines("#b") == [] and len(history.lines("#c")) == 1
+    history.save()
+    again = History(store.db.conn, size=3, max_rooms=2)
+    assert again.lines("#a") == history.lines("#a") and again.lines("#c") == history.lines("#c")
+    store.close()

@@ -27,7 +27,6 @@ import contextlib
 import json
 import logging
 import time
-from collections import deque
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
@@ -39,6 +38,7 @@ from bazaarbot.config import WebSettings
 from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.web_claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web_conn import Conn, TokenBucket, encode
+from bazaarbot.transports.web_history import History
 
 if TYPE_CHECKING:
     from bazaarbot.hub import Hub
@@ -97,7 +97,7 @@ class WebTransport:
         self.watchers: dict[str, set[Conn]] = {}
         self.nicks: dict[str, set[Conn]] = {}
         self.boards: dict[str, str | None] = {}
-        self.history: dict[str, deque[dict[str, Any]]] = {}
+        self.history: History | None = None
         self._runner: web.AppRunner | None = None
         self._stopping = False
 
@@ -122,6 +122,7 @@ class WebTransport:
         self.hub = hub
         hub.attach(self)
         self.claims = Claims(hub.store.db.conn, hub.settings.nick)
+        self.history = History(hub.store.db.conn, HISTORY)
         self._stopping = False
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
@@ -137,6 +138,8 @@ class WebTransport:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.history is not None:
+            self.history.save()
 
     async def _close_all(self, _app: web.Application) -> None:
         self._stopping = True
@@ -333,7 +336,7 @@ class WebTransport:
             room=room,
             board=self._board(room),
             members=self._nicks_in(room),
-            history=list(self.history.get(room, ())) if frame.get("history") else [],
+            history=self.history.lines(room) if self.history and frame.get("history") else [],
         )
         self._members(room)
         user = self._user(conn.nick)
@@ -377,7 +380,6 @@ class WebTransport:
 
     def _forget(self, room: str) -> None:
         if room not in self.rooms and room not in self.watchers:
-            self.history.pop(room, None)
             self.boards.pop(room, None)
 
     def _rooms_of(self, nick: str) -> set[str]:
@@ -435,7 +437,7 @@ class WebTransport:
             room=room,
             board=self._board(room),
             members=self._nicks_in(room),
-            history=list(self.history.get(room, ())),
+            history=self.history.lines(room) if self.history else [],
         )
 
     async def _drop(self, conn: Conn) -> None:
@@ -469,8 +471,8 @@ class WebTransport:
 
     def _public(self, room: str, kind: str, **fields: Any) -> None:
         """A public line of a room: to its players and spectators, and into its recent history."""
-        record = {"t": kind, "room": room, **fields}
-        self.history.setdefault(room, deque(maxlen=HISTORY)).append(record)
+        if self.history is not None:
+            self.history.add(room, {"t": kind, "room": room, **fields})
         frame = encode(kind, room=room, **fields)
         for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
             tab.push(frame)
