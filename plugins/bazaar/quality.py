@@ -66,26 +66,80 @@ def _successors(rows: Sequence[Row]) -> tuple[list[list[list[int]]], list[list[i
     return draws, trades
 
 
+def _predecessors(
+    draws: list[list[list[int]]], trades: list[list[int]]
+) -> tuple[list[list[int]], list[list[int]]]:
+    """For every hand, the hands that reach it by a draw and those that reach it by a trade."""
+    n = len(draws)
+    by_draw: list[list[int]] = [[] for _i in range(n)]
+    by_trade: list[list[int]] = [[] for _i in range(n)]
+    for s in range(n):
+        for options in draws[s]:
+            for i in options:
+                by_draw[i].append(s)
+        for i in trades[s]:
+            by_trade[i].append(s)
+    return by_draw, by_trade
+
+
+def _sure_region(
+    goal: int,
+    draws: list[list[list[int]]],
+    trades: list[list[int]],
+    preds: tuple[list[list[int]], list[list[int]]],
+) -> list[bool]:
+    """Hands from which the goal can be reached with certainty (a lone player's game never gets stuck).
+
+    Classic almost-sure reachability: keep only actions whose every outcome stays in the region, then
+    keep only hands that can still reach the goal with those actions; repeat until nothing changes.
+    """
+    by_draw, by_trade = preds
+    n = len(draws)
+    region = [True] * n
+    while True:
+        draw_safe = [all(any(region[i] for i in options) for options in draws[s]) for s in range(n)]
+        reach = [False] * n
+        reach[goal] = True
+        todo = [goal]
+        while todo:
+            i = todo.pop()
+            for p in by_trade[i]:
+                if region[p] and not reach[p]:
+                    reach[p] = True
+                    todo.append(p)
+            for p in by_draw[i]:
+                if region[p] and draw_safe[p] and not reach[p]:
+                    reach[p] = True
+                    todo.append(p)
+        if reach == region:
+            return region
+        region = reach
+
+
 def expected_turns(rows: Sequence[Row], targets: Sequence[Group]) -> list[float]:
-    """Expected turns from an empty hand to hold exactly each target, playing optimally alone."""
+    """Expected turns from an empty hand to hold exactly each target, playing optimally alone
+    (infinity when the table cannot guarantee it)."""
     draws, trades = _successors(rows)
+    preds = _predecessors(draws, trades)
     n = len(_HANDS)
     start = _INDEX[(0, 0, 0, 0, 0)]
     results = []
-    # hands closer to the goal first helps Gauss-Seidel; bigger hands feed smaller ones via draws
-    order = list(range(n - 1, -1, -1))
+    inf = float("inf")
     for target in targets:
         goal = _INDEX[tuple(target)]  # type: ignore[index]
-        value = [0.0] * n
+        region = _sure_region(goal, draws, trades, preds)
+        if not region[start]:
+            results.append(inf)
+            continue
+        value = [0.0 if region[s] else inf for s in range(n)]
+        # bigger hands first: a draw feeds a hand one stone bigger
+        order = [s for s in range(n - 1, -1, -1) if region[s] and s != goal]
         for _sweep in range(MAX_SWEEPS):
             moved = 0.0
             for s in order:
-                if s == goal:
-                    continue
-                per = draws[s]
                 total = 0.0
-                best_any = 1e18
-                for options in per:
+                best_any = inf
+                for options in draws[s]:
                     best = min(value[i] for i in options) if len(options) > 1 else value[options[0]]
                     total += best
                     if best < best_any:
