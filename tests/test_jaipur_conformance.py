@@ -45,6 +45,7 @@ def check_invariants(state: JaipurState) -> None:
     assert all(n >= 0 for n in state.market) and sum(state.market) == 5 or state.over
     for seat in (0, 1):
         assert sum(state.hands[seat]) <= HAND_LIMIT
+        assert all(0 <= state.known[seat][g] <= state.hands[seat][g] for g in range(6))
         assert all(n >= 0 for n in state.hands[seat]) and state.herds[seat] >= 0
     # goods tokens: 38 in piles or won; points equal the tokens handed out
     left = sum(len(GOODS_TOKENS[g]) - state.taken[g] for g in range(6))
@@ -218,6 +219,7 @@ def test_determinize_keeps_what_the_seat_sees_and_stays_consistent():
             assert GAME.board(det) == GAME.board(state)
             assert GAME.private_view(det, seat) == GAME.private_view(state, seat)
             assert det.hands[seat] == state.hands[seat] and det.bonus_won[seat] == state.bonus_won[seat]
+            assert det.known == state.known
             assert sum(det.hands[1 - seat]) == sum(state.hands[1 - seat])
             assert GAME.legal_commands(det, seat) == GAME.legal_commands(state, seat)
             check_invariants(det)
@@ -225,6 +227,25 @@ def test_determinize_keeps_what_the_seat_sees_and_stays_consistent():
             GAME.rollout(det, random.Random(2))
             assert det.over and GAME.result(det) is not None
     assert differs > 40
+
+
+def test_determinize_keeps_goods_seen_going_into_the_opponents_hand():
+    from plugins.jaipur.scenario import build_state
+
+    state = build_state("diamond 2 spice leather camel", ["cloth", "gold 2 silver"], herds=(1, 3))
+    GAME.apply(state, 0, GAME.parse(state, 0, "take diamond"))
+    GAME.apply(state, 1, GAME.parse(state, 1, "take 2 spice give 2 camels"))
+    GAME.apply(state, 0, GAME.parse(state, 0, "take camels"))
+    GAME.apply(state, 1, GAME.parse(state, 1, "sell spice"))
+    assert state.known == [[1, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0]]
+    GAME.apply(state, 0, GAME.parse(state, 0, "sell cloth"))
+    seen_other_hands = set()
+    for i in range(50):
+        det = GAME.determinize(state, 1, random.Random(i))
+        assert det.hands[0][0] >= 1 and sum(det.hands[0]) == 1
+        det = GAME.determinize(state, 0, random.Random(i))
+        seen_other_hands.add(tuple(det.hands[1]))
+    assert len(seen_other_hands) > 3
 
 
 def test_determinize_reseeds_the_future_from_the_given_rng():

@@ -109,6 +109,8 @@ def _hidden_variant(state, rng, action, shuffle_bonus):
         keep[seat][action[1]] = action[2]
     elif action[0] == R.EXCHANGE:
         keep[seat] = list(action[2][:6])
+    # goods seen going into a hand are public knowledge: they stay
+    keep = [[max(keep[s][g], state.known[s][g]) for g in range(6)] for s in (0, 1)]
     top = new.deck[-5:]
     pool = new.deck[:-5]
     for s in (0, 1):

@@ -163,17 +163,23 @@ class JaipurGame(GamePlugin):
         return st.clone(state)
 
     def determinize(self, state: JaipurState, seat: int, rng: random.Random) -> JaipurState:
-        """Re-deal what ``seat`` cannot see: the opponent's hand, deck order, hidden bonus values."""
+        """Re-deal what ``seat`` cannot see: the opponent's hand, deck order, hidden bonus values.
+
+        Goods the seat saw the opponent take from the market (and not seen leave
+        since) stay in the opponent's hand; only the rest of it is re-dealt.
+        """
         new = st.clone(state)
         new.rng = random.Random(rng.getrandbits(64))
         if new.over:
             return new
         other = 1 - seat
         hand = new.hands[other]
-        size = sum(hand)
-        pool = new.deck + [g for g in range(6) for _ in range(hand[g])]
+        known = new.known[other]
+        # cards seen going into the opponent's hand stay there; the rest is re-dealt
+        size = sum(hand) - sum(known)
+        pool = new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])]
         rng.shuffle(pool)
-        new_hand = [0] * 6
+        new_hand = known[:]
         deck: list[int] = []
         for card in pool:
             if size and card < 6:

@@ -137,6 +137,7 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
         return 0
     rand = rng.random
     hands = state.hands
+    knowns = state.known
     market = state.market
     deck = state.deck
     herds = state.herds
@@ -191,6 +192,7 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
                     break
             market[g] -= 1
             hand[g] += 1
+            knowns[seat][g] += 1
             missing = 1
         elif kind == SELL:
             options = [g for g in _SIX if hand[g] >= MIN_SALE[g]]
@@ -198,6 +200,9 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
             low = MIN_SALE[good]
             n = low + int(rand() * (hand[good] - low + 1))
             hand[good] -= n
+            known = knowns[seat]
+            if known[good]:
+                known[good] = known[good] - n if known[good] > n else 0
             state.discard[good] += n
             before = taken[good]
             after = before + n
@@ -223,15 +228,19 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
             continue
         else:
             _kind, take, give = exchange
+            known = knowns[seat]
             for g in _SIX:
                 t = take[g]
                 if t:
                     market[g] -= t
                     hand[g] += t
+                    known[g] += t
                 t = give[g]
                 if t:
                     market[g] += t
                     hand[g] -= t
+                    if known[g]:
+                        known[g] = known[g] - t if known[g] > t else 0
             if give[CAMEL]:
                 market[CAMEL] += give[CAMEL]
                 herds[seat] = herd - give[CAMEL]

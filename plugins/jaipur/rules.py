@@ -257,6 +257,9 @@ def apply_action(state: JaipurState, action: Action) -> int:
         good = action[1]
         n = action[2]
         state.hands[seat][good] -= n
+        known = state.known[seat]
+        if known[good]:
+            known[good] = known[good] - n if known[good] > n else 0
         state.discard[good] += n
         before = state.taken[good]
         after = before + n
@@ -282,6 +285,7 @@ def apply_action(state: JaipurState, action: Action) -> int:
         good = action[1]
         market[good] -= 1
         state.hands[seat][good] += 1
+        state.known[seat][good] += 1
         missing = 1
     elif kind == CAMELS:
         missing = market[CAMEL]
@@ -291,15 +295,19 @@ def apply_action(state: JaipurState, action: Action) -> int:
         take = action[1]
         give = action[2]
         hand = state.hands[seat]
+        known = state.known[seat]
         for g in range(6):
             t = take[g]
             if t:
                 market[g] -= t
                 hand[g] += t
+                known[g] += t
             t = give[g]
             if t:
                 market[g] += t
                 hand[g] -= t
+                if known[g]:
+                    known[g] = known[g] - t if known[g] > t else 0
         if give[CAMEL]:
             market[CAMEL] += give[CAMEL]
             state.herds[seat] -= give[CAMEL]

@@ -31,6 +31,7 @@ class JaipurState:
         "deck",
         "market",
         "hands",
+        "known",
         "herds",
         "discard",
         "taken",
@@ -56,6 +57,9 @@ class JaipurState:
         self.market: list[int] = [0] * N_TYPES
         #: goods counts per seat (6 entries each)
         self.hands: list[list[int]] = [[0] * 6, [0] * 6]
+        #: per seat, goods the opponent has seen go into that hand and not seen leave it
+        #: (taken from the market face up); a lower bound of the hand, public knowledge
+        self.known: list[list[int]] = [[0] * 6, [0] * 6]
         #: camels per seat
         self.herds: list[int] = [0, 0]
         #: goods sold this round, per type (public)
@@ -113,6 +117,7 @@ def deal_round(state: JaipurState, starter: int) -> None:
     state.market = market
     state.herds = [hands[0][CAMEL], hands[1][CAMEL]]
     state.hands = [hands[0][:6], hands[1][:6]]
+    state.known = [[0] * 6, [0] * 6]
     state.discard = [0] * 6
     state.taken = [0] * 6
     state.empty_piles = 0
@@ -145,6 +150,7 @@ def clone(state: JaipurState) -> JaipurState:
     new.deck = state.deck[:]
     new.market = state.market[:]
     new.hands = [state.hands[0][:], state.hands[1][:]]
+    new.known = [state.known[0][:], state.known[1][:]]
     new.herds = state.herds[:]
     new.discard = state.discard[:]
     new.taken = state.taken[:]
@@ -166,6 +172,7 @@ _LIST_FIELDS = (
     "deck",
     "market",
     "hands",
+    "known",
     "herds",
     "discard",
     "taken",
