@@ -44,13 +44,37 @@ def tower_state():
 
 @pytest.mark.parametrize(
     "text",
-    ["take camels", "Move 4 west", "roll", "yellow 2", "let go", "protect", "done", "play gold3", "card 4"],
+    [
+        "take camels",
+        "Move 4 west",
+        "roll",
+        "yellow 2",
+        "let go",
+        "protect",
+        "done",
+        "play gold3",
+        "card 4",
+        "first vase1",
+    ],
 )
 def test_is_move_accepts_game_verbs(text):
     assert GAME.is_move(text)
 
 
-@pytest.mark.parametrize("text", ["hello all", "", "   ", "nice move!", "taking a break", "lol"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "hello all",
+        "",
+        "   ",
+        "nice move!",
+        "taking a break",
+        "lol",
+        "let me think",
+        "first of all",
+        "pass the salt please",
+    ],
+)
 def test_is_move_ignores_chatter(text):
     assert not GAME.is_move(text)
 
@@ -72,6 +96,11 @@ def test_issue_examples_parse(tower_state):
     assert parse(st, "done") == parse(st, "pass") == (R.A_DONE,)
     assert parse(st, "protect") == (R.A_PROTECT, 1) and parse(st, "let go") == (R.A_PROTECT, 0)
     assert parse(st, "build hoist") == (R.A_BUILD, 5, -1, -1)
+
+
+def test_let_needs_go():
+    st = new_game(3)
+    assert "let go" in parse_error(st, "let it be")
 
 
 def test_roll_and_yellow_zero_are_the_same():

@@ -11,7 +11,7 @@ from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
 from . import render
 from .explain import explain
-from .parse import VERBS, format_action, parse_command
+from .parse import format_action, looks_like_move, parse_command
 from .rules import DEFAULT_OPTIONS, actor, advance, legal, setup, step
 from .state import P_END, State
 
@@ -132,8 +132,7 @@ class Yspahan(GamePlugin):
         return ev
 
     def is_move(self, text: str) -> bool:
-        words = text.split(None, 1)
-        return bool(words) and words[0].lower() in VERBS
+        return looks_like_move(text)
 
     # --- views ----------------------------------------------------------------------------
     def board(self, state: State) -> str:

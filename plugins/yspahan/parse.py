@@ -97,6 +97,25 @@ VERBS = frozenset(
         "stop",
     }
 )
+#: short verbs that are also everyday words count as moves only in these shapes
+_SHORT_VERBS = frozenset({"done", "pass", "end", "stop", "keep", "protect", "roll"})
+
+
+def looks_like_move(text: str) -> bool:
+    """Whether a chat line is meant as a command (conservative for everyday words)."""
+    words = text.lower().split()
+    if not words or words[0] not in VERBS:
+        return False
+    verb = words[0]
+    if verb in _SHORT_VERBS:
+        return len(words) <= 2
+    if verb == "let":
+        return words[1:] == ["go"]
+    if verb == "first":
+        return len(words) == 2 and words[1] in SOUK_INDEX
+    return len(words) >= 2
+
+
 _CARD_KEYS = {cid.replace("_", ""): i for i, cid in enumerate(CARD_IDS)}
 
 
@@ -282,6 +301,8 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
     if verb in ("protect", "keep"):
         return (A_PROTECT, 1)
     if verb == "let":
+        if args[:1] != ["go"]:
+            raise MoveError(_("Type 'let go' to let your cube leave, or 'protect' to keep it for 1 camel."))
         return (A_PROTECT, 0)
     if verb == "build":
         if not args:

@@ -22,6 +22,7 @@ from .board import (
     DIST,
     FIELD_NAMES,
     GOLD,
+    N_SPACES,
     NB_SOUKS,
     NEIGHBOURHOOD_NAMES,
     NEIGHBOURHOOD_OF_FIELD,
@@ -82,6 +83,22 @@ YELLOW_PRICE = 1
 START_GOLD = 2
 ARRIVAL_POINTS = (2, 1, 0)  # bottom, middle, top row of the caravan
 DONE = (A_DONE,)
+
+
+def _move_table(reach: list[tuple[tuple[int, int], ...]]) -> list[list[list[tuple[tuple[int, ...], ...]]]]:
+    """MOVES[field][from][distance] = the move actions of that length, built once."""
+    longest = max(d for row in reach for _b, d in row)
+    return [
+        [
+            [tuple((A_MOVE, f, b) for b, d in reach[a] if d == k) for k in range(longest + 1)]
+            for a in range(N_SPACES)
+        ]
+        for f in range(6)
+    ]
+
+
+MOVES_TURN = _move_table(REACH_TURN)
+MOVES_STRAIGHT = _move_table(REACH_STRAIGHT)
 
 DEFAULT_OPTIONS: dict[str, Any] = {
     "must_place_all": True,
@@ -538,20 +555,20 @@ def legal(st: State) -> list[tuple[int, ...]]:
         if st.extra:
             return fa
         acts = list(fa)
-        reach = REACH_TURN if st.opts["turn_at_crossing"] else REACH_STRAIGHT
-        sup_reach = reach[st.sup]
-        free = HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0
-        gold = st.gold[p]
+        table = MOVES_TURN if st.opts["turn_at_crossing"] else MOVES_STRAIGHT
+        sup = st.sup
+        span = (HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0) + st.gold[p]
         any_group = False
+        yellow_ok = p == st.start
         for f in range(6):
-            if not group_size(st, p, f):
+            if not (st.tower_w[f] or (yellow_ok and st.tower_y[f])):
                 continue
             any_group = True
             v = st.tower_v[f]
-            lo, hi = v - free - gold, v + free + gold
-            for dest, d in sup_reach:
-                if lo <= d <= hi:
-                    acts.append((A_MOVE, f, dest))
+            by_dist = table[f][sup]
+            lo = v - span
+            for d in range(lo if lo > 0 else 0, min(v + span, len(by_dist) - 1) + 1):
+                acts.extend(by_dist[d])
             acts.append((A_DRAW, f))
             if st.n == 2:
                 _builds(st, p, f, acts)
