@@ -1,0 +1,529 @@
+"""The IRC transport: one network, one connection, kept alive for as long as the bot runs.
+
+Built on the ``irc`` package's asyncio client (``AioReactor``/``AioConnection``,
+``LenientDecodingLineBuffer``, its PING answering) and filling its gaps: IRCv3
+CAP/SASL (``irc_caps``), paced sending (``irc_sendqueue``), line fitting from the
+bot's real prefix (``irc_split``), identity tracking (``irc_users``), bounce
+advice for private messages (``irc_delivery``) and colour hints
+(``irc_colors``). ``start`` returns at once; a background task connects,
+registers, identifies, joins, and on any loss reconnects with jittered
+exponential backoff, then rejoins and resyncs the channels.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import ssl
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from irc.client_aio import AioConnection, AioReactor
+from irc.connection import AioFactory
+from jaraco.stream.buffer import LenientDecodingLineBuffer
+
+from bazaarbot.config import IrcNetwork
+from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell
+from bazaarbot.transports.irc_caps import CapNegotiator
+from bazaarbot.transports.irc_colors import render, strip_formatting
+from bazaarbot.transports.irc_delivery import FAILURES, DeliveryWatch, advice
+from bazaarbot.transports.irc_lines import Line, clean, clean_word, parse
+from bazaarbot.transports.irc_sendqueue import SendQueue
+from bazaarbot.transports.irc_split import LINELEN, payload_budget, prefix_length, split_text
+from bazaarbot.transports.irc_users import Left, Renamed, Returned, Roster
+
+if TYPE_CHECKING:
+    from bazaarbot.hub import Hub
+
+log = logging.getLogger(__name__)
+
+#: channel name prefixes: a Tell must never be addressed to one of these
+CHANNEL_PREFIXES = ("#", "&", "+", "!")
+#: commands whose arguments are secret and never logged
+SECRET = ("AUTHENTICATE ", "PASS ", "PRIVMSG NICKSERV :IDENTIFY")
+
+
+class _Connection(AioConnection):
+    """An ``AioConnection`` that asks for capabilities first and never lets one line stop the reader."""
+
+    buffer_class = LenientDecodingLineBuffer
+    transport: Any = None
+    on_line: Callable[[str], None] = staticmethod(lambda line: None)
+    on_lost: Callable[[], None] = staticmethod(lambda: None)
+    first_lines: tuple[str, ...] = ()
+
+    async def connect(  # type: ignore[override]
+        self,
+        server: str,
+        port: int,
+        nickname: str,
+        password: str | None = None,
+        username: str | None = None,
+        ircname: str | None = None,
+        connect_factory: Any = None,
+    ) -> _Connection:
+        """The library's connect, with ``first_lines`` (CAP LS) sent before PASS/NICK/USER."""
+        if self.connected:
+            self.disconnect("Changing servers")
+        self.buffer = self.buffer_class()
+        self.real_server_name = ""
+        self.real_nickname = nickname
+        self.server, self.port, self.server_address = server, port, (server, port)
+        self.nickname = nickname
+        self.username = username or nickname
+        self.ircname = ircname or nickname
+        self.password = password
+        self.connect_factory = connect_factory or AioFactory()
+        protocol = self.protocol_class(self, self.reactor.loop)
+        self.transport, self.protocol = await self.connect_factory(protocol, self.server_address)
+        self.connected = True
+        for line in self.first_lines:
+            self.send_raw(line)
+        if self.password:
+            self.pass_(self.password)
+        self.nick(self.nickname)
+        self.user(self.username, self.ircname)
+        return self
+
+    def process_data(self, new_data: bytes) -> None:
+        self.buffer.feed(new_data)
+        for line in self.buffer:
+            if not line:
+                continue
+            try:
+                self.on_line(line)
+            except Exception:
+                log.exception("handling %r failed", line[:200])
+            try:
+                self._process_line(line)
+            except Exception:
+                log.debug("the irc library could not handle %r", line[:200], exc_info=True)
+
+    def send_raw(self, string: str) -> None:
+        if not any(string.upper().startswith(s) for s in SECRET):
+            log.debug("to server: %s", string)
+        if self.transport is None or self.transport.is_closing():
+            raise ConnectionError("not connected")
+        self.transport.write(self._prep_message(string))
+
+    def disconnect(self, message: str = "") -> None:
+        try:
+            del self.connected
+        except AttributeError:
+            return
+        if self.transport is not None and not self.transport.is_closing():
+            with contextlib.suppress(Exception):
+                self.quit(message)
+            self.transport.close()
+        self.on_lost()
+
+
+class _Reactor(AioReactor):
+    connection_class = _Connection
+
+
+class IrcTransport:
+    """One configured ``[[irc.networks]]`` entry, attached to the hub."""
+
+    def __init__(
+        self,
+        settings: IrcNetwork,
+        *,
+        reconnect_min: float = 2.0,
+        reconnect_max: float = 300.0,
+        ping_interval: float = 60.0,
+        read_timeout: float = 180.0,
+        regain_interval: float = 60.0,
+        rejoin_delay: float = 5.0,
+    ) -> None:
+        self.settings = settings
+        self.network = settings.name
+        self.reconnect_min = reconnect_min
+        self.reconnect_max = reconnect_max
+        self.ping_interval = ping_interval
+        self.read_timeout = read_timeout
+        self.regain_interval = regain_interval
+        self.rejoin_delay = rejoin_delay
+        self.hub: Hub | None = None
+        self.roster = Roster(settings.nick)
+        self.caps = CapNegotiator(settings.sasl_account, settings.sasl_password)
+        self.queue = SendQueue(self._write, settings.burst, settings.lines_per_second)
+        self.delivery = DeliveryWatch()
+        self.nick = settings.nick
+        self.user: str | None = None
+        self.host: str | None = None
+        self.linelen = LINELEN
+        self.bot_mode: str | None = None
+        self.whox = False
+        self.registered = asyncio.Event()
+        self.connections = 0
+        self._connection: _Connection | None = None
+        self._reactor: _Reactor | None = None
+        self._lost = asyncio.Event()
+        self._stopping = False
+        self._nick_tries = 0
+        self._last_data = time.monotonic()
+        self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[None]] = []
+
+    # --- the Transport protocol ------------------------------------------------------------------
+    async def start(self, hub: Hub) -> None:
+        """Begin connecting in the background and return."""
+        self.hub = hub
+        hub.attach(self)
+        self._stopping = False
+        self.queue.start()
+        loop = asyncio.get_running_loop()
+        for coro, name in (
+            (self._run(), "connect"),
+            (self._dispatch(), "dispatch"),
+            (self._keepalive(), "keepalive"),
+            (self._regain(), "regain"),
+        ):
+            self._tasks.append(loop.create_task(coro, name=f"irc-{self.network}-{name}"))
+
+    async def stop(self, message: str = "bazaarbot is going away") -> None:
+        self._stopping = True
+        connection = self._connection
+        if connection is not None and connection.connected:
+            with contextlib.suppress(Exception):
+                connection.quit(clean(message))
+            await asyncio.sleep(0)
+            connection.disconnect()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks.clear()
+        await self.queue.close()
+
+    async def send(self, message: Outgoing) -> None:
+        """Queue a Say for its channel or a Tell for its nick, split into safe lines."""
+        if isinstance(message, Say):
+            self._say(message.channel, message.text, message.colors)
+        elif isinstance(message, Tell):
+            self._tell(message.nick, message.text, message.notice)
+
+    def _say(self, channel: str, text: str, colors: bool = False) -> None:
+        channel = clean_word(channel)
+        if not channel.startswith(("#", "&")):
+            log.warning("not a channel: %r", channel)
+            return
+        budget = self._budget("PRIVMSG", channel)
+        modes = self.roster.channel_modes(channel)
+        for piece in split_text(clean_lines(text), budget):
+            line = render(piece, colors, modes)
+            if len(line.encode()) > budget:
+                line = strip_formatting(piece)
+            self.queue.put(f"PRIVMSG {channel} :{line}")
+
+    def _tell(self, nick: str, text: str, notice: bool = False) -> None:
+        nick = clean_word(nick)
+        if not nick or nick.startswith(CHANNEL_PREFIXES):
+            log.warning("refusing a private line to %r", nick)
+            return
+        command = "NOTICE" if notice else "PRIVMSG"
+        budget = self._budget(command, nick)
+        for piece in split_text(clean_lines(text), budget):
+            self.queue.put(f"{command} {nick} :{strip_formatting(piece)}")
+        self.delivery.told(self.roster.fold(nick))
+
+    # --- sizes ----------------------------------------------------------------------------------
+    def _budget(self, command: str, target: str) -> int:
+        return payload_budget(prefix_length(self.nick, self.user, self.host), command, target, self.linelen)
+
+    # --- writing ----------------------------------------------------------------------------------
+    def _write(self, line: str) -> None:
+        connection = self._connection
+        if connection is None or not connection.connected:
+            raise ConnectionError("not connected")
+        connection.send_raw(line)
+
+    def _now(self, line: str) -> None:
+        """A control line that must go at once (CAP, NICK during registration)."""
+        try:
+            self.queue.send_now(line)
+        except Exception:
+            log.debug("could not send %s", line.split(" ", 1)[0])
+
+    # --- the connection loop ----------------------------------------------------------------------
+    def _factory(self) -> AioFactory:
+        if not self.settings.tls:
+            return AioFactory()
+        context = ssl.create_default_context()
+        if not self.settings.tls_verify:
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+        return AioFactory(ssl=context)
+
+    async def _run(self) -> None:
+        attempt = 0
+        while not self._stopping:
+            started = time.monotonic()
+            try:
+                await self._session()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                log.warning(
+                    "%s: connection to %s:%s failed: %s",
+                    self.network,
+                    self.settings.host,
+                    self.settings.port,
+                    error,
+                )
+            if self._stopping:
+                return
+            attempt = 0 if time.monotonic() - started > 120 else attempt + 1
+            delay = min(self.reconnect_max, self.reconnect_min * 2 ** min(attempt, 16))
+            delay *= random.uniform(0.5, 1.0)
+            log.info("%s: reconnecting in %.1f s", self.network, delay)
+            await asyncio.sleep(delay)
+
+    async def _session(self) -> None:
+        """One connection: connect, register, and wait until it is lost."""
+        loop = asyncio.get_running_loop()
+        if self._reactor is None:
+            self._reactor = _Reactor(loop=loop)
+            self._connection = self._reactor.server()  # type: ignore[assignment]
+        connection = self._connection
+        assert connection is not None
+        self.registered.clear()
+        self.queue.pause()
+        self._lost.clear()
+        self.roster.reset()
+        self.caps = CapNegotiator(self.settings.sasl_account, self.settings.sasl_password)
+        self.nick = self.settings.nick
+        self.roster.me = self.nick
+        self._nick_tries = 0
+        connection.on_line = self._on_line
+        connection.on_lost = self._lost.set
+        connection.first_lines = tuple(self.caps.start())
+        self._last_data = time.monotonic()
+        await asyncio.wait_for(
+            connection.connect(
+                self.settings.host,
+                self.settings.port,
+                self.settings.nick,
+                password=self.settings.password,
+                username=self.settings.username,
+                ircname=self.settings.realname,
+                connect_factory=self._factory(),
+            ),
+            30,
+        )
+        self.connections += 1
+        try:
+            await asyncio.wait_for(self.registered.wait(), 60)
+        except TimeoutError:
+            connection.disconnect("registration timed out")
+            raise ConnectionError("registration timed out") from None
+        await self._lost.wait()
+        self.registered.clear()
+        self.queue.pause()
+        log.warning("%s: connection lost", self.network)
+
+    async def _keepalive(self) -> None:
+        """PING when the line is quiet; drop a connection that has said nothing for ``read_timeout``."""
+        while True:
+            await asyncio.sleep(min(self.ping_interval, self.read_timeout) / 2)
+            connection = self._connection
+            if connection is None or not connection.connected:
+                continue
+            quiet = time.monotonic() - self._last_data
+            if quiet > self.read_timeout:
+                log.warning("%s: nothing from the server for %.0f s; reconnecting", self.network, quiet)
+                connection.disconnect("ping timeout")
+            elif quiet > self.ping_interval:
+                self._now("PING :keepalive")
+
+    async def _regain(self) -> None:
+        """Take the configured nick back when we had to use an alternate."""
+        while True:
+            await asyncio.sleep(self.regain_interval)
+            self._try_regain()
+
+    def _try_regain(self) -> None:
+        if self.registered.is_set() and self.roster.fold(self.nick) != self.roster.fold(self.settings.nick):
+            self.queue.put(f"NICK {self.settings.nick}", front=True)
+
+    async def _dispatch(self) -> None:
+        """Hub calls, one after another, in the order the lines came."""
+        while True:
+            call = await self._inbox.get()
+            try:
+                await call()
+            except Exception:
+                log.exception("%s: the hub failed on an event", self.network)
+
+    def _hub(self, call: Callable[[], Awaitable[None]]) -> None:
+        if self.hub is not None:
+            self._inbox.put_nowait(call)
+
+    # --- reading ----------------------------------------------------------------------------------
+    def _on_line(self, raw: str) -> None:
+        self._last_data = time.monotonic()
+        line = parse(raw)
+        if line is None:
+            return
+        if not self.caps.done or line.command in ("CAP", "AUTHENTICATE") or line.command.isdigit():
+            for out in self.caps.feed(line):
+                self._now(out)
+        for event in self.roster.feed(line):
+            self._identity(event)
+        handler = getattr(self, "_on_" + line.command.lower(), None)
+        if handler is not None:
+            handler(line)
+        elif line.command in FAILURES:
+            self._bounced(line)
+
+    def _identity(self, event: Renamed | Left | Returned) -> None:
+        hub, network = self.hub, self.network
+        if hub is None:
+            return
+        if isinstance(event, Renamed):
+            self.delivery.renamed(self.roster.fold(event.old.nick), self.roster.fold(event.new.nick))
+            self._hub(lambda: hub.user_renamed(network, event.old, event.new))
+            if self.roster.fold(event.old.nick) == self.roster.fold(self.settings.nick):
+                self._try_regain()
+        elif isinstance(event, Left):
+            grace = self.settings.leave_grace
+            self._hub(lambda: hub.user_left(network, event.channel, event.user, grace))
+            if self.roster.fold(event.user.nick) == self.roster.fold(self.settings.nick):
+                self._try_regain()
+        else:
+            self._hub(lambda: hub.user_returned(network, event.user))
+
+    def _on_001(self, line: Line) -> None:
+        self.nick = line.param(0, self.nick)
+        self.roster.me = self.nick
+        last = line.param(-1).split(" ")[-1]
+        if "!" in last and "@" in last:
+            self._learn_mask(last)
+        self._after_welcome()
+
+    def _learn_mask(self, mask: str) -> None:
+        nick, _bang, rest = mask.partition("!")
+        user, _at, host = rest.partition("@")
+        if self.roster.fold(nick) == self.roster.fold(self.nick) and user and host:
+            self.user, self.host = user, host
+
+    def _after_welcome(self) -> None:
+        settings = self.settings
+        front: list[str] = []
+        if settings.nickserv_password and self.caps.sasl != "ok":
+            account = settings.sasl_account or settings.nick
+            secret = clean(settings.nickserv_password)
+            front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
+        front += [f"JOIN {clean_word(channel)}" for channel in settings.channels]
+        for out in reversed(front):
+            self.queue.put(out, front=True)
+        self.registered.set()
+        self.queue.resume()
+        log.info("%s: registered as %s", self.network, self.nick)
+
+    def _on_005(self, line: Line) -> None:
+        for token in line.params[1:-1]:
+            name, _eq, value = token.partition("=")
+            if name.upper() == "LINELEN" and value.isdigit():
+                self.linelen = max(LINELEN, int(value))
+            elif name.upper() == "BOT" and value:
+                self.bot_mode = value
+            elif name.upper() == "WHOX":
+                self.whox = True
+
+    def _on_376(self, line: Line) -> None:
+        if self.bot_mode:
+            self.queue.put(f"MODE {self.nick} +{self.bot_mode}", front=True)
+
+    _on_422 = _on_376
+
+    def _on_396(self, line: Line) -> None:
+        if len(line.params) >= 2:
+            self.host = line.params[1]
+
+    def _nick_in_use(self, line: Line) -> None:
+        if self.registered.is_set():
+            return  # a regain attempt failed; the timer tries again
+        candidates = [*self.settings.alt_nicks]
+        self._nick_tries += 1
+        if self._nick_tries <= len(candidates):
+            nick = candidates[self._nick_tries - 1]
+        else:
+            nick = f"{self.settings.nick}{'_' * (self._nick_tries - len(candidates))}"[:30]
+        self.nick = nick
+        self.roster.me = nick
+        self._now(f"NICK {clean_word(nick)}")
+
+    _on_432 = _on_433 = _on_437 = _nick_in_use
+
+    def _on_nick(self, line: Line) -> None:
+        if self.roster.fold(line.param(0)) == self.roster.fold(self.roster.me):
+            self.nick = line.param(0)
+
+    def _on_join(self, line: Line) -> None:
+        if not self.roster.is_me(line.nick):
+            return
+        self._learn_mask(line.source)
+        channel = clean_word(line.param(0))
+        self.queue.put(f"MODE {channel}")
+        self.queue.put(f"WHO {channel} %tcuhnfa,42" if self.whox else f"WHO {channel}")
+
+    def _on_kick(self, line: Line) -> None:
+        if self.roster.is_me(line.param(1)):
+            channel = clean_word(line.param(0))
+            log.warning("%s: kicked from %s by %s", self.network, channel, line.nick)
+            if any(self.roster.fold(channel) == self.roster.fold(c) for c in self.settings.channels):
+                asyncio.get_running_loop().call_later(
+                    self.rejoin_delay, lambda: self.queue.put(f"JOIN {channel}")
+                )
+
+    def _on_chghost(self, line: Line) -> None:
+        if self.roster.is_me(line.nick):
+            self.user, self.host = line.param(0), line.param(1)
+
+    def _on_error(self, line: Line) -> None:
+        log.warning("%s: server error: %s", self.network, line.param(-1)[:200])
+
+    def _on_900(self, line: Line) -> None:
+        log.info("%s: logged in as %s", self.network, line.param(2))
+
+    def _on_privmsg(self, line: Line) -> None:
+        nick = line.nick
+        if not nick or "!" not in line.source or self.roster.is_me(nick):
+            return
+        if "bot" in line.tags or "draft/bot" in line.tags:
+            return  # another bot: never answered
+        target, text = line.param(0), line.param(1)
+        if text.startswith("\x01"):
+            return  # CTCP (including /me): not for the game
+        hub = self.hub
+        if hub is None:
+            return
+        if target.startswith(("#", "&")):
+            self.delivery.spoke(self.roster.fold(nick), target)
+            incoming = Incoming(self.network, target, self.roster.user(nick, target), text)
+        else:
+            incoming = Incoming(self.network, None, self.roster.user(nick), text)
+        self._hub(lambda: hub.handle(incoming))
+
+    def _on_notice(self, line: Line) -> None:
+        """Notices are never answered (that is how bot loops start)."""
+
+    def _bounced(self, line: Line) -> None:
+        nick = line.param(1)
+        channel = self.delivery.bounced(self.roster.fold(nick))
+        if channel is None:
+            return
+        if line.command == "401" and not self.roster.in_channel(nick, channel):
+            return
+        self._say(channel, advice(line.command, clean_word(nick), self.nick))
+
+
+def clean_lines(text: str) -> str:
+    """Keep the newlines (they separate lines) but no other line-breaking or NUL characters."""
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", " ")

@@ -1,0 +1,134 @@
+"""Outgoing pacing: one token bucket and one asyncio sender task per connection.
+
+Servers throttle or kill a client that sends too fast (ngircd delays a client
+that sends more than 3 commands per read or 256 bytes within a second; InspIRCd's
+default class allows a burst of about 9 and then 1 command per second and kills a
+client whose backlog grows). The bucket lets ``burst`` lines go at once, then
+``rate`` lines per second. The sender awaits; nothing ever sleeps on the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+
+log = logging.getLogger(__name__)
+
+
+class TokenBucket:
+    """``burst`` tokens, refilled at ``rate`` per second; a line costs one token."""
+
+    def __init__(self, burst: int, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
+        if burst < 1 or rate <= 0:
+            raise ValueError("a token bucket needs burst >= 1 and rate > 0")
+        self.burst = float(burst)
+        self.rate = rate
+        self.clock = clock
+        self.tokens = float(burst)
+        self.stamp = clock()
+
+    def _refill(self) -> None:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+
+    def delay(self) -> float:
+        """Seconds until one token is there (0 when it is there now)."""
+        self._refill()
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+    def take(self, cost: float = 1.0) -> None:
+        """Spend ``cost`` tokens; the level may go below zero (a line that had to go at once)."""
+        self._refill()
+        self.tokens -= cost
+
+
+class SendQueue:
+    """Lines wait here and leave through ``write`` as the bucket allows, in order."""
+
+    def __init__(self, write: Callable[[str], None], burst: int, rate: float, limit: int = 10_000) -> None:
+        self.write = write
+        self.bucket = TokenBucket(burst, rate)
+        self.limit = limit
+        self.lines: collections.deque[str] = collections.deque()
+        self.sent = 0
+        self.dropped = 0
+        self._wake = asyncio.Event()
+        self._open = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        if self._task is None or self._task.done():
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="irc-sender")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    def put(self, line: str, front: bool = False) -> None:
+        """Queue one line (already cleaned and within the length limit); ``front`` jumps the queue."""
+        if len(self.lines) >= self.limit:
+            self.lines.popleft()
+            self.dropped += 1
+            log.warning("send queue full: dropped the oldest line")
+        if front:
+            self.lines.appendleft(line)
+        else:
+            self.lines.append(line)
+        self._idle.clear()
+        self._wake.set()
+
+    def send_now(self, line: str) -> None:
+        """Write a control line (PONG, CAP, registration) at once; it still counts against the bucket."""
+        self.bucket.take()
+        self.write(line)
+
+    def pause(self) -> None:
+        """Hold queued lines (not connected, or not yet registered)."""
+        self._open.clear()
+
+    def resume(self) -> None:
+        self._open.set()
+
+    def clear(self) -> None:
+        self.lines.clear()
+        self._idle.set()
+
+    async def drained(self) -> None:
+        """Wait until every queued line has been written."""
+        await self._idle.wait()
+
+    async def _run(self) -> None:
+        while True:
+            if not self.lines:
+                self._idle.set()
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            await self._open.wait()
+            wait = self.bucket.delay()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            if not self._open.is_set() or not self.lines:
+                continue
+            line = self.lines[0]
+            try:
+                self.write(line)
+            except Exception:
+                # not connected after all: keep the line for after the reconnect
+                log.debug("write failed; holding %d lines", len(self.lines), exc_info=True)
+                self._open.clear()
+                continue
+            self.lines.popleft()
+            self.bucket.take()
+            self.sent += 1

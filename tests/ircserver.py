@@ -1,0 +1,250 @@
+"""A real IRC server (ngircd) for the tests, and raw IRC test clients.
+
+``IrcServer`` runs ``ngircd -n -f CONF`` with a config of its own in a temporary
+directory on a free loopback port; it can be killed and started again on the
+same port (reconnect tests). Where ngircd is missing it falls back to
+miniircd outside CI; with ``CI=true`` a missing ngircd fails the tests instead
+of skipping them. ``RawClient`` speaks raw IRC lines over asyncio streams, so
+a test controls and sees every byte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+NGIRCD = shutil.which("ngircd") or ("/usr/sbin/ngircd" if os.path.exists("/usr/sbin/ngircd") else None)
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def free_port() -> int:
+    """A loopback TCP port nobody listens on right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def ngircd_config(port: int, penalties: bool) -> str:
+    """A minimal ngircd config: loopback only, no DNS/ident/PAM; ``penalties`` keeps default flood control."""
+    limits = "" if penalties else "\tMaxPenaltyTime = 0\n"
+    return (
+        "[Global]\n"
+        "\tName = irc.test\n"
+        "\tInfo = bazaarbot test server\n"
+        "\tListen = 127.0.0.1\n"
+        f"\tPorts = {port}\n"
+        "\tMotdPhrase = test server\n"
+        "\tAdminInfo1 = tests\n"
+        "\tAdminInfo2 = tests\n"
+        "\tAdminEMail = tests@irc.test\n"
+        "[Limits]\n"
+        "\tMaxConnectionsIP = 0\n"
+        "\tMaxJoins = 0\n"
+        "\tMaxNickLength = 30\n"
+        "\tPingTimeout = 120\n"
+        "\tPongTimeout = 20\n"
+        f"{limits}"
+        "[Options]\n"
+        "\tDNS = no\n"
+        "\tIdent = no\n"
+        "\tPAM = no\n"
+    )
+
+
+class IrcServer:
+    """One ngircd (or, outside CI, miniircd) process on a fixed loopback port."""
+
+    def __init__(self, directory: Path, penalties: bool = False) -> None:
+        self.directory = directory
+        self.port = free_port()
+        self.penalties = penalties
+        self.kind = "ngircd" if NGIRCD else "miniircd"
+        self.process: subprocess.Popen[bytes] | None = None
+        self.conf = directory / "ngircd.conf"
+        self.conf.write_text(ngircd_config(self.port, penalties))
+        self.motd = directory / "motd"
+
+    def _command(self) -> list[str]:
+        if self.kind == "ngircd":
+            assert NGIRCD is not None
+            return [NGIRCD, "-n", "-f", str(self.conf.resolve())]
+        miniircd = shutil.which("miniircd")
+        if miniircd is None:
+            pytest.skip("neither ngircd nor miniircd is installed (apt-get install ngircd)")
+        command = [sys.executable, miniircd, "--listen", "127.0.0.1", "--ports", str(self.port)]
+        if os.geteuid() == 0:
+            command += ["--setuid", "nobody"]
+        return command
+
+    def start(self) -> None:
+        """Start the server and wait until it accepts connections."""
+        self.process = subprocess.Popen(
+            self._command(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited with {self.process.returncode}")
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
+                return
+            time.sleep(0.02)
+        raise RuntimeError(f"{self.kind} did not listen on {self.port}")
+
+    def kill(self) -> None:
+        """Kill the server at once (SIGKILL): every client sees its connection drop."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(5)
+        self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+        self.process = None
+
+
+def require_server() -> None:
+    """Skip (outside CI) or fail (in CI) when no IRC server can run here."""
+    if NGIRCD is None:
+        if IN_CI:
+            pytest.fail("ngircd is not installed; CI must install it (apt-get install -y ngircd)")
+        if shutil.which("miniircd") is None:
+            pytest.skip("no ngircd or miniircd here (apt-get install ngircd)")
+
+
+@pytest.fixture
+def ircserver(tmp_path: Path) -> AsyncIterator[IrcServer]:
+    """A fast server for functional tests: flood penalties off (MaxPenaltyTime = 0)."""
+    require_server()
+    server = IrcServer(tmp_path, penalties=False)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def ircserver_flood(tmp_path: Path) -> AsyncIterator[IrcServer]:
+    """A server with ngircd's default flood control, for the pacing tests."""
+    require_server()
+    if NGIRCD is None:
+        pytest.skip("the flood test needs ngircd's default flood control (miniircd has none)")
+    server = IrcServer(tmp_path, penalties=True)
+    server.start()
+    yield server
+    server.stop()
+
+
+class RawClient:
+    """An IRC client that speaks raw lines: ``send`` writes one, ``expect`` waits for one that matches."""
+
+    def __init__(self, nick: str, port: int) -> None:
+        self.nick = nick
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+        self.lines: list[str] = []
+        self._seen = 0
+        self._new = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def connect(self, channels: tuple[str, ...] = ()) -> RawClient:
+        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self._task = asyncio.create_task(self._read())
+        self.send(f"NICK {self.nick}")
+        self.send(f"USER {self.nick} 0 * :raw test client")
+        await self.expect(lambda line: f" 001 {self.nick} " in line, timeout=10)
+        for channel in channels:
+            await self.join(channel)
+        return self
+
+    async def join(self, channel: str) -> None:
+        self.send(f"JOIN {channel}")
+        await self.expect(lambda line: f" 366 {self.nick} {channel} " in line.lower() or " 366 " in line)
+
+    async def _read(self) -> None:
+        assert self.reader is not None
+        while True:
+            data = await self.reader.readline()
+            if not data:
+                self.lines.append("<closed>")
+                self._new.set()
+                return
+            line = data.decode("utf-8", "replace").rstrip("\r\n")
+            if line.startswith("PING"):
+                self.send("PONG" + line[4:])
+            self.lines.append(line)
+            self._new.set()
+
+    def send(self, line: str) -> None:
+        """Write one raw line (CR LF added)."""
+        assert self.writer is not None
+        self.writer.write(line.encode() + b"\r\n")
+
+    def send_bytes(self, data: bytes) -> None:
+        assert self.writer is not None
+        self.writer.write(data)
+
+    def say(self, target: str, text: str) -> None:
+        self.send(f"PRIVMSG {target} :{text}")
+
+    async def expect(self, match: Callable[[str], bool] | str, timeout: float = 10.0) -> str:
+        """The next unseen line that matches (a predicate, or a substring); fails after ``timeout``."""
+        test = match if callable(match) else (lambda line: match in line)
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            while self._seen < len(self.lines):
+                line = self.lines[self._seen]
+                self._seen += 1
+                if test(line):
+                    return line
+            remaining = deadline - asyncio.get_running_loop().time()
+            if remaining <= 0:
+                raise AssertionError(f"{self.nick}: no line matching {match!r}; last: {self.lines[-8:]}")
+            self._new.clear()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._new.wait(), remaining)
+
+    def since(self) -> list[str]:
+        """Lines not yet consumed by ``expect`` (and mark them seen)."""
+        out = self.lines[self._seen :]
+        self._seen = len(self.lines)
+        return out
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            with contextlib.suppress(Exception):
+                self.send("QUIT :bye")
+                await self.writer.drain()
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+
+
+@pytest_asyncio.fixture
+async def raw_clients() -> AsyncIterator[list[RawClient]]:
+    """Collects RawClients a test makes and closes them at the end."""
+    made: list[RawClient] = []
+    yield made
+    for client in made:
+        await client.close()
