@@ -42,17 +42,23 @@ def run(game: Any, seconds: float) -> list[tuple[str, float]]:
         ("decisions per round", actions / max(rounds, 1)),
     ]
 
+    # legal_actions over a spread of random mid-round positions
+    positions = []
+    for seed in range(200):
+        state = st.new_match(["p1", "p2"], random.Random(seed))
+        for _ in range(rng.randrange(60)):
+            rules.play(state, random_play.random_action(state, rng))
+            if state.over:
+                break
+        if not state.over:
+            positions.append(state)
     legal_calls = 0
-    state = st.new_match(["p1", "p2"], random.Random(2))
     start = time.process_time()
     deadline = start + slow
     while time.process_time() < deadline:
-        for _ in range(50):
+        for state in positions:
             rules.legal_actions(state)
-            legal_calls += 1
-            rules.play(state, random_play.random_action(state, rng))
-            if state.over:
-                state = st.new_match(["p1", "p2"], random.Random(rng.getrandbits(32)))
+        legal_calls += len(positions)
     figures.append(("legal_actions/s", legal_calls / (time.process_time() - start)))
 
     decisions = 0

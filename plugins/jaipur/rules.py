@@ -79,8 +79,26 @@ def exact_multisets(bounds: tuple[int, ...], k: int) -> tuple[tuple[int, ...], .
     return sub_multisets(bounds, k, k)
 
 
+@lru_cache(maxsize=65536)
+def _exchanges(market_goods: tuple[int, ...], hand: tuple[int, ...], camel_room: int) -> tuple[Action, ...]:
+    """Every legal exchange for this market, hand and room for camels given (memoised)."""
+    actions: list[Action] = []
+    for take in sub_multisets(market_goods, 2, MARKET_SIZE):
+        bounds = tuple(0 if take[g] else hand[g] for g in range(6)) + (camel_room,)
+        k = sum(take)
+        if sum(bounds) < k:
+            continue
+        for give in exact_multisets(bounds, k):
+            actions.append((EXCHANGE, take, give))
+    return tuple(actions)
+
+
+_TAKE_ACTIONS = tuple((TAKE, g) for g in range(6))
+_SELL_ACTIONS = tuple(tuple((SELL, g, n) for n in range(8)) for g in range(6))
+
+
 def legal_actions(state: JaipurState) -> list[Action]:
-    """Every legal action of the seat to act, in canonical order."""
+    """Every legal action of the seat to act, in canonical order: take one, camels, exchanges, sales."""
     if state.over:
         return []
     seat = state.turn
@@ -89,22 +107,16 @@ def legal_actions(state: JaipurState) -> list[Action]:
     size = sum(hand)
     actions: list[Action] = []
     if size < HAND_LIMIT:
-        actions += [(TAKE, g) for g in range(6) if market[g]]
+        actions += [_TAKE_ACTIONS[g] for g in range(6) if market[g]]
     if market[CAMEL]:
         actions.append((CAMELS,))
     market_goods = tuple(market[:6])
     if sum(market_goods) >= 2:
         camel_room = min(state.herds[seat], HAND_LIMIT - size)
-        for take in sub_multisets(market_goods, 2, MARKET_SIZE):
-            bounds = tuple(0 if take[g] else hand[g] for g in range(6)) + (camel_room,)
-            k = sum(take)
-            if sum(bounds) < k:
-                continue
-            for give in exact_multisets(bounds, k):
-                actions.append((EXCHANGE, take, give))
+        actions += _exchanges(market_goods, tuple(hand), camel_room)
     for g in range(6):
-        for n in range(MIN_SALE[g], hand[g] + 1):
-            actions.append((SELL, g, n))
+        if hand[g] >= MIN_SALE[g]:
+            actions += _SELL_ACTIONS[g][MIN_SALE[g] : hand[g] + 1]
     return actions
 
 
