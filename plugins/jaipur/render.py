@@ -179,6 +179,17 @@ def _count(cards: list[int]) -> list[int]:
     return counts
 
 
+def decided_by_text(key: str) -> str:
+    """The translated name of what decided a round (the summary stores a fixed key)."""
+    if key == "bonus tokens":
+        return _("bonus tokens")
+    if key == "goods tokens":
+        return _("goods tokens")
+    if key == "rupees":
+        return _("rupees")
+    return _("nothing (drawn)")
+
+
 def round_result_text(state: JaipurState, summary: dict[str, Any]) -> str:
     """The revealed scores of a finished round and how it was decided."""
     players = state.players
@@ -204,7 +215,7 @@ def round_result_text(state: JaipurState, summary: dict[str, Any]) -> str:
         line += _("Tied on rupees; {player} wins round {n} on more {what} ({a} to {b}).").format(
             player=players[winner],
             n=summary["round"],
-            what=_(summary["decided_by"]),
+            what=decided_by_text(summary["decided_by"]),
             a=summary[key][winner],
             b=summary[key][1 - winner],
         )
@@ -258,7 +269,7 @@ def match_detail(state: JaipurState) -> str:
         how = (
             ""
             if summary["decided_by"] in ("rupees", "drawn")
-            else _(" on {what}").format(what=_(summary["decided_by"]))
+            else _(" on {what}").format(what=decided_by_text(summary["decided_by"]))
         )
         parts.append(
             _("Round {n}: {a} {ta}-{tb} {b}, {who}{how}").format(

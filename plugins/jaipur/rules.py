@@ -162,12 +162,14 @@ def check_action(state: JaipurState, seat: int, action: Action) -> None:
             raise MoveError(
                 _("Camels cannot be sold; the bigger herd scores the camel token (5) at the round's end.")
             )
+        if n < 1:
+            raise MoveError(_("Sell at least one card."))
         held = hand[good]
         if held == 0:
             raise MoveError(_("You hold no {good}.").format(good=name(good)))
         if held < MIN_SALE[good]:
             raise MoveError(
-                _("You hold only 1 {good}; {goods} sell two at a time at least.").format(
+                _("You hold only 1 {good}: {goods} must be sold two or more at a time.").format(
                     good=name(good), goods=name(good, 2)
                 )
             )
@@ -179,9 +181,8 @@ def check_action(state: JaipurState, seat: int, action: Action) -> None:
             )
         if n < MIN_SALE[good]:
             raise MoveError(
-                _("{good} sell two at a time at least: '{hint}'.").format(
-                    good=name(good, 2).capitalize(),
-                    hint=f"sell 2 {name(good, 2)}" if held >= 2 else _("collect a second one first"),
+                _("{goods} must be sold two or more at a time: 'sell 2 {goods_lower}'.").format(
+                    goods=name(good, 2).capitalize(), goods_lower=name(good, 2)
                 )
             )
         if not SELL_FROM_EMPTY_PILE_ALLOWED and state.taken[good] >= PILE_SIZES[good]:
