@@ -296,3 +296,46 @@ def test_two_people_play_a_full_match_by_typing():
         lines += 1
     result = GAME.result(state)
     assert sorted(result.scores.values())[-1] == 2 and lines > 10
+
+
+def _respell(command: str, rng: random.Random) -> str:
+    """The same command as a German, Spanish or terse player might type it."""
+    from plugins.jaipur.cards import CARD_ALIASES
+
+    aliases: dict[int, list[str]] = {}
+    for word, card in CARD_ALIASES.items():
+        aliases.setdefault(card, []).append(word)
+    verbs = {
+        "take": ["take", "t", "nimm", "tomar", "TAKE"],
+        "give": ["give", "for", "gegen", "por"],
+        "sell": ["sell", "s", "verkaufe", "vender"],
+    }
+    words = []
+    for word in command.split():
+        if word in verbs:
+            words.append(rng.choice(verbs[word]))
+        elif word.isdigit():
+            words.append(word)
+        else:
+            words.append(rng.choice(aliases[CARD_ALIASES[word]]))
+    return " ".join(words)
+
+
+def test_every_legal_command_respelled_in_other_languages_means_the_same():
+    rng = random.Random(21)
+    checked = 0
+    for seed in range(15):
+        state = GAME.setup(["a", "b"], random.Random(seed), {})
+        for _ in range(rng.randrange(0, 40)):
+            if state.over:
+                break
+            R.play(state, RP.random_action(state, rng))
+        if state.over:
+            continue
+        seat = state.turn
+        for command in GAME.legal_commands(state, seat):
+            respelled = _respell(command, rng)
+            assert GAME.is_move(respelled)
+            assert GAME.parse(state, seat, respelled) == GAME.parse(state, seat, command), respelled
+            checked += 1
+    assert checked > 150
