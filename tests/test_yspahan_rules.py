@@ -253,7 +253,7 @@ def test_cubes_that_cannot_be_placed_go_back_to_the_supply():
     fill(st, 1, "vase3")
     fill(st, 1, "vase2")
     out = play(st, "deliver vases")
-    assert cubes(st, 0) == 1 and "2 cube(s) cannot be placed" in " ".join(out.public)
+    assert cubes(st, 0) == 1 and "2 cubes cannot be placed" in " ".join(out.public)
 
 
 def test_must_place_all_option_off_allows_stopping_early():

@@ -5,7 +5,7 @@ Lines stay well under 300 characters and read without a monospace font.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from .board import (
     FIELD_NAMES,
@@ -63,9 +63,12 @@ def status(st: State) -> str:
             name=name, tower=tower_text(st)
         )
     if ph == P_PLACE:
-        return _("{name}: place {k} more cube(s) in {nb} - place SOUK [SPACE].").format(
-            name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb]
+        line = ngettext(
+            "{name}: place {k} more cube in {nb} - place SOUK [SPACE].",
+            "{name}: place {k} more cubes in {nb} - place SOUK [SPACE].",
+            st.place_left,
         )
+        return line.format(name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb])
     if ph == P_ORDER:
         opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
         return _("{name}: which cube goes to the caravan first? {opts}.").format(name=name, opts=opts)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import Outcome
 
 from .board import (
@@ -451,9 +451,11 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
 def _finish_place(st: State, ev: Outcome | None) -> None:
     if ev is not None and st.place_left:
         ev.public.append(
-            _("{k} cube(s) cannot be placed and go back to {name}'s supply.").format(
-                k=st.place_left, name=st.players[st.cur]
-            )
+            ngettext(
+                "{k} cube cannot be placed and goes back to {name}'s supply.",
+                "{k} cubes cannot be placed and go back to {name}'s supply.",
+                st.place_left,
+            ).format(k=st.place_left, name=st.players[st.cur])
         )
     st.place_left = 0
     st.place_nb = -1
@@ -655,17 +657,20 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
             else:
                 st.gold[p] += gain
             if ev is not None:
-                what = _("camels") if f == CAMELS else _("gold")
-                ev.public.append(_("{name} takes {n} {what}.").format(name=name, n=gain, what=what))
+                if f == CAMELS:
+                    line = ngettext("{name} takes {n} camel.", "{name} takes {n} camels.", gain)
+                else:
+                    line = _("{name} takes {n} gold.")
+                ev.public.append(line.format(name=name, n=gain))
             _after_main(st, ev)
         else:
             nb = NEIGHBOURHOOD_OF_FIELD[f]
             cubes = count + extra + (HOIST_BONUS if st.built[p] >> HOIST & 1 else 0)
             if ev is not None:
                 ev.public.append(
-                    _("{name} delivers {n} cube(s) to {nb}.").format(
-                        name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb]
-                    )
+                    ngettext(
+                        "{name} delivers {n} cube to {nb}.", "{name} delivers {n} cubes to {nb}.", cubes
+                    ).format(name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb])
                 )
             st.place_nb = nb
             st.place_left = cubes
@@ -772,11 +777,13 @@ def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None) -> None:
     elif k == GOLD_FOR_VP:
         st.gold[p] -= x
         _score(st, p, x, "card gold_for_vp")
-        text = _("pays {x} gold for {x} points").format(x=x)
+        text = ngettext("pays {x} gold for {x} point", "pays {x} gold for {x} points", x).format(x=x)
     elif k == CAMELS_FOR_VP:
         st.camels[p] -= x
         _score(st, p, x * VP_PER_CAMEL, "card camels_for_vp")
-        text = _("pays {x} camels for {v} points").format(x=x, v=x * VP_PER_CAMEL)
+        text = ngettext("pays {x} camel for {v} points", "pays {x} camels for {v} points", x).format(
+            x=x, v=x * VP_PER_CAMEL
+        )
     elif k == EXCHANGE:
         if y == 0:
             st.gold[p] -= x
