@@ -1,0 +1,34 @@
+"""Colour hints: two-digit codes, closed with a reset, never where the channel forbids them."""
+
+from __future__ import annotations
+
+from bazaarbot.transports.irc_colors import colorize, colors_allowed, render, strip_formatting
+
+
+def test_goods_get_two_digit_codes_and_a_reset() -> None:
+    assert colorize("take 3 spice") == "take 3 \x0304spice\x0f"
+    assert colorize("Gold and camels") == "\x0308Gold\x0f and \x0307camels\x0f"
+
+
+def test_a_following_digit_cannot_join_the_code() -> None:
+    out = colorize("spice 3")
+    assert "\x0304spice\x0f 3" in out
+    assert "\x03" + "3" not in out
+
+
+def test_words_inside_other_words_are_left_alone() -> None:
+    assert colorize("goldfish redo") == "goldfish redo"
+
+
+def test_strip_removes_every_formatting_code() -> None:
+    text = "\x02bold\x02 \x0304,01red\x03 \x1ditalic\x1d \x1funder\x1f \x16rev\x16 \x0fend \x04ff0000hex"
+    assert strip_formatting(text) == "bold red italic under rev end hex"
+
+
+def test_channel_modes_c_and_S_forbid_colour() -> None:
+    assert colors_allowed({"n", "t"})
+    assert not colors_allowed({"n", "c"})
+    assert not colors_allowed({"S"})
+    assert render("3 spice", True, {"c"}) == "3 spice"
+    assert render("3 spice", True, set()) == "3 \x0304spice\x0f"
+    assert render("3 spice", False, set()) == "3 spice"
