@@ -339,3 +339,8 @@ def test_every_legal_command_respelled_in_other_languages_means_the_same():
             assert GAME.parse(state, seat, respelled) == GAME.parse(state, seat, command), respelled
             checked += 1
     assert checked > 150
+
+
+def test_a_player_typing_out_of_turn_is_told_whose_turn_it_is(market_state):
+    for text in ("take 2 spice", "sell cloth", "take banana", "take diamond"):
+        assert "alice's turn" in refusal(market_state, text, seat=1)

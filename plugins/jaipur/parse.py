@@ -17,7 +17,7 @@ from bazaarbot.plugin import MoveError
 
 from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, name
 from .render import format_action
-from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, legal_actions
+from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, check_turn, legal_actions
 from .state import JaipurState
 
 
@@ -74,6 +74,7 @@ def parse(state: JaipurState, seat: int, text: str) -> Action:
     words = [w.strip(".!?:") for w in _SPLIT.split(text.strip().lower()) if w.strip(".!?:")]
     if not words or words[0] not in VERBS:
         raise MoveError(_("Jaipur moves start with 'take' or 'sell', e.g. 'take spice' or 'sell 3 cloth'."))
+    check_turn(state, seat)
     verb, rest = words[0], words[1:]
     if verb in CAMEL_VERBS:
         rest = words

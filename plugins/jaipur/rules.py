@@ -120,12 +120,17 @@ def legal_actions(state: JaipurState) -> list[Action]:
     return actions
 
 
-def check_action(state: JaipurState, seat: int, action: Action) -> None:
-    """Raise MoveError, in the player's terms, unless ``action`` is legal for ``seat`` now."""
+def check_turn(state: JaipurState, seat: int) -> None:
+    """Raise MoveError unless ``seat`` is the one to act."""
     if state.over:
         raise MoveError(_("The match is over."))
     if seat != state.turn:
         raise MoveError(_("It is {name}'s turn, not yours.").format(name=state.players[state.turn]))
+
+
+def check_action(state: JaipurState, seat: int, action: Action) -> None:
+    """Raise MoveError, in the player's terms, unless ``action`` is legal for ``seat`` now."""
+    check_turn(state, seat)
     kind = action[0]
     hand = state.hands[seat]
     market = state.market
