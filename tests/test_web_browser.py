@@ -164,6 +164,11 @@ async def test_markup_renders_as_text_and_never_runs(browser: Any, tmp_path: Pat
         await mallory.fill("#nick-input", '<img src=x onerror="alert(1)">')
         await mallory.press("#nick-input", "Enter")
         await _expect(mallory.locator("#nick-error")).to_contain_text("letters", timeout=TIMEOUT)
+        # and a nick another browser holds is refused with a clear message
+        await mallory.fill("#nick-input", "alice")
+        await mallory.press("#nick-input", "Enter")
+        await _expect(mallory.locator("#nick-error")).to_contain_text("taken by another browser")
+        await _expect(mallory.locator("#nick-box")).to_be_visible()
         await mallory.evaluate(
             """() => { const ws = new WebSocket('ws://' + location.host + '/ws');
                 ws.onopen = () => { ws.send(JSON.stringify({t: 'hello', token: null}));
