@@ -14,8 +14,14 @@ BLUE, GREEN, RED, WHITE, YELLOW = range(5)
 COLOURS = (BLUE, GREEN, RED, WHITE, YELLOW)
 NCOL = 5
 
-#: canonical (English) names, used in commands the bot lists and in JSON-free text
-NAMES = ("blue", "green", "red", "white", "yellow")
+
+def N_(message: str) -> str:
+    """Mark a sentence for the message catalogue without translating it yet."""
+    return message
+
+
+#: canonical (English) names, as typed in the commands the bot lists; shown translated by ``name``
+NAMES = (N_("blue"), N_("green"), N_("red"), N_("white"), N_("yellow"))
 
 #: every spelling a player may type for a colour (full words, German, ASCII fallbacks, letters)
 _WORDS: dict[str, int] = {

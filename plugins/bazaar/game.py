@@ -45,7 +45,9 @@ class BazaarGame(GamePlugin):
         "First move is a draw.\n"
         "Points by stones left after buying (0/1/2/3+): normal 5/3/2/1, valuable (4+ of one colour) 8/5/3/2. "
         "Once a field is sold out, later purchases score 8/5/3/2 and 12/8/5/3.\n"
-        "The game ends when all 24 combinations are sold; most points wins, ties share the win."
+        "The game ends when all 24 combinations are sold; most points wins, ties share the win.\n"
+        "Options: table=fixed (the test table), quality_gate=on (only well-balanced tables), "
+        "hand_limit=on (classic: 10 stones), bank=on (classic: 20 stones per colour)."
     )
     command_help = (
         "draw (zieh) - take a stone; a joker asks for a colour: joker red (or just: red)\n"
