@@ -268,7 +268,11 @@
         state.max = f.max || state.max;
         if (!WATCH) $("line").maxLength = state.max;
         if (f.nick) gotNick(f.nick);
-        else showNickBox("");
+        else {
+          state.nick = null; // the server does not know this browser (any more): claim again
+          enableInput(false);
+          showNickBox("");
+        }
         break;
       case "claimed":
         if (f.token) saved.set("token", f.token);
