@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bazaarbot.plugin import MoveError
 from plugins.jaipur import GAME
@@ -344,3 +346,45 @@ def test_every_legal_command_respelled_in_other_languages_means_the_same():
 def test_a_player_typing_out_of_turn_is_told_whose_turn_it_is(market_state):
     for text in ("take 2 spice", "sell cloth", "take banana", "take diamond"):
         assert "alice's turn" in refusal(market_state, text, seat=1)
+
+
+def test_articles_count_as_one_and_absurd_numbers_are_refused_politely():
+    state = build_state("5 camels", ["3 cloth"])
+    assert parse(state, "sell a cloth") == (R.SELL, CLOTH, 1)
+    assert "only 3 cloth" in refusal(state, "sell 999 cloth")
+    assert "I don't know" in refusal(state, "sell " + "9" * 5000 + " cloth")
+
+
+_WORDS = [
+    "take",
+    "sell",
+    "give",
+    "camels",
+    "2",
+    "3",
+    "spice",
+    "diamond",
+    "gold",
+    "all",
+    "for",
+    "x2",
+    "0",
+    "-1",
+    "!",
+    ",",
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_WORDS) | st.text(max_size=8), max_size=8))
+def test_any_text_is_either_a_legal_move_or_a_move_error(words):
+    state = build_state("2 spice diamond leather camel", ["cloth gold 2 silver"], herds=(2, 0))
+    before = GAME.to_json(state)
+    text = " ".join(words)
+    try:
+        action = GAME.parse(state, 0, text)
+    except MoveError as err:
+        assert err.message and "\n" not in err.message
+        assert GAME.to_json(state) == before
+        return
+    GAME.apply(state, 0, action)

@@ -35,14 +35,14 @@ SELL_VERBS = _words("sell s verkauf verkaufe verkaufen vender vende vendo")
 CAMEL_VERBS = _words("camels camel kamele kamel camellos camello")
 VERBS = TAKE_VERBS | SELL_VERBS | CAMEL_VERBS
 GIVE_WORDS = _words("give for gib gebe geben gegen für fuer dar doy da por")
-FILLER = _words("and und y a an the of from market vom markt del mercado")
+FILLER = _words("and und y the of from market vom markt del mercado")
 ALL_WORDS = _words("all alle alles todo todos todas toda")
 NUMBER_WORDS = {
     word: value
     for value, words in enumerate(
         (
             "",
-            "one ein eine einen uno una un",
+            "a an one ein eine einen uno una un",
             "two zwei dos",
             "three drei tres",
             "four vier cuatro",
@@ -55,7 +55,7 @@ NUMBER_WORDS = {
 }
 GOODS_HINT = "diamond, gold, silver, cloth, spice, leather, camels"
 _SPLIT = re.compile(r"[\s,;+&]+")
-_COUNT = re.compile(r"^(\d+)x?$|^x(\d+)$")
+_COUNT = re.compile(r"^(\d{1,3})x?$|^x(\d{1,3})$")
 
 
 def first_word(text: str) -> str:
