@@ -17,9 +17,11 @@ from plugins.yspahan.cards import (
     CARAVAN_CUBE,
     CARAVANSERAI,
     CARD_IDS,
+    CUBE_SUPPLY_LIMIT,
     EXCHANGE,
     GOLD3,
     GOLD_FOR_VP,
+    GOODS_SUPPLY_LIMIT,
     HAMMAM,
     HOIST,
     PADDOCK,
@@ -674,6 +676,43 @@ def test_extra_die_only_for_take_or_deliver_and_one_per_action():
     assert "boosted action first" in refused(st, "extra gold3")
 
 
+def test_hoist_does_not_add_a_cube_to_the_souk_cube_card():
+    st = holding(SOUK_CUBE)
+    st.built[0] |= 1 << HOIST
+    play(st, "play souk_cube vase3 E3")
+    assert cubes(st, 0) == 1 and st.phase == P_ACTION
+
+
+def test_cube_supply_is_unlimited():
+    assert CUBE_SUPPLY_LIMIT is None
+    st = set_tower(new_game(3), {"sacks": (2, 6), "camels": (1, 1)})
+    for souk in (
+        "barrel2",
+        "barrel3",
+        "barrel4",
+        "barrel5",
+        "chest2",
+        "chest3",
+        "chest4",
+        "vase1",
+        "vase2",
+        "vase3",
+    ):
+        fill(st, 0, souk)
+    st.caravan = [0] * 8
+    play(st, "deliver sacks")
+    play(st, "place sack6")
+    assert cubes(st, 0) == 29 + 6
+
+
+def test_camels_and_gold_supplies_are_unlimited():
+    assert GOODS_SUPPLY_LIMIT is None
+    st = set_tower(new_game(3), {"camels": (1, 9), "gold": (6, 3)})
+    st.camels[0], st.gold[1] = 40, 40
+    play(st, "take camels")
+    assert st.camels[0] == 49
+
+
 def test_no_hand_limit():
     st = holding(*range(9), *range(8))
     play(st, "draw 6")
@@ -681,6 +720,16 @@ def test_no_hand_limit():
 
 
 # --- days, weeks, the end ---------------------------------------------------------------------------
+def test_dice_left_on_the_tower_are_removed_at_the_end_of_the_day():
+    st = set_tower(
+        new_game(3), {"camels": (1, 3), "sacks": (2, 2), "barrels": (3, 1), "gold": (6, 2)}, seat=2
+    )
+    play(st, "draw 6")
+    if st.phase == P_BUILD:
+        play(st, "done")
+    assert st.day == 2 and st.phase == P_ROLL and st.tower_w == [0] * 6 and st.tower_v == [0] * 6
+
+
 def test_start_player_passes_left_every_day_and_across_weeks():
     st = new_game(3)
     starts = []

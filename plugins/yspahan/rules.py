@@ -55,6 +55,7 @@ from .cards import (
     CARDS_PER_DRAW,
     COPIES_PER_KIND,
     EXCHANGE,
+    EXTRA_DICE_PER_ACTION,
     GOLD3,
     GOLD_FOR_VP,
     GOLD_FOR_VP_MAX,
@@ -555,6 +556,9 @@ def legal(st: State) -> list[tuple[int, ...]]:
     if ph == P_ACTION:
         fa = field_actions(st, p)
         if st.extra:
+            # a pending extra die binds the action to take camels / take gold / deliver
+            if st.extra < EXTRA_DICE_PER_ACTION:
+                fa.extend((A_EXTRA, k) for k in sorted(set(st.hands[p])))
             return fa
         acts = list(fa)
         table = MOVES_TURN if st.opts["turn_at_crossing"] else MOVES_STRAIGHT
@@ -750,7 +754,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
     elif kind == A_EXTRA:
         st.hands[p].remove(a[1])
         st.discard.append(a[1])
-        st.extra = 1
+        st.extra += 1
         if ev is not None:
             ev.public.append(
                 _("{name} discards {card} as an extra die.").format(name=name, card=CARD_IDS[a[1]])
