@@ -19,11 +19,17 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
+
+from bazaarbot.config import BotSettings, IrcNetwork
+from bazaarbot.hub import Hub
+from bazaarbot.store import Store
+from bazaarbot.transports.irc import IrcTransport
 
 NGIRCD = shutil.which("ngircd") or ("/usr/sbin/ngircd" if os.path.exists("/usr/sbin/ngircd") else None)
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -130,7 +136,7 @@ def require_server() -> None:
 
 
 @pytest.fixture
-def ircserver(tmp_path: Path) -> AsyncIterator[IrcServer]:
+def ircserver(tmp_path: Path) -> Iterator[IrcServer]:
     """A fast server for functional tests: flood penalties off (MaxPenaltyTime = 0)."""
     require_server()
     server = IrcServer(tmp_path, penalties=False)
@@ -140,7 +146,7 @@ def ircserver(tmp_path: Path) -> AsyncIterator[IrcServer]:
 
 
 @pytest.fixture
-def ircserver_flood(tmp_path: Path) -> AsyncIterator[IrcServer]:
+def ircserver_flood(tmp_path: Path) -> Iterator[IrcServer]:
     """A server with ngircd's default flood control, for the pacing tests."""
     require_server()
     if NGIRCD is None:
@@ -239,6 +245,58 @@ class RawClient:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
+
+
+async def wait_until(predicate: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:
+    """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what or predicate}")
+        await asyncio.sleep(0.02)
+
+
+def network_settings(server: IrcServer, **overrides: object) -> IrcNetwork:
+    """An ``[[irc.networks]]`` entry for the test server: plain TCP, fast pacing unless overridden."""
+    values: dict[str, object] = {
+        "name": "testnet",
+        "host": "127.0.0.1",
+        "port": server.port,
+        "tls": False,
+        "nick": "bazaarbot",
+        "channels": ("#bazaar",),
+        "burst": 50,
+        "lines_per_second": 500.0,
+        "leave_grace": 30.0,
+    }
+    values.update(overrides)
+    return IrcNetwork(**values)  # type: ignore[arg-type]
+
+
+def make_hub(
+    directory: Path, games: dict[str, Any] | None = None, seed: int = 7, nick: str = "bazaarbot"
+) -> Hub:
+    """A hub on a fresh sqlite file; the test game ``count`` unless ``games`` says otherwise."""
+    from countgame import GAME
+
+    games = games if games is not None else {"count": GAME}
+    settings = BotSettings(nick=nick, seed=seed, default_game=sorted(games)[0], leave_grace=30.0)
+    return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings)
+
+
+async def start_bot(hub: Hub, settings: IrcNetwork, **kwargs: Any) -> IrcTransport:
+    """An IRC transport attached to ``hub``, connected, registered and in its channels."""
+    kwargs.setdefault("reconnect_min", 0.2)
+    kwargs.setdefault("reconnect_max", 1.0)
+    bot = IrcTransport(settings, **kwargs)
+    hub.attach(bot)
+    await bot.start(hub)
+    await wait_until(
+        lambda: bot.registered.is_set() and all(bot.roster.channel(c) for c in settings.channels),
+        15,
+        "the bot to register and join",
+    )
+    return bot
 
 
 @pytest_asyncio.fixture

@@ -29,7 +29,7 @@ from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell
 from bazaarbot.transports.irc_caps import CapNegotiator
 from bazaarbot.transports.irc_colors import render, strip_formatting
-from bazaarbot.transports.irc_delivery import FAILURES, DeliveryWatch, advice
+from bazaarbot.transports.irc_delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc_lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc_sendqueue import SendQueue
 from bazaarbot.transports.irc_split import LINELEN, payload_budget, prefix_length, split_text
@@ -515,7 +515,7 @@ class IrcTransport:
         """Notices are never answered (that is how bot loops start)."""
 
     def _bounced(self, line: Line) -> None:
-        nick = line.param(1)
+        nick = bounced_nick(line.params)
         channel = self.delivery.bounced(self.roster.fold(nick))
         if channel is None:
             return
@@ -525,5 +525,5 @@ class IrcTransport:
 
 
 def clean_lines(text: str) -> str:
-    """Keep the newlines (they separate lines) but no other line-breaking or NUL characters."""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\0", " ")
+    """Newlines separate lines; a lone CR or a NUL becomes a space (never a line break on the wire)."""
+    return text.replace("\r\n", "\n").replace("\r", " ").replace("\0", " ")

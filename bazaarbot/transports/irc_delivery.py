@@ -1,6 +1,6 @@
 """Private messages that bounce: notice the server's refusal and tell the player how to fix it.
 
-Caller-ID (+g: 716/717), "registered users only" (486, 477 on some servers),
+Caller-ID (+g: 716/717), "registered users only" (486, 477 on some servers; ngircd's +b),
 "you may not message this user" (531) or a vanished nick (401) mean a hand sent
 by PRIVMSG never arrived. The server answers such a PRIVMSG with a numeric
 naming the nick; when the bot sent that nick a private message moments ago, the
@@ -17,7 +17,15 @@ from collections.abc import Callable
 from bazaarbot.i18n import _
 
 #: numerics that say a private message to the nick in params[1] was not delivered
-FAILURES = {"401", "477", "486", "492", "531", "716", "717"}
+FAILURES = {"401", "477", "486", "492", "493", "531", "716", "717"}
+
+
+def bounced_nick(params: tuple[str, ...]) -> str:
+    """The nick a refusal is about: its own parameter, or (ngircd) the last word of the text."""
+    if len(params) >= 3:
+        return params[1]
+    words = params[-1].rstrip(".!").split() if params else []
+    return words[-1] if words else ""
 
 
 def advice(numeric: str, nick: str, bot: str) -> str:
@@ -30,7 +38,7 @@ def advice(numeric: str, nick: str, bot: str) -> str:
     if numeric in ("477", "486"):
         return _(
             "{nick}: your settings refuse private messages from unregistered users, so your hand "
-            "cannot reach you: allow them (e.g. /mode {nick} -R), or /accept {bot}, then /hand."
+            "cannot reach you: allow them (e.g. /mode {nick} -b or -R), or /accept {bot}, then /hand."
         ).format(nick=nick, bot=bot)
     return _(
         "{nick}: my private message to you was refused by the server: allow private messages "
