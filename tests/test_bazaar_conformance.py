@@ -123,7 +123,11 @@ def play_game(n, seed, options, check_every_command=True):
             GAME.apply(restored, seat, GAME.parse(restored, seat, command))
             assert same(twin, restored)
         command = choose(state, commands, rng)
-        GAME.apply(state, seat, GAME.parse(state, seat, command))
+        outcome = GAME.apply(state, seat, GAME.parse(state, seat, command))
+        assert outcome.public and all(0 < len(line) < 300 for line in outcome.public)
+        if rng.random() < 0.05:
+            assert all(len(line) < 300 for line in GAME.board(state).splitlines())
+            assert len(GAME.brief_moves(state, seat)) < 300
         log.append((seat, command))
         steps += 1
         assert steps < 20_000, "the game must end"

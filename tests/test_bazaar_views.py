@@ -109,9 +109,7 @@ def test_purchase_outcome_names_points_rate_and_next_top():
     s = build_state(hands=["4 red white blue", ""], tops=["4 red white"], phase=BUY)
     out = play(s, "buy 1")
     line = out.public[0]
-    assert (
-        "alice buys field 1 (4 red+1 white) keeping 1 stone(s): 5 points (valuable, normal prices)." in line
-    )
+    assert "alice buys field 1 (4 red+1 white) keeping 1 stone: 5 points (valuable, normal prices)." in line
     assert "Field 1 now shows" in line and "(5 left)" in line
 
 

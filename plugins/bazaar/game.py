@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
 from . import colours as col
@@ -209,14 +209,14 @@ def _describe(
         combo = s.purchases[seat][-1][1]
         kind_text = _("valuable") if is_valuable(combo) else _("normal")
         rate = _("higher prices") if empty_before else _("normal prices")
-        line = _(
-            "{who} buys field {field} ({combo}) keeping {left} stone(s): {points} points ({kind}, {rate})."
-        ).format(
+        kept = ngettext("keeping {n} stone", "keeping {n} stones", leftover).format(n=leftover)
+        scored = ngettext("{n} point", "{n} points", points).format(n=points)
+        line = _("{who} buys field {field} ({combo}) {kept}: {scored} ({kind}, {rate}).").format(
             who=who,
             field=field + 1,
             combo=render.group(combo),
-            left=leftover,
-            points=points,
+            kept=kept,
+            scored=scored,
             kind=kind_text,
             rate=rate,
         )
