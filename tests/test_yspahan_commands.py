@@ -55,6 +55,8 @@ def tower_state():
         "play gold3",
         "card 4",
         "first vase1",
+        "draw",
+        "move",
     ],
 )
 def test_is_move_accepts_game_verbs(text):

@@ -26,7 +26,9 @@ or move the supervisor by the dice value (1 gold per step of change), or draw a 
 The supervisor sends cubes next to where he stops to the caravan (owners may pay a camel to keep them). \
 Caravan cubes score on arrival (2/1/0 by row) and when it fills: cubes x highest row.
 End of week: completed souks score their value; cubes leave the city; the caravan scores again. \
-Buildings score 0,0,5,5,5,10. Most points after week 3 wins; ties share the win."""
+Buildings score 0,0,5,5,5,10. Most points after week 3 wins; ties share the win.
+Cards are played between the steps of your own turn: before rolling, before or after taking dice, \
+while building; any card can instead be discarded as an extra die for take camels, take gold or deliver."""
 
 COMMAND_HELP = """\
 roll | yellow N - start player buys N yellow dice (1 gold each) and rolls.
