@@ -365,3 +365,18 @@ def test_history_is_bounded(tmp_path: Path) -> None:
     again = History(store.db.conn, size=3, max_rooms=2)
     assert again.lines("#a") == history.lines("#a") and again.lines("#c") == history.lines("#c")
     store.close()
+
+
+async def test_after_a_restart_only_players_who_come_back_keep_their_seats(tmp_path: Path) -> None:
+    db = tmp_path / "away.sqlite"
+    async with serve(db) as served:
+        alice, bob = await _start_count_game(served)
+        bob_token = next(f["token"] for f in bob.seen if f["t"] == "claimed")
+    async with serve(db, leave_grace=0.3) as served:
+        bob = await served.connect()
+        assert (await bob.hello(bob_token))["nick"] == "bob"
+        await bob.join("#bazaar")
+        # alice never comes back: after the grace her seat goes, and the game with it
+        await bob.expect("bot", lambda f: "alice is gone" in f["text"])
+        table = served.hub.tables[("web", "#bazaar")]
+        assert [s.nick for s in table.seats] == ["bob"] and not table.running

@@ -131,6 +131,24 @@ class WebTransport:
         addresses = self._runner.addresses
         if addresses:
             self.port = int(addresses[0][1])
+        await self._expect_returns()
+
+    async def _expect_returns(self) -> None:
+        """After a restart every seated web player is away until their browser reconnects.
+
+        Browsers reconnect within seconds; one that does not is treated like a
+        closed tab, so a seat never stays taken by somebody who is gone.
+        """
+        assert self.hub is not None
+        seen: set[str] = set()
+        for (network, _channel), table in list(self.hub.tables.items()):
+            if network != self.network:
+                continue
+            for seat in [*table.seats, *table.players]:
+                if seat.key in seen or seat.key != self._user(seat.nick).key:
+                    continue
+                seen.add(seat.key)
+                await self.hub.user_left(self.network, None, self._user(seat.nick), self.leave_grace)
 
     async def stop(self) -> None:
         """Close every websocket (browsers reconnect by themselves) and stop serving."""
