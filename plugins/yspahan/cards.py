@@ -94,11 +94,11 @@ BAZAAR_BONUS = 2  # points per completed souk at the end of a week
 def building_text(b: int) -> str:
     """Cost and power of a building, in a few words."""
     texts = (
-        _("2 camels: +1 camel when you take camels"),
-        _("2 camels 2 gold: +2 gold when you take gold"),
-        _("2 camels 2 gold: change the supervisor's move by up to 3 for free"),
-        _("3 camels 3 gold: draw a card whenever one of your cubes goes to the caravan"),
-        _("4 camels 4 gold: +2 points per completed souk at the end of each week"),
-        _("4 camels 4 gold: +1 cube when you deliver goods"),
+        _("2 camels; +1 camel on take camels"),
+        _("2 camels 2 gold; +2 gold on take gold"),
+        _("2 camels 2 gold; supervisor +/-3 free"),
+        _("3 camels 3 gold; a card per cube sent to the caravan"),
+        _("4 camels 4 gold; +2 per completed souk each week"),
+        _("4 camels 4 gold; +1 cube on deliver"),
     )
     return texts[b]
