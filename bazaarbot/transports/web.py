@@ -15,9 +15,11 @@ Client frames (JSON objects, ``t`` says which)::
     part {room}              -> parted {room}
     say {room|null, text}    -> chat lines to the room / the line to the bot privately
     watch {room}             -> watching {room, board, members, history} (read-only; never a tell)
+    ping {}                  -> pong {}
 
-Server frames: chat {room, nick, text}, bot {room, text}, board {room, text|null},
-members {room, nicks}, tell {text}, mine {text}, nick {nick}, error {code, text}.
+Server frames: chat {room, nick, text}, bot {room, nick, text}, board {room, text|null},
+members {room, nicks}, tell {text}, mine {text}, error {code, text}. A claim that renames a
+browser sends claimed {nick, token} to every tab of it.
 """
 
 from __future__ import annotations
