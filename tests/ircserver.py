@@ -26,7 +26,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bazaarbot.config import BotSettings, IrcNetwork
+from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
 from bazaarbot.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.irc import IrcTransport
@@ -280,7 +280,13 @@ def make_hub(
     from countgame import GAME
 
     games = games if games is not None else {"count": GAME}
-    settings = BotSettings(nick=nick, seed=seed, default_game=sorted(games)[0], leave_grace=30.0)
+    settings = BotSettings(
+        nick=nick,
+        seed=seed,
+        default_game=sorted(games)[0],
+        leave_grace=30.0,
+        rate_limit=RateLimit(commands=1000, per_seconds=1.0),  # scripted players type fast
+    )
     return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings)
 
 
