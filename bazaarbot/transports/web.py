@@ -17,7 +17,7 @@ Client frames (JSON objects, ``t`` says which)::
     watch {room}             -> watching {room, board, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
 
-Server frames: chat {room, nick, text}, bot {room, nick, text}, board {room, text|null},
+Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 members {room, nicks}, tell {text}, mine {text}, error {code, text}. A claim that renames a
 browser sends claimed {nick, token} to every tab of it.
 """
@@ -491,6 +491,7 @@ class WebTransport:
 
     def _public(self, room: str, kind: str, **fields: Any) -> None:
         """A public line of a room: to its players and spectators, and into its recent history."""
+        fields["at"] = int(time.time())
         if self.history is not None:
             self.history.add(room, {"t": kind, "room": room, **fields})
         frame = encode(kind, room=room, **fields)

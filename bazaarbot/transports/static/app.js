@@ -46,15 +46,15 @@
     return node;
   }
 
-  function stamp() {
-    const d = new Date();
+  function stamp(at) {
+    const d = typeof at === "number" ? new Date(at * 1000) : new Date();
     return String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
   }
 
-  function append(container, kind, nick, text) {
+  function append(container, kind, nick, text, at) {
     const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 60;
     const line = el("div", "line " + kind.split(" ").map((k) => "k-" + k).join(" "));
-    line.appendChild(el("span", "time", stamp()));
+    line.appendChild(el("span", "time", stamp(at)));
     if (nick) line.appendChild(el("span", "nick", nick));
     line.appendChild(el("span", "text", text));
     container.appendChild(line);
@@ -138,9 +138,9 @@
     if (line && !line.disabled) line.focus();
   }
 
-  function roomLine(name, kind, nick, text) {
+  function roomLine(name, kind, nick, text, at) {
     const r = room(name);
-    append(r.log, kind, nick, text);
+    append(r.log, kind, nick, text, at);
     if (name !== state.active) {
       r.unread += 1;
       renderRooms();
@@ -256,8 +256,9 @@
 
   function showHistory(name, history) {
     for (const h of history || []) {
-      if (h && h.t === "chat") roomLine(name, h.nick === "*" ? "system" : "chat", h.nick === "*" ? "" : h.nick, h.text);
-      else if (h && h.t === "bot") roomLine(name, "bot", h.nick, h.text);
+      if (h && h.t === "chat") {
+        roomLine(name, h.nick === "*" ? "system" : "chat", h.nick === "*" ? "" : h.nick, h.text, h.at);
+      } else if (h && h.t === "bot") roomLine(name, "bot", h.nick, h.text, h.at);
     }
   }
 
@@ -329,12 +330,12 @@
       }
       case "chat":
         if (state.rooms.has(f.room)) {
-          if (f.nick === "*") roomLine(f.room, "system", "", f.text);
-          else roomLine(f.room, f.nick === state.nick ? "chat self" : "chat", f.nick, f.text);
+          if (f.nick === "*") roomLine(f.room, "system", "", f.text, f.at);
+          else roomLine(f.room, f.nick === state.nick ? "chat self" : "chat", f.nick, f.text, f.at);
         }
         break;
       case "bot":
-        if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text);
+        if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
         break;
       case "board": {
         const r = state.rooms.get(f.room);
