@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from bazaarbot.plugin import MoveError
 from plugins.yspahan import GAME
 from plugins.yspahan.board import N_SOUKS, SHOP_SOUK, SOUK_SIZE
 from plugins.yspahan.cards import COPIES_PER_KIND, N_CARDS
@@ -61,6 +62,8 @@ def run_game(n: int, seed: int, try_all: bool) -> tuple[object, list[tuple[int, 
         seat = seats[0]
         commands = GAME.legal_commands(st, seat)
         assert commands, "the seat to act always has a move"
+        brief = GAME.brief_moves(st, seat)
+        assert brief and len(brief) < 300 and "\n" not in brief
         assert all(GAME.legal_commands(st, other) == [] for other in range(n) if other != seat)
         actions = legal(st)
         assert len(set(commands)) == len(commands)
@@ -180,3 +183,112 @@ def test_determinize_redeals_hidden_cards_and_stays_playable():
 def test_bench_reports_decisions_and_games_per_second():
     figures = dict(GAME.bench(0.4))
     assert figures["decisions/s"] > 0 and figures["games/s"] > 0
+
+
+WORDS = [
+    "take",
+    "deliver",
+    "move",
+    "draw",
+    "card",
+    "place",
+    "first",
+    "protect",
+    "let",
+    "go",
+    "build",
+    "play",
+    "extra",
+    "done",
+    "stop",
+    "roll",
+    "yellow",
+    "camels",
+    "gold",
+    "sacks",
+    "barrels",
+    "chests",
+    "vases",
+    "west",
+    "east",
+    "north",
+    "south",
+    "then",
+    "to",
+    "with",
+    "stay",
+    "+",
+    "-",
+    "+1",
+    "-1",
+    "-3",
+    "0",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "10",
+    "11",
+    "sack3",
+    "sack5",
+    "vase1",
+    "chest4",
+    "barrel2",
+    "W3",
+    "E1",
+    "N4",
+    "S7",
+    "X",
+    "w99",
+    "hoist",
+    "paddock",
+    "shop",
+    "hammam",
+    "bazaar",
+    "caravanserai",
+    "gold3",
+    "camels3",
+    "souk_cube",
+    "caravan_cube",
+    "exchange",
+    "gold_for_vp",
+    "camels_for_vp",
+    "build_no_camels",
+    "build_no_gold",
+    "for",
+    ",",
+    "!",
+]
+
+
+def test_wrong_commands_are_refused_cleanly_and_change_nothing():
+    """Garbage, and commands that were legal elsewhere, by any seat: always a short MoveError."""
+    rng = random.Random(1)
+    pool: list[str] = []
+    for seed in range(12):
+        n = 2 + seed % 3
+        st = GAME.setup(NAMES[:n], random.Random(seed), {})
+        while GAME.result(st) is None:
+            seat = GAME.to_act(st)[0]
+            commands = GAME.legal_commands(st, seat)
+            pool.extend(rng.sample(commands, min(2, len(commands))))
+            for _ in range(3):
+                if rng.random() < 0.5:
+                    text = rng.choice(pool)
+                else:
+                    text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 5)))
+                who = rng.randrange(n)
+                before = GAME.to_json(st)
+                try:
+                    move = GAME.parse(st, who, text)
+                    if who == seat and move in legal(st):
+                        continue
+                    GAME.apply(st, who, move)
+                    pytest.fail(f"accepted an illegal command: {text}")
+                except MoveError as err:
+                    assert err.message and len(err.message) < 400
+                assert GAME.to_json(st) == before
+            GAME.apply(st, seat, GAME.parse(st, seat, pick(rng, commands)))

@@ -77,7 +77,10 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
     if who != seat:
         return _("Not your decision now - {status}").format(status=status(st))
     kind, ph, p = a[0], st.phase, seat
-    hint = _(" You can: {moves}").format(moves=brief(st, seat))
+    moves = brief(st, seat)
+    if len(moves) > 200:
+        moves = moves[:200].rsplit(";", 1)[0] + "; ... (/moves)"
+    hint = _(" You can: {moves}").format(moves=moves)
     if ph == P_PROTECT and kind != A_PROTECT:
         return _("First decide about your cube: protect (1 camel) or let go.")
     if ph == P_ORDER and kind != A_FIRST:

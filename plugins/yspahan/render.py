@@ -187,7 +187,7 @@ def brief(st: State, seat: int) -> str:
     draws: list[str] = []
     plays: dict[int, list[tuple[int, ...]]] = {}
     extras: list[str] = []
-    builds: list[str] = []
+    builds_by: dict[str, list[str]] = {}
     seen_move: set[int] = set()
     for a in acts:
         kind = a[0]
@@ -203,18 +203,19 @@ def brief(st: State, seat: int) -> str:
         elif kind == A_EXTRA:
             extras.append(CARD_IDS[a[1]])
         elif kind == A_BUILD:
-            text = format_action(st, a)
-            if st.n == 2:
-                text = text.rsplit(" with ", 1)[0] + " with V"
-            if text not in builds:
-                builds.append(text)
+            head = "build" if a[3] < 0 else f"play {CARD_IDS[a[3]]}"
+            names = builds_by.setdefault(head, [])
+            if BUILDING_IDS[a[1]] not in names:
+                names.append(BUILDING_IDS[a[1]])
         elif kind in (A_TAKE, A_YELLOW) or kind not in (A_MOVE,):
             parts.append(format_action(st, a))
     if moves:
-        parts.append(_("move {vs} DIR [then DIR] [+K/-K]").format(vs="|".join(moves)))
+        parts.append(_("move {vs} DIR [+K/-K]").format(vs="|".join(moves)))
     if draws:
         parts.append("draw " + "|".join(d.split(" ", 1)[1] for d in draws) if draws != ["draw"] else "draw")
-    parts.extend(builds)
+    for head, names in builds_by.items():
+        shown = "|".join(names) if head == "build" else "NAME"
+        parts.append(f"{head} {shown}" + (" with V" if st.n == 2 else ""))
     for k, items in plays.items():
         if len(items) == 1:
             parts.append(format_action(st, items[0]))
