@@ -25,17 +25,19 @@ from .cards import BUILDING_IDS, CARD_IDS, building_text, card_text
 from .parse import format_action
 from .rules import (
     A_BUILD,
+    A_DONE,
     A_DRAW,
     A_EXTRA,
     A_MOVE,
     A_PLAY,
     A_TAKE,
     A_YELLOW,
+    actor,
     caravan_scores,
     legal,
     tower_text,
 )
-from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+from .state import P_ACTION, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
 
 
 def _buildings(st: State, p: int) -> str:
@@ -176,71 +178,74 @@ def private_view(st: State, seat: int) -> str:
 
 
 def brief(st: State, seat: int) -> str:
-    """One short line summing up the legal commands."""
-    from .rules import actor
-
+    """One short line summing up the legal commands (details shrink when the line gets long)."""
     if actor(st) != seat:
         return _("(not your decision now)") if st.phase != P_END else _("(game over)")
-    acts = legal(st)
-    parts: list[str] = []
+    head: list[str] = []
+    tail: list[str] = []
+    takes: list[str] = []
+    delivers: list[str] = []
     moves: list[str] = []
     draws: list[str] = []
+    yellows: list[int] = []
     plays: dict[int, list[tuple[int, ...]]] = {}
     extras: list[str] = []
     builds_by: dict[str, list[str]] = {}
-    seen_move: set[int] = set()
-    for a in acts:
+    for a in legal(st):
         kind = a[0]
         if kind == A_MOVE:
-            v = st.tower_v[a[1]]
-            if v not in seen_move:
-                seen_move.add(v)
-                moves.append(str(v))
+            v = str(st.tower_v[a[1]])
+            if v not in moves:
+                moves.append(v)
+        elif kind == A_TAKE:
+            (takes if a[1] in (0, 5) else delivers).append(FIELD_NAMES[a[1]])
         elif kind == A_DRAW:
-            draws.append(format_action(st, a))
+            draws.append(str(st.tower_v[a[1]]) if a[1] >= 0 else "")
+        elif kind == A_YELLOW:
+            yellows.append(a[1])
         elif kind == A_PLAY:
             plays.setdefault(a[1], []).append(a)
         elif kind == A_EXTRA:
             extras.append(CARD_IDS[a[1]])
         elif kind == A_BUILD:
-            head = "build" if a[3] < 0 else f"play {CARD_IDS[a[3]]}"
-            names = builds_by.setdefault(head, [])
+            key = "build" if a[3] < 0 else f"play {CARD_IDS[a[3]]}"
+            names = builds_by.setdefault(key, [])
             if BUILDING_IDS[a[1]] not in names:
                 names.append(BUILDING_IDS[a[1]])
-        elif kind in (A_TAKE, A_YELLOW) or kind not in (A_MOVE,):
-            parts.append(format_action(st, a))
+        elif kind == A_DONE:
+            tail.append(format_action(st, a))
+        else:
+            head.append(format_action(st, a))
+    if yellows:
+        top = max(yellows)
+        head.append("roll" + ("" if not top else f" | yellow 1-{top}" if top > 1 else " | yellow 1"))
+    if takes:
+        head.append("take " + "|".join(takes))
+    if delivers:
+        head.append("deliver " + "|".join(delivers))
     if moves:
-        parts.append(_("move {vs} DIR [+K/-K]").format(vs="|".join(moves)))
+        head.append(_("move {vs} DIR [+K/-K]").format(vs="|".join(moves)))
     if draws:
-        parts.append("draw " + "|".join(d.split(" ", 1)[1] for d in draws) if draws != ["draw"] else "draw")
-    for head, names in builds_by.items():
-        shown = "|".join(names) if head == "build" else "NAME"
-        parts.append(f"{head} {shown}" + (" with V" if st.n == 2 else ""))
+        head.append(("draw " + "|".join(draws)).strip())
+    for key, names in builds_by.items():
+        shown = "|".join(names) if key == "build" else "NAME"
+        head.append(f"{key} {shown}" + (" with V" if st.n == 2 else ""))
+    cards: list[str] = []
     for k, items in plays.items():
         if len(items) == 1:
-            parts.append(format_action(st, items[0]))
+            cards.append(format_action(st, items[0]))
         elif k == 5:
-            parts.append(_("play souk_cube SOUK [SPACE] ({k} choices)").format(k=len(items)))
+            cards.append("play souk_cube SOUK [SPACE]")
         elif k == 8:
-            parts.append(_("play exchange N gold|camels"))
+            cards.append("play exchange N gold|camels")
         else:
-            parts.append(f"play {CARD_IDS[k]} 1-{max(x[2] for x in items)}")
-    if extras:
-        parts.append("extra " + "|".join(extras))
-    return "; ".join(parts)
-
-
-def _phase_words(st: State) -> str:
-    return {
-        P_ROLL: _("roll the dice (roll or yellow N)"),
-        P_ACTION: _("pick a dice group (take, deliver, move, draw)"),
-        P_PLACE: _("place your cubes (place SOUK [SPACE])"),
-        P_ORDER: _("choose which cube leaves first (first SOUK)"),
-        P_PROTECT: _("decide on camel protection (protect or let go)"),
-        P_BUILD: _("build, play cards or end the turn (done)"),
-        P_END: _("nothing: the game is over"),
-    }[st.phase]
-
-
-def field_word(f: int) -> str:
-    return FIELD_NAMES[f]
+            cards.append(f"play {CARD_IDS[k]} 1-{max(x[2] for x in items)}")
+    extra = ["extra " + "|".join(extras)] if extras else []
+    text = "; ".join(head + cards + extra + tail)
+    if len(text) > 280 and extra:
+        extra = ["extra CARD"]
+        text = "; ".join(head + cards + extra + tail)
+    if len(text) > 280 and cards:
+        cards = [_("play CARD (see /hand)")]
+        text = "; ".join(head + cards + extra + tail)
+    return text
