@@ -14,7 +14,7 @@ from plugins.yspahan.scenario import fill, new_game, play, put, set_tower
 def test_identity_fields():
     assert GAME.name == "yspahan" and GAME.min_players == 2 and GAME.max_players == 4
     assert GAME.rules_version.startswith("yspahan-") and GAME.title == "Yspahan"
-    assert "3 weeks" in GAME.rules_summary and all(len(x) < 400 for x in GAME.rules_summary.splitlines())
+    assert "3 weeks" in GAME.rules_summary and all(len(x) < 300 for x in GAME.rules_summary.splitlines())
 
 
 def test_options_carry_the_recommended_defaults():
