@@ -127,6 +127,12 @@ def test_move_through_the_crossing_with_a_turn(tower_state):
     assert parse(st, "move 4 to n2") == (R.A_MOVE, 3, SPACE_INDEX["n2"])
 
 
+def test_move_from_the_crossing_takes_one_direction(tower_state):
+    st = tower_state
+    assert "give just one direction" in parse_error(st, "move 4 north then east")
+    assert parse(st, "move 4 north") == (R.A_MOVE, 3, SPACE_INDEX["n4"])
+
+
 def test_move_of_zero_forms(tower_state):
     st = tower_state
     assert parse(st, "move 4 -4") == parse(st, "move 4 stay") == (R.A_MOVE, 3, st.sup)

@@ -254,6 +254,10 @@ def _parse_move(st: State, words: list[str]) -> tuple[int, ...]:
             )
         )
     passes = arm >= 0 and direction == OPPOSITE[arm] and distance > DIST[here][CROSSING]
+    if turn >= 0 and arm < 0:
+        raise MoveError(
+            _("The supervisor starts on the crossing: give just one direction, e.g. move 4 north.")
+        )
     if turn >= 0 and not passes:
         raise MoveError(_("That move does not pass the crossing, so there is nowhere to turn."))
     if passes and turn == arm:
