@@ -306,9 +306,15 @@ async def start_bot(hub: Hub, settings: IrcNetwork, **kwargs: Any) -> IrcTranspo
 
 
 @pytest_asyncio.fixture
-async def raw_clients() -> AsyncIterator[list[RawClient]]:
-    """Collects RawClients a test makes and closes them at the end."""
-    made: list[RawClient] = []
+async def closing() -> AsyncIterator[list[Any]]:
+    """Whatever a test puts here (raw clients, bots, hubs) is closed at the end, last in first out."""
+    made: list[Any] = []
     yield made
-    for client in made:
-        await client.close()
+    for thing in reversed(made):
+        with contextlib.suppress(Exception):
+            if isinstance(thing, RawClient):
+                await thing.close()
+            elif isinstance(thing, IrcTransport):
+                await thing.stop()
+            elif isinstance(thing, Hub):
+                await thing.close()

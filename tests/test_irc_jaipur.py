@@ -12,10 +12,10 @@ import pytest
 from ircserver import (
     IrcServer,
     RawClient,
+    closing,
     ircserver,
     make_hub,
     network_settings,
-    raw_clients,
     start_bot,
     wait_until,
 )
@@ -25,14 +25,17 @@ pytestmark = pytest.mark.irc
 CHAN = "#jaipur"
 
 
-async def test_full_jaipur_match_over_irc(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_full_jaipur_match_over_irc(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     from plugins.jaipur import GAME
 
     hub = make_hub(tmp_path, games={"jaipur": GAME}, seed=11)
+
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver, channels=(CHAN,)))
+    closing.append(bot)
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))
     bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    raw_clients += [alice, bob]
+    closing += [alice, bob]
     clients = {"alice": alice, "bob": bob}
     await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
     alice.say(CHAN, "!join")
@@ -75,5 +78,3 @@ async def test_full_jaipur_match_over_irc(tmp_path: Path, ircserver: IrcServer, 
         assert own, "each player got their hand privately"
         other = "bob" if client.nick == "alice" else "alice"
         assert not any(f" PRIVMSG {other} :" in line for line in client.lines)
-    await bot.stop()
-    await hub.close()

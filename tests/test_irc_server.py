@@ -11,10 +11,10 @@ import pytest
 from ircserver import (
     IrcServer,
     RawClient,
+    closing,
     ircserver,
     make_hub,
     network_settings,
-    raw_clients,
     start_bot,
     wait_until,
 )
@@ -33,13 +33,15 @@ def channel_lines(client: RawClient, channel: str = CHAN) -> list[str]:
     ]
 
 
-async def seated_game(tmp_path: Path, server: IrcServer, made: list[RawClient], **bot_kwargs: object):
+async def seated_game(tmp_path: Path, server: IrcServer, closing: list, **bot_kwargs: object):
     """Hub + bot + alice and bob in #bazaar with a started game of Count (alice to act)."""
     hub = make_hub(tmp_path)
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(server), **bot_kwargs)  # type: ignore[arg-type]
+    closing.append(bot)
     alice = await RawClient("alice", server.port).connect((CHAN,))
     bob = await RawClient("bob", server.port).connect((CHAN,))
-    made += [alice, bob]
+    closing += [alice, bob]
     await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
     alice.say(CHAN, "!join")
     await alice.expect("alice")
@@ -61,8 +63,8 @@ async def move(hub, client: RawClient, text: str, where: str = CHAN) -> None:
     await wait_until(lambda: table(hub).state.total != before, what=f"{client.nick}'s move {text!r}")
 
 
-async def test_full_match_hands_only_in_private(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
-    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, raw_clients)
+async def test_full_match_hands_only_in_private(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
     await move(hub, alice, "add 3")
     await move(hub, bob, "add 3")
     await move(hub, alice, "add 3", where="bazaarbot")  # a move by private message works too
@@ -79,12 +81,10 @@ async def test_full_match_hands_only_in_private(tmp_path: Path, ircserver: IrcSe
     assert alice_private and bob_private
     assert not any(" PRIVMSG bob :" in line for line in alice.lines)
     assert not any(" PRIVMSG alice :" in line for line in bob.lines)
-    await bot.stop()
-    await hub.close()
 
 
-async def test_nick_change_mid_game_keeps_the_seat(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
-    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, raw_clients)
+async def test_nick_change_mid_game_keeps_the_seat(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
     alice.send("NICK alicia")
     await alice.expect("NICK")
     await wait_until(lambda: bot.roster.in_channel("alicia", CHAN), what="the rename")
@@ -93,12 +93,10 @@ async def test_nick_change_mid_game_keeps_the_seat(tmp_path: Path, ircserver: Ir
     assert table(hub).state.total == 2
     await bob.expect(lambda line: "PRIVMSG #bazaar" in line and "add" in line)
     await move(hub, bob, "add 1")
-    await bot.stop()
-    await hub.close()
 
 
-async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
-    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, raw_clients)
+async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
     await move(hub, alice, "add 2")
     ircserver.kill()
     await wait_until(lambda: not bot.registered.is_set(), what="the bot to notice the loss")
@@ -107,7 +105,7 @@ async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, raw
     ircserver.start()
     alice2 = await RawClient("alice", ircserver.port).connect((CHAN,))
     bob2 = await RawClient("bob", ircserver.port).connect((CHAN,))
-    raw_clients += [alice2, bob2]
+    closing += [alice2, bob2]
     await wait_until(
         lambda: bot.registered.is_set() and bot.roster.in_channel("bob", CHAN),
         15,
@@ -118,15 +116,15 @@ async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, raw
     await move(hub, alice2, "add 2")
     assert table(hub).state.total == 6
     await bob2.expect("said while the server was down")
-    await bot.stop()
-    await hub.close()
 
 
-async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     hub = make_hub(tmp_path)
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver))
+    closing.append(bot)
     bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    raw_clients.append(bob)
+    closing.append(bob)
     await bot.send(Tell(NET, "bob", "hello\rQUIT :injected"))
     line = await bob.expect("PRIVMSG bob :")
     assert line.endswith("PRIVMSG bob :hello QUIT :injected")
@@ -148,15 +146,15 @@ async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcSe
     )
     assert not any("a private view" in line for line in bob.lines)
     assert bot.roster.channel("#evil") is None
-    await bot.stop()
-    await hub.close()
 
 
-async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     hub = make_hub(tmp_path)
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver))
+    closing.append(bot)
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    raw_clients.append(alice)
+    closing.append(alice)
     alice.send(f"NOTICE {CHAN} :!games")
     alice.send("NOTICE bazaarbot :!help")
     alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
@@ -169,39 +167,44 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
         if line.startswith(":bazaarbot") and (" PRIVMSG " in line or " NOTICE " in line)
     ]
     assert len(answers) == 1, answers
-    await bot.stop()
-    await hub.close()
 
 
 async def test_blocked_private_messages_are_explained_in_the_channel(
-    tmp_path: Path, ircserver: IrcServer, raw_clients
+    tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
     hub = make_hub(tmp_path)
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver))
+    closing.append(bot)
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    raw_clients.append(alice)
+    closing.append(alice)
     alice.send("MODE alice +b")  # ngircd: refuse private messages from unregistered users
     await alice.expect("MODE alice")
     alice.say(CHAN, "!join")
     alice.say(CHAN, "!hand")  # answered privately, which the server refuses
     line = await alice.expect(lambda line: "PRIVMSG #bazaar :alice:" in line)
     assert "/hand" in line and "-b" in line
-    await bot.stop()
-    await hub.close()
 
 
-async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     alice = await RawClient("alice", ircserver.port).connect(("#colors",))  # first in: channel operator
     bob = await RawClient("bob", ircserver.port).connect(("#colors",))
-    raw_clients += [alice, bob]
+    closing += [alice, bob]
     hub = make_hub(tmp_path)
+    closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver, channels=("#colors",)))
+    closing.append(bot)
     await wait_until(lambda: bot.roster.in_channel("bob", "#colors"), what="NAMES")
     assert bot.roster.user("alice", "#colors").is_op
     assert not bot.roster.user("bob", "#colors").is_op
-    assert bot.roster.user("bob").mask == "bob!~bob@127.0.0.1"
+    bob.say("#colors", "hello")  # every line carries its sender's hostmask
+    await wait_until(lambda: bot.roster.user("bob").mask == "bob!~bob@127.0.0.1", what="bob's hostmask")
     alice.send("MODE #colors +o bob")
     await wait_until(lambda: bot.roster.user("bob", "#colors").is_op, what="the MODE +o")
+    await bot.send(Say(NET, "#colors", "take 2 spice", colors=True))
+    line = await bob.expect("PRIVMSG #colors :take 2")
+    assert line.endswith("take 2 spice"), "plain until the channel modes are known"
+    await wait_until(lambda: bot.roster.channel_modes("#colors") is not None, what="RPL_CHANNELMODEIS")
     await bot.send(Say(NET, "#colors", "take 3 spice", colors=True))
     line = await bob.expect("PRIVMSG #colors :take 3")
     assert line.endswith("take 3 \x0304spice\x0f")
@@ -213,56 +216,50 @@ async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, raw_clients
     assert line.endswith("take 4 spice")
     await bot.send(Say(NET, "#colors", "take 5 gold", colors=False))
     assert (await bob.expect("take 5")).endswith("take 5 gold")
-    await bot.stop()
-    await hub.close()
 
 
-async def test_nick_in_use_then_regained(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_nick_in_use_then_regained(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     squatter = await RawClient("bazaarbot", ircserver.port).connect(())
-    raw_clients.append(squatter)
+    closing.append(squatter)
     hub = make_hub(tmp_path)
+    closing.append(hub)
     settings = network_settings(ircserver, alt_nicks=("bazaarbot2",))
     bot = await start_bot(hub, settings, regain_interval=0.3)
+    closing.append(bot)
     assert bot.nick == "bazaarbot2"
     watcher = await RawClient("watcher", ircserver.port).connect((CHAN,))
-    raw_clients.append(watcher)
+    closing.append(watcher)
     await squatter.close()
-    raw_clients.remove(squatter)
+    closing.remove(squatter)
     await watcher.expect(":bazaarbot2!", timeout=10)  # NICK bazaarbot2 -> bazaarbot
     await wait_until(lambda: bot.nick == "bazaarbot", what="the nick to come back")
     watcher.say(CHAN, "!games")
     assert (await watcher.expect("PRIVMSG #bazaar :Games:")).startswith(":bazaarbot!")
-    await bot.stop()
-    await hub.close()
 
 
-async def test_two_networks_at_once(tmp_path: Path, ircserver: IrcServer, raw_clients) -> None:
+async def test_two_networks_at_once(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     hub = make_hub(tmp_path)
+    closing.append(hub)
     one = await start_bot(hub, network_settings(ircserver, name="one", nick="botone", channels=("#one",)))
+    closing.append(one)
     two = await start_bot(hub, network_settings(ircserver, name="two", nick="bottwo", channels=("#two",)))
+    closing.append(two)
     alice = await RawClient("alice", ircserver.port).connect(("#one", "#two"))
-    raw_clients.append(alice)
+    closing.append(alice)
     alice.say("#one", "!join")
     await alice.expect(lambda line: line.startswith(":botone!") and "#one" in line)
     alice.say("#two", "!status")
     await alice.expect(lambda line: line.startswith(":bottwo!") and "#two" in line)
     assert ("one", "#one") in hub.tables and ("two", "#two") in hub.tables
     assert not any(line.startswith(":bottwo!") and "#one" in line for line in alice.lines)
-    await one.stop()
-    await two.stop()
-    await hub.close()
 
 
-async def test_quit_in_a_game_starts_the_grace_period(
-    tmp_path: Path, ircserver: IrcServer, raw_clients
-) -> None:
-    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, raw_clients)
+async def test_quit_in_a_game_starts_the_grace_period(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
     await bob.close()
-    raw_clients.remove(bob)
+    closing.remove(bob)
     await wait_until(lambda: (NET, "n:bob") in hub._pending_leaves, what="the grace period")
     bob2 = await RawClient("bob", ircserver.port).connect((CHAN,))
-    raw_clients.append(bob2)
+    closing.append(bob2)
     await wait_until(lambda: (NET, "n:bob") not in hub._pending_leaves, what="the return")
     assert table(hub).running
-    await bot.stop()
-    await hub.close()

@@ -48,8 +48,9 @@ def test_mode_changes_follow_prefix_and_param_modes() -> None:
     assert not roster.is_op("alice", "#bazaar")
     feed(roster, ":carol!c@h MODE #bazaar +o-v+b bob alice *!*@spam")
     assert roster.is_op("bob", "#bazaar")
-    assert "c" in roster.channel_modes("#bazaar") and "l" in roster.channel_modes("#bazaar")
-    assert "b" not in roster.channel_modes("#bazaar")
+    feed(roster, ":s 324 bot #bazaar +nt")
+    feed(roster, ":carol!c@h MODE #bazaar +lc 10")
+    assert roster.channel_modes("#bazaar") == {"n", "t", "l", "c"}
 
 
 def test_key_and_op_in_one_mode_line() -> None:
@@ -60,6 +61,7 @@ def test_key_and_op_in_one_mode_line() -> None:
 
 def test_channel_mode_reply() -> None:
     roster = joined()
+    assert roster.channel_modes("#bazaar") is None  # not asked yet
     feed(roster, ":s 324 bot #bazaar +ntS")
     assert roster.channel_modes("#bazaar") == {"n", "t", "S"}
 

@@ -168,6 +168,7 @@ class IrcTransport:
         self._last_data = time.monotonic()
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._modes_asked: set[str] = set()
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: Hub) -> None:
@@ -215,11 +216,20 @@ class IrcTransport:
             return
         budget = self._budget("PRIVMSG", channel)
         modes = self.roster.channel_modes(channel)
+        if colors and modes is None:
+            self._ask_modes(channel)  # plain text until we know the channel allows colour
         for piece in split_text(clean_lines(text), budget):
-            line = render(piece, colors, modes)
+            line = render(piece, colors and modes is not None, modes or set())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
             self.queue.put(f"PRIVMSG {channel} :{line}")
+
+    def _ask_modes(self, channel: str) -> None:
+        """Ask for a channel's modes once per join (ngircd charges a second of penalty for it)."""
+        folded = self.roster.fold(channel)
+        if folded not in self._modes_asked and self.roster.channel(channel) is not None:
+            self._modes_asked.add(folded)
+            self.queue.put(f"MODE {channel}", front=True)
 
     def _tell(self, nick: str, text: str, notice: bool = False) -> None:
         nick = clean_word(nick)
@@ -296,6 +306,7 @@ class IrcTransport:
         self.queue.pause()
         self._lost.clear()
         self.roster.reset()
+        self._modes_asked.clear()
         self.caps = CapNegotiator(self.settings.sasl_account, self.settings.sasl_password)
         self.nick = self.settings.nick
         self.roster.me = self.nick
@@ -470,8 +481,11 @@ class IrcTransport:
             return
         self._learn_mask(line.source)
         channel = clean_word(line.param(0))
-        self.queue.put(f"MODE {channel}")
-        self.queue.put(f"WHO {channel} %tcuhnfa,42" if self.whox else f"WHO {channel}")
+        self._modes_asked.discard(self.roster.fold(channel))
+        # NAMES (sent with the JOIN) gives nicks and ops; every line a user sends carries their
+        # hostmask (and account tag). Only accounts need WHOX, where there are no account tags.
+        if self.whox and "account-notify" in self.caps.enabled and "account-tag" not in self.caps.enabled:
+            self.queue.put(f"WHO {channel} %tcuhnfa,42")
 
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):

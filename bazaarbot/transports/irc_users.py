@@ -39,6 +39,8 @@ class Channel:
     name: str
     members: dict[str, set[str]] = field(default_factory=dict)
     modes: set[str] = field(default_factory=set)
+    #: whether the channel's modes were read (RPL_CHANNELMODEIS) since we joined
+    modes_known: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,9 +116,10 @@ class Roster:
             is_op=channel is not None and self.is_op(nick, channel),
         )
 
-    def channel_modes(self, channel: str) -> set[str]:
+    def channel_modes(self, channel: str) -> set[str] | None:
+        """The channel's simple modes, or None while they are not known (not joined, not yet asked)."""
         chan = self.channel(channel)
-        return set(chan.modes) if chan else set()
+        return set(chan.modes) if chan and chan.modes_known else None
 
     def reset(self) -> None:
         """Forget everything (a new connection): channels are rejoined and resynced."""
@@ -302,6 +305,7 @@ class Roster:
         if chan is None:
             return
         chan.modes = {c for c in line.param(2) if c not in "+-" and c not in self.chanmodes[0]}
+        chan.modes_known = True
 
     def _on_mode(self, line: Line) -> None:
         target = line.param(0)
