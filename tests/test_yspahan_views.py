@@ -40,7 +40,7 @@ def test_board_shows_the_whole_city_in_short_lines():
     assert all(len(line) < 300 for line in lines)
     assert "week 1/3, day 1/7" in lines[0]
     assert "camels 3x1" in text and "gold 3x6 (1 yellow)" in text
-    assert "vase1(4) Bob 1/1 done" in text and "sack5(6) Cid 2/5 @W7" in text and "sack6(8) 0/6" in text
+    assert "vase1(4) Bob 1/1 done @E1" in text and "sack5(6) Cid 2/5 @W7" in text and "sack6(8) 0/6" in text
     assert "Supervisor at X" in text and "Caravan 2/12" in text and "row 1: Ann Dee" in text
     assert "Ann: 0 pts, 2 gold, 0 camels, 0 cards, hoist." in text
     assert sum(1 for line in lines if line.startswith(("Sacks:", "Barrels:", "Chests:", "Vases:"))) == 4
@@ -120,6 +120,11 @@ def test_end_of_week_update_reports_souks_and_caravan():
     text = " ".join(outs)
     assert "End of week 1. Souks: Bob +12." in text and "Caravan scoring: Bob +1." in text
     assert all(len(line) < 300 for line in outs)
+
+
+def test_rules_summary_has_the_road_map():
+    assert "west: W1 sack3, W2 chest2, W3 sack3" in GAME.rules_summary
+    assert "E1 barrel2+vase1" in GAME.rules_summary and "S1 sack3+barrel2" in GAME.rules_summary
 
 
 def test_result_lists_scores_and_shared_winners():

@@ -28,7 +28,9 @@ Caravan cubes score on arrival (2/1/0 by row) and when it fills: cubes x highest
 End of week: completed souks score their value; cubes leave the city; the caravan scores again. \
 Buildings score 0,0,5,5,5,10. Most points after week 3 wins; ties share the win.
 Cards are played between the steps of your own turn: before rolling, before or after taking dice, \
-while building; any card can instead be discarded as an extra die for take camels, take gold or deliver."""
+while building; any card can instead be discarded as an extra die for take camels, take gold or deliver.
+Road from the crossing X outwards, with the souks each space touches:
+""" + "\n".join(render.road_map())
 
 COMMAND_HELP = """\
 roll | yellow N - start player buys N yellow dice (1 gold each) and rolls.

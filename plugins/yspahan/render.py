@@ -8,6 +8,8 @@ from __future__ import annotations
 from bazaarbot.i18n import _, ngettext
 
 from .board import (
+    ARM_SPACES,
+    ARMS,
     FIELD_NAMES,
     NB_SOUKS,
     NEIGHBOURHOOD_NAMES,
@@ -93,15 +95,25 @@ def _souk(st: State, s: int) -> str:
         return text + f"0/{SOUK_SIZE[s]}"
     text += f"{st.players[owner]} {filled}/{SOUK_SIZE[s]}"
     exposed = [
-        SPACE_NAMES[SHOP_SPACES[sh][0]]
-        for sh in SOUK_SHOPS[s]
-        if st.shop[sh] >= 0 and not SHOP_INTERIOR[sh] and filled < SOUK_SIZE[s]
+        SPACE_NAMES[SHOP_SPACES[sh][0]] for sh in SOUK_SHOPS[s] if st.shop[sh] >= 0 and not SHOP_INTERIOR[sh]
     ]
     if filled == SOUK_SIZE[s]:
         text += _(" done")
-    elif exposed:
+    if exposed:
         text += " @" + "/".join(exposed)
     return text
+
+
+def road_map() -> list[str]:
+    """Which souks each road space touches, arm by arm from the crossing outwards."""
+    lines = []
+    for arm, (name, _letter, _length) in enumerate(ARMS):
+        spaces = []
+        for sp in ARM_SPACES[arm]:
+            souks = "+".join(SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[sp])
+            spaces.append(f"{SPACE_NAMES[sp]} {souks}")
+        lines.append(f"{name}: " + ", ".join(spaces))
+    return lines
 
 
 def board(st: State) -> str:
@@ -121,7 +133,7 @@ def board(st: State) -> str:
         lines.append(f"{NEIGHBOURHOOD_NAMES[nb]}: {souks}")
     near = [SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[st.sup]]
     lines.append(
-        _("Supervisor at {space}{near} (road: X centre, W1-W10, E1-E7, N1-N4, S1-S7).").format(
+        _("Supervisor at {space}{near}. Road map: /rules yspahan.").format(
             space=SPACE_NAMES[st.sup], near=" (" + ", ".join(near) + ")" if near else ""
         )
     )
