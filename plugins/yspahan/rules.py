@@ -819,4 +819,5 @@ def advance(st: State, ev: Outcome | None) -> None:
 
 
 def game_over(st: State) -> bool:
+    """Whether week 3 has been scored."""
     return st.phase == P_END
