@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 import pytest
@@ -263,3 +264,45 @@ async def test_quit_in_a_game_starts_the_grace_period(tmp_path: Path, ircserver:
     closing.append(bob2)
     await wait_until(lambda: (NET, "n:bob") not in hub._pending_leaves, what="the return")
     assert table(hub).running
+
+
+async def test_bad_bytes_never_stop_the_reader(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(ircserver))
+    closing.append(bot)
+    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
+    closing.append(alice)
+    alice.send_bytes(b"PRIVMSG #bazaar :caf\xe9 \xff\xfe broken\r\n")
+    alice.send_bytes(b"PRIVMSG bazaarbot :\xc3\x28!games\r\n")
+    alice.say(CHAN, "!games")
+    await alice.expect("PRIVMSG #bazaar :Games:")
+    assert bot.connections == 1
+
+
+async def test_kicked_bot_rejoins(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    alice = await RawClient("alice", ircserver.port).connect((CHAN,))  # first in: operator
+    closing.append(alice)
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(ircserver), rejoin_delay=0.2)
+    closing.append(bot)
+    alice.send(f"KICK {CHAN} bazaarbot :out")
+    await alice.expect(" KICK ")
+    await alice.expect(lambda line: line.startswith(":bazaarbot!") and " JOIN " in line)
+    await wait_until(lambda: bot.roster.channel(CHAN) is not None, what="the rejoin")
+
+
+async def test_a_silent_server_is_detected_and_left(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(ircserver), ping_interval=0.3, read_timeout=1.0)
+    closing.append(bot)
+    assert ircserver.process is not None
+    ircserver.process.send_signal(signal.SIGSTOP)  # the server hangs: no data, no error
+    try:
+        await wait_until(lambda: not bot.registered.is_set(), 10, "the read timeout")
+    finally:
+        ircserver.process.send_signal(signal.SIGCONT)
+    await wait_until(lambda: bot.registered.is_set() and bot.roster.channel(CHAN) is not None, 30, "rejoin")
+    assert bot.connections >= 2
