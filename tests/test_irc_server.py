@@ -306,3 +306,18 @@ async def test_a_silent_server_is_detected_and_left(tmp_path: Path, ircserver: I
         ircserver.process.send_signal(signal.SIGCONT)
     await wait_until(lambda: bot.registered.is_set() and bot.roster.channel(CHAN) is not None, 30, "rejoin")
     assert bot.connections >= 2
+
+
+async def test_players_gone_during_an_outage_get_the_grace_period(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
+    ircserver.kill()
+    await wait_until(lambda: not bot.registered.is_set(), what="the loss")
+    ircserver.start()
+    alice2 = await RawClient("alice", ircserver.port).connect((CHAN,))
+    closing.append(alice2)
+    await wait_until(lambda: bot.roster.in_channel("alice", CHAN), 15, "the rejoin")
+    await wait_until(lambda: (NET, "n:bob") in hub._pending_leaves, what="bob's grace period")
+    await wait_until(lambda: (NET, "n:alice") not in hub._pending_leaves, what="alice is there")
+    assert table(hub).running

@@ -26,7 +26,7 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell
+from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.irc_caps import CapNegotiator
 from bazaarbot.transports.irc_colors import render, strip_formatting
 from bazaarbot.transports.irc_delivery import FAILURES, DeliveryWatch, advice, bounced_nick
@@ -169,6 +169,7 @@ class IrcTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
+        self._syncing: set[str] = set()
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: Hub) -> None:
@@ -186,14 +187,15 @@ class IrcTransport:
         ):
             self._tasks.append(loop.create_task(coro, name=f"irc-{self.network}-{name}"))
 
-    async def stop(self, message: str = "bazaarbot is going away") -> None:
+    async def stop(self, message: str = "bazaarbot is going away", drain: float = 3.0) -> None:
+        """Send what is queued (for up to ``drain`` seconds), QUIT and close."""
         self._stopping = True
         connection = self._connection
+        if connection is not None and connection.connected and self.registered.is_set() and drain > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.queue.drained(), drain)
         if connection is not None and connection.connected:
-            with contextlib.suppress(Exception):
-                connection.quit(clean(message))
-            await asyncio.sleep(0)
-            connection.disconnect()
+            connection.disconnect(clean(message))
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -482,10 +484,33 @@ class IrcTransport:
         self._learn_mask(line.source)
         channel = clean_word(line.param(0))
         self._modes_asked.discard(self.roster.fold(channel))
+        self._syncing.add(self.roster.fold(channel))
         # NAMES (sent with the JOIN) gives nicks and ops; every line a user sends carries their
         # hostmask (and account tag). Only accounts need WHOX, where there are no account tags.
         if self.whox and "account-notify" in self.caps.enabled and "account-tag" not in self.caps.enabled:
             self.queue.put(f"WHO {channel} %tcuhnfa,42")
+
+    def _on_366(self, line: Line) -> None:
+        """End of NAMES after we joined: seated players who are not in the channel get the leave grace."""
+        channel = line.param(1)
+        hub, network, grace = self.hub, self.network, self.settings.leave_grace
+        folded = self.roster.fold(channel)
+        if hub is None or folded not in self._syncing:
+            return
+        self._syncing.discard(folded)
+        table = hub.tables.get((network, channel.lower()))
+        chan = self.roster.channel(channel)
+        if table is None or chan is None:
+            return
+        people = [self.roster.people[m] for m in chan.members if m in self.roster.people]
+        accounts = {person.account.lower() for person in people if person.account}
+        seats = {seat.key: seat for seat in [*table.seats, *table.players]}
+        for key, seat in seats.items():
+            account = key[2:] if key.startswith("a:") else None
+            if self.roster.fold(seat.nick) in chan.members or (account and account in accounts):
+                continue
+            user = User(seat.nick, account)
+            self._hub(lambda user=user: hub.user_left(network, channel, user, grace))
 
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):
