@@ -15,6 +15,7 @@ from ircserver import (
     closing,
     ircserver,
     make_hub,
+    needs_ngircd,
     network_settings,
     start_bot,
     wait_until,
@@ -97,7 +98,8 @@ async def test_nick_change_mid_game_keeps_the_seat(tmp_path: Path, ircserver: Ir
 
 
 async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
+    # the first reconnect comes 1.5-3 s after the loss: the players are back in the channel by then
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing, reconnect_min=1.5, reconnect_max=3)
     await move(hub, alice, "add 2")
     ircserver.kill()
     await wait_until(lambda: not bot.registered.is_set(), what="the bot to notice the loss")
@@ -173,6 +175,7 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
 async def test_blocked_private_messages_are_explained_in_the_channel(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
+    needs_ngircd(ircserver, "user mode +b")
     hub = make_hub(tmp_path)
     closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver))
@@ -188,6 +191,7 @@ async def test_blocked_private_messages_are_explained_in_the_channel(
 
 
 async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    needs_ngircd(ircserver, "channel operators")
     alice = await RawClient("alice", ircserver.port).connect(("#colors",))  # first in: channel operator
     bob = await RawClient("bob", ircserver.port).connect(("#colors",))
     closing += [alice, bob]
@@ -281,6 +285,7 @@ async def test_bad_bytes_never_stop_the_reader(tmp_path: Path, ircserver: IrcSer
 
 
 async def test_kicked_bot_rejoins(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+    needs_ngircd(ircserver, "KICK")
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))  # first in: operator
     closing.append(alice)
     hub = make_hub(tmp_path)
