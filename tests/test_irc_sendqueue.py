@@ -103,3 +103,21 @@ async def test_a_failed_write_keeps_the_line_for_later() -> None:
     await asyncio.wait_for(queue.drained(), 5)
     await queue.close()
     assert written == ["PRIVMSG #a :kept"]
+
+
+async def test_an_unsendable_line_is_dropped_not_blocking() -> None:
+    written: list[str] = []
+
+    def write(line: str) -> None:
+        if "bad" in line:
+            raise ValueError("message too long")
+        written.append(line)
+
+    queue = SendQueue(write, burst=5, rate=100.0)
+    queue.start()
+    queue.resume()
+    for line in ("PRIVMSG #a :one", "PRIVMSG #a :bad", "PRIVMSG #a :two"):
+        queue.put(line)
+    await asyncio.wait_for(queue.drained(), 5)
+    await queue.close()
+    assert written == ["PRIVMSG #a :one", "PRIVMSG #a :two"] and queue.dropped == 1

@@ -170,6 +170,7 @@ class IrcTransport:
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
         self._syncing: set[str] = set()
+        self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: Hub) -> None:
@@ -246,7 +247,9 @@ class IrcTransport:
 
     # --- sizes ----------------------------------------------------------------------------------
     def _budget(self, command: str, target: str) -> int:
-        return payload_budget(prefix_length(self.nick, self.user, self.host), command, target, self.linelen)
+        # room for the longest nick we may have by the time a queued line leaves (alternates, regain)
+        nick = self.nick.ljust(self._nick_room, "_")
+        return payload_budget(prefix_length(nick, self.user, self.host), command, target, self.linelen)
 
     # --- writing ----------------------------------------------------------------------------------
     def _write(self, line: str) -> None:

@@ -124,10 +124,16 @@ class SendQueue:
             line = self.lines[0]
             try:
                 self.write(line)
-            except Exception:
+            except (ConnectionError, OSError):
                 # not connected after all: keep the line for after the reconnect
                 log.debug("write failed; holding %d lines", len(self.lines), exc_info=True)
                 self._open.clear()
+                continue
+            except Exception:
+                # a line the connection refuses (too long, bad characters) must not block the rest
+                log.exception("dropped an unsendable line")
+                self.lines.popleft()
+                self.dropped += 1
                 continue
             self.lines.popleft()
             self.bucket.take()
