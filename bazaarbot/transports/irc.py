@@ -528,6 +528,14 @@ class IrcTransport:
         if self.roster.is_me(line.nick):
             self.user, self.host = line.param(0), line.param(1)
 
+    def _join_failed(self, line: Line) -> None:
+        log.warning("%s: cannot join %s: %s", self.network, line.param(1), line.param(-1)[:200])
+
+    _on_403 = _on_405 = _on_471 = _on_473 = _on_474 = _on_475 = _join_failed
+
+    def _on_404(self, line: Line) -> None:
+        log.warning("%s: cannot speak in %s: %s", self.network, line.param(1), line.param(-1)[:200])
+
     def _on_error(self, line: Line) -> None:
         log.warning("%s: server error: %s", self.network, line.param(-1)[:200])
 
@@ -549,8 +557,10 @@ class IrcTransport:
         if target.startswith(("#", "&")):
             self.delivery.spoke(self.roster.fold(nick), target)
             incoming = Incoming(self.network, target, self.roster.user(nick, target), text)
-        else:
+        elif self.roster.is_me(target):
             incoming = Incoming(self.network, None, self.roster.user(nick), text)
+        else:
+            return  # "@#chan" (ops only) and other targets are not for the bot
         self._hub(lambda: hub.handle(incoming))
 
     def _on_notice(self, line: Line) -> None:
