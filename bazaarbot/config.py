@@ -172,6 +172,8 @@ def parse_config(data: dict[str, Any]) -> Config:
         for channel in channels:
             if not channel.startswith(("#", "&")):
                 raise ConfigError(f"{where}.channels: {channel!r} must start with #")
+        if _take(n, where, "burst", int, 4) < 1 or _take(n, where, "lines_per_second", float, 1.0) <= 0:
+            raise ConfigError(f"{where} needs burst >= 1 and lines_per_second > 0")
         networks.append(
             IrcNetwork(
                 name=n["name"],

@@ -257,12 +257,22 @@ class Table:
             self.host = user.key
         self.save_lobby()
         names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
+        # a private line at once: the player knows where hands will arrive, and a network that
+        # refuses private messages (caller-ID, registered-only) shows it now, not at the deal
+        welcome = self.tell(
+            user.nick,
+            _(
+                "You sit in seat {n} at {channel} ({game}). What only you may see "
+                "(your hand, refused moves) comes here; /hand re-sends it."
+            ).format(n=number, channel=self.channel, game=plugin.title),
+        )
         return [
             self.say(
                 _("{nick} joins {game} in seat {n}. Seated: {names}. Host: {host}.").format(
                     nick=user.nick, game=plugin.title, n=number, names=names, host=self.host_nick()
                 )
-            )
+            ),
+            welcome,
         ]
 
     def leave(self, actor: Actor) -> list[Outgoing]:

@@ -40,7 +40,9 @@ async def test_handle_sends_every_answer_through_the_transport(tmp_path):
     bot, recorder = await seated_game(tmp_path)
     texts = [m.text for m in recorder.sent]
     assert any(t.startswith("Count starts") for t in texts)
-    assert sum(1 for m in recorder.sent if getattr(m, "nick", None) in ("alice", "bob")) == 2
+    private = [m.text for m in recorder.sent if getattr(m, "nick", None) in ("alice", "bob")]
+    assert sum(1 for t in private if t.startswith("Your secret")) == 2
+    assert sum(1 for t in private if t.startswith("You sit in seat")) == 2
 
 
 async def test_quit_leaves_the_game_after_the_grace_period(tmp_path):

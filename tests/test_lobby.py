@@ -41,6 +41,11 @@ def test_host_passes_on_when_host_leaves(bot):
     assert any("bob is now the host" in line for line in said(out))
 
 
+def test_join_sends_a_private_line_at_once(bot):
+    out = bot.line("alice", "/join")
+    assert told(out, "alice") and "seat 1 at #t" in told(out, "alice")[0]
+
+
 def test_join_twice_is_refused(bot):
     bot.line("alice", "/join")
     out = bot.line("alice", "/join")
