@@ -29,21 +29,6 @@ from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, Transport, 
 
 log = logging.getLogger(__name__)
 
-#: commands that act on one table and so need one, even when sent privately
-TABLE_COMMANDS = {
-    "new",
-    "join",
-    "leave",
-    "start",
-    "kick",
-    "reset",
-    "status",
-    "board",
-    "hand",
-    "moves",
-    "colors",
-}
-
 
 @dataclass
 class _Bucket:

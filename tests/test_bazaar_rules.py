@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from plugin_moves import Moves
 
-from bazaarbot.plugin import MoveError
 from plugins.bazaar import GAME
 from plugins.bazaar import rules as R
 from plugins.bazaar.colours import BLUE, GREEN, RED, WHITE, YELLOW
@@ -14,19 +14,7 @@ from plugins.bazaar.exchange import FIXED_TABLE
 from plugins.bazaar.scenario import build_state, stones_of
 from plugins.bazaar.state import ACTION, BUY, DISCARD, JOKER, OVER
 
-
-def play(state, text, seat=None):
-    seat = state.turn if seat is None else seat
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
-
-
-def refused(state, text, seat=None) -> str:
-    seat = state.turn if seat is None else seat
-    before = GAME.to_json(state)
-    with pytest.raises(MoveError) as err:
-        GAME.apply(state, seat, GAME.parse(state, seat, text))
-    assert GAME.to_json(state) == before, "a refused move must change nothing"
-    return err.value.message
+play, refused = Moves(GAME).play, Moves(GAME).refused
 
 
 def force_draw(state, face):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
+from plugin_moves import Moves
+
 from plugins.bazaar import GAME
 from plugins.bazaar.render import combo_text, group
 from plugins.bazaar.scenario import build_state
 from plugins.bazaar.state import BUY, DISCARD, JOKER
 
-
-def play(state, text):
-    return GAME.apply(state, state.turn, GAME.parse(state, state.turn, text))
+play = Moves(GAME).play
 
 
 def test_board_shows_every_exchange_row_numbered_with_both_sides():

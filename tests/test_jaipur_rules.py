@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from plugin_moves import Moves
 
 from bazaarbot.plugin import MoveError
 from plugins.jaipur import GAME
@@ -33,21 +34,7 @@ from plugins.jaipur.cards import (
 )
 from plugins.jaipur.scenario import build_state, cards
 
-
-def play(state, text, seat=None):
-    """Parse and apply a typed command for the seat to act (or ``seat``)."""
-    seat = state.turn if seat is None else seat
-    return GAME.apply(state, seat, GAME.parse(state, seat, text))
-
-
-def refused(state, text, seat=None) -> str:
-    """The refusal message for a typed command; the state must be untouched."""
-    seat = state.turn if seat is None else seat
-    before = GAME.to_json(state)
-    with pytest.raises(MoveError) as err:
-        GAME.apply(state, seat, GAME.parse(state, seat, text))
-    assert GAME.to_json(state) == before
-    return err.value.message
+play, refused = Moves(GAME).play, Moves(GAME).refused
 
 
 def refused_action(state, action, seat=None) -> str:

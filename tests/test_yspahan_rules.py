@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from plugin_moves import Moves
 
 from bazaarbot.plugin import MoveError
 from plugins.yspahan import GAME
@@ -31,14 +32,7 @@ from plugins.yspahan.cards import (
 from plugins.yspahan.scenario import fill, new_game, play, put, set_tower, settle, shop_of
 from plugins.yspahan.state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL
 
-
-def refused(st, text, seat=None) -> str:
-    seat = GAME.to_act(st)[0] if seat is None and GAME.to_act(st) else seat
-    before = GAME.to_json(st)
-    with pytest.raises(MoveError) as err:
-        GAME.apply(st, seat, GAME.parse(st, seat, text))
-    assert GAME.to_json(st) == before
-    return err.value.message
+refused = Moves(GAME).refused
 
 
 def cmds(st, seat=None) -> list[str]:
