@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import random
 import time
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -89,7 +90,7 @@ class Result:
     detail: str = ""
 
 
-class GamePlugin:
+class GamePlugin(ABC):
     """Base class for a game. Subclasses set the identity fields and implement the rules."""
 
     name: ClassVar[str] = ""
@@ -104,26 +105,27 @@ class GamePlugin:
     command_help: ClassVar[str] = ""
 
     # --- life cycle -------------------------------------------------------
+    @abstractmethod
     def setup(self, players: list[str], rng: random.Random, options: dict[str, Any]) -> Any:
         """A new game for these players (seat order = list order)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def to_act(self, state: Any) -> list[int]:
         """Seats whose decision is awaited now (empty when the game is over)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_commands(self, state: Any, seat: int) -> list[str]:
         """Every legal command for ``seat`` at this decision point, exactly typeable."""
-        raise NotImplementedError
 
+    @abstractmethod
     def parse(self, state: Any, seat: int, text: str) -> Any:
         """Turn typed text into a move; ``MoveError`` if it is not a command of this game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def apply(self, state: Any, seat: int, move: Any) -> Outcome:
         """Play ``move`` for ``seat`` in place; ``MoveError`` (state untouched) if illegal."""
-        raise NotImplementedError
 
+    @abstractmethod
     def is_move(self, text: str) -> bool:
         """Whether ``text`` looks like an attempt at a move of this game.
 
@@ -131,20 +133,19 @@ class GamePlugin:
         be conservative: true only when the first word is one of the game's
         verbs (or an alias of one).
         """
-        raise NotImplementedError
 
     # --- views --------------------------------------------------------------
+    @abstractmethod
     def board(self, state: Any) -> str:
         """The public board, a few lines, nothing hidden in it."""
-        raise NotImplementedError
 
     def private_view(self, state: Any, seat: int) -> str | None:
         """What only ``seat`` may see (a hand), or None when there is nothing secret."""
         return None
 
+    @abstractmethod
     def result(self, state: Any) -> Result | None:
         """None while the game runs; the final result once it is over."""
-        raise NotImplementedError
 
     def brief_moves(self, state: Any, seat: int) -> str:
         """One short line summing up ``legal_commands`` (``/moves``)."""
@@ -166,22 +167,22 @@ class GamePlugin:
         return "; ".join(parts)
 
     # --- persistence --------------------------------------------------------
+    @abstractmethod
     def to_json(self, state: Any) -> dict[str, Any]:
         """A lossless JSON-able snapshot (including the random generator's state)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def from_json(self, data: dict[str, Any]) -> Any:
         """The inverse of ``to_json``."""
-        raise NotImplementedError
 
     # --- for the AI -----------------------------------------------------------
     def clone(self, state: Any) -> Any:
         """An independent copy (subclasses may do this faster)."""
         return self.from_json(self.to_json(state))
 
+    @abstractmethod
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A copy in which everything ``seat`` cannot see is re-dealt consistently."""
-        raise NotImplementedError
 
     def rollout(self, state: Any, rng: random.Random) -> None:
         """Play random legal moves in place until the game ends (the fast rollout policy)."""

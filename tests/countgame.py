@@ -81,11 +81,17 @@ class CountGame(GamePlugin):
         others = [i for i in range(len(state.players)) if i != state.winner]
         return Result(scores, [[state.winner], others], [state.winner])
 
+    def determinize(self, state: CountState, seat: int, rng: random.Random) -> CountState:
+        """Other seats' secrets are unknown to ``seat``: draw them anew."""
+        copy = self.from_json(self.to_json(state))
+        copy.secrets = [s if i == seat else rng.randrange(1000, 10000) for i, s in enumerate(copy.secrets)]
+        return copy
+
     def to_json(self, state: CountState) -> dict[str, Any]:
         return dict(state.__dict__)
 
     def from_json(self, data: dict[str, Any]) -> CountState:
-        return CountState(**data)
+        return CountState(**{**data, "players": list(data["players"]), "secrets": list(data["secrets"])})
 
 
 GAME = CountGame()
