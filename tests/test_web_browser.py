@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from countgame import GAME as COUNT
-from webfixtures import Served, chromium, jaipur, serve
+from webfixtures import Served, chromium, serve
 
 pytestmark = pytest.mark.browser
 
@@ -112,9 +112,8 @@ async def test_two_browsers_play_count_and_see_only_their_own_hand(browser: Any,
 
 
 async def test_two_browsers_play_jaipur(browser: Any, tmp_path: Path) -> None:
-    game = jaipur()
-    if game is None:
-        pytest.skip("plugins/jaipur is not installed yet")
+    from plugins.jaipur import GAME as game
+
     games = {"jaipur": game, "count": COUNT}
     async with serve(tmp_path / "j.sqlite", games=games, default_game="jaipur") as served:
         alice = await _open(browser, served, "alice")

@@ -54,15 +54,6 @@ class Served:
         return f"ws://127.0.0.1:{self.transport.port}/ws"
 
 
-def jaipur() -> GamePlugin | None:
-    """The Jaipur plugin when it is installed, else None."""
-    try:
-        from plugins.jaipur import GAME
-    except Exception:  # not written yet, or broken: the count game stands in
-        return None
-    return GAME
-
-
 @asynccontextmanager
 async def serve(
     db: Path,
