@@ -58,14 +58,14 @@ def bonus_counts(state: JaipurState, seat: int) -> str:
 def player_line(state: JaipurState, seat: int) -> str:
     """One seat's public standing."""
     return _(
-        "{player}: {cards} in hand, {herd}, goods tokens {points} rupees ({count} tokens), "
+        "{player}: {cards} in hand, {herd}, goods tokens {points} rupees ({count}), "
         "bonus tokens: {bonus}, seals {seals}."
     ).format(
         player=state.players[seat],
         cards=cards_text(sum(state.hands[seat])),
         herd=camels_text(state.herds[seat]),
         points=state.goods_points[seat],
-        count=state.goods_count[seat],
+        count=ngettext("{n} token", "{n} tokens", state.goods_count[seat]).format(n=state.goods_count[seat]),
         bonus=bonus_counts(state, seat),
         seals=state.seals[seat],
     )
