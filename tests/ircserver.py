@@ -298,6 +298,19 @@ def make_hub(
     return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings)
 
 
+async def bot_and_player(
+    directory: Path, server: IrcServer, closing: list[Any], channel: str, nick: str = "alice"
+) -> tuple[Hub, IrcTransport, RawClient]:
+    """The usual cast: a hub, the bot in ``channel``, and one raw client there; all closed after the test."""
+    hub = make_hub(directory)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(server, channels=(channel,)))
+    closing.append(bot)
+    player = await RawClient(nick, server.port).connect((channel,))
+    closing.append(player)
+    return hub, bot, player
+
+
 async def start_bot(hub: Hub, settings: IrcNetwork, **kwargs: Any) -> IrcTransport:
     """An IRC transport attached to ``hub``, connected, registered and in its channels."""
     kwargs.setdefault("reconnect_min", 0.2)

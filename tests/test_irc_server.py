@@ -12,6 +12,7 @@ import pytest
 from ircserver import (
     IrcServer,
     RawClient,
+    bot_and_player,
     closing,
     ircserver,
     make_hub,
@@ -152,12 +153,7 @@ async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcSe
 
 
 async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    closing.append(alice)
+    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
     alice.send(f"NOTICE {CHAN} :!games")
     alice.send("NOTICE bazaarbot :!help")
     alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
@@ -176,12 +172,7 @@ async def test_blocked_private_messages_are_explained_in_the_channel(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
     needs_ngircd(ircserver, "user mode +b")
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    closing.append(alice)
+    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
     alice.send("MODE alice +b")  # ngircd: refuse private messages from unregistered users
     await alice.expect("MODE alice")
     alice.say(CHAN, "!join")  # the bot answers privately at once, which the server refuses
@@ -270,12 +261,7 @@ async def test_quit_in_a_game_starts_the_grace_period(tmp_path: Path, ircserver:
 
 
 async def test_bad_bytes_never_stop_the_reader(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    closing.append(alice)
+    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
     alice.send_bytes(b"PRIVMSG #bazaar :caf\xe9 \xff\xfe broken\r\n")
     alice.send_bytes(b"PRIVMSG bazaarbot :\xc3\x28!games\r\n")
     alice.say(CHAN, "!games")

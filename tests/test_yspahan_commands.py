@@ -9,7 +9,7 @@ from plugins.yspahan import GAME
 from plugins.yspahan import rules as R
 from plugins.yspahan.board import SPACE_INDEX
 from plugins.yspahan.cards import BAZAAR, EXCHANGE, GOLD3, HAMMAM, SOUK_CUBE
-from plugins.yspahan.scenario import new_game, play, put, set_tower, shop_of
+from plugins.yspahan.scenario import full_tower_game, new_game, play, put, set_tower, shop_of
 
 
 def parse(st, text, seat=None):
@@ -25,17 +25,7 @@ def parse_error(st, text) -> str:
 @pytest.fixture
 def tower_state():
     """Ann to act: camels 3x1, sacks 2x2, barrels 1x3, chests 1x4, vases 1x5, gold 1x6; supervisor at X."""
-    st = set_tower(
-        new_game(3),
-        {
-            "camels": (1, 3),
-            "sacks": (2, 2),
-            "barrels": (3, 1),
-            "chests": (4, 1),
-            "vases": (5, 1),
-            "gold": (6, 1),
-        },
-    )
+    st = full_tower_game()
     st.hands[0] = [GOLD3, SOUK_CUBE]
     st.pile.remove(GOLD3)
     st.pile.remove(SOUK_CUBE)

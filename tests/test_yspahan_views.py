@@ -8,7 +8,7 @@ from bazaarbot.plugin import Option
 from plugins.yspahan import GAME
 from plugins.yspahan.cards import CARD_IDS, CARDS_PER_DRAW, HAND_LIMIT, HOIST, card_text
 from plugins.yspahan.rules import DEFAULT_OPTIONS
-from plugins.yspahan.scenario import fill, new_game, play, put, set_tower
+from plugins.yspahan.scenario import fill, full_tower_game, new_game, play, put, set_tower
 
 
 def test_identity_fields():
@@ -86,17 +86,7 @@ def test_protection_status_names_the_owner():
 
 
 def test_brief_moves_is_one_short_line():
-    st = set_tower(
-        new_game(3),
-        {
-            "camels": (1, 3),
-            "sacks": (2, 2),
-            "barrels": (3, 1),
-            "chests": (4, 1),
-            "vases": (5, 1),
-            "gold": (6, 1),
-        },
-    )
+    st = full_tower_game()
     st.gold[0] = 10
     st.hands[0] = [1, 5, 6, 8]
     brief = GAME.brief_moves(st, 0)

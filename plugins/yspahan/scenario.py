@@ -37,6 +37,22 @@ def set_tower(st: State, groups: dict[str, tuple[int, ...]], seat: int | None = 
     return st
 
 
+#: a tower with every field filled: camels 3x1, sacks 2x2, barrels 1x3, chests 1x4, vases 1x5, gold 1x6
+FULL_TOWER: dict[str, tuple[int, ...]] = {
+    "camels": (1, 3),
+    "sacks": (2, 2),
+    "barrels": (3, 1),
+    "chests": (4, 1),
+    "vases": (5, 1),
+    "gold": (6, 1),
+}
+
+
+def full_tower_game() -> State:
+    """A 3-player game, the first seat to act on a tower with all six fields filled (``FULL_TOWER``)."""
+    return set_tower(new_game(3), FULL_TOWER)
+
+
 def shop_of(label: str) -> int:
     """A shop from 'sack5 W7' (the road shop by W7) or 'sack5' (its first inner shop, else its first)."""
     words = label.lower().split()
