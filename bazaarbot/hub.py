@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import fnmatch
 import logging
+import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -25,7 +26,7 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, Transport, User
+from bazaarbot.transports.base import Incoming, Outgoing, Say, SeatedPerson, Tell, Transport, User
 
 log = logging.getLogger(__name__)
 
@@ -187,6 +188,32 @@ class Hub:
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
         return [t for (net, _c), t in self.tables.items() if net == network and t.seat_of(key) is not None]
+
+    @property
+    def bot_nick(self) -> str:
+        return self.settings.nick
+
+    @property
+    def database(self) -> sqlite3.Connection:
+        return self.store.db.conn
+
+    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
+        """Everybody seated at the network's tables (or one channel's), each identity once."""
+        found: dict[str, SeatedPerson] = {}
+        for (net, chan), table in self.tables.items():
+            if net != network or (channel is not None and chan != channel.lower()):
+                continue
+            for seat in [*table.seats, *table.players]:
+                account = seat.key[2:] if seat.key.startswith("a:") else None
+                found.setdefault(seat.key, SeatedPerson(seat.key, seat.nick, account))
+        return list(found.values())
+
+    def private_view(self, network: str, channel: str, key: str) -> str | None:
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        seat = table.game_seat_of(key)
+        return None if seat is None else table.plugin.private_view(table.state, seat)
 
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel (for a transport's board pane), else None."""

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import base64
 
-from bazaarbot.transports.irc_caps import CapNegotiator, sasl_plain_lines
-from bazaarbot.transports.irc_lines import parse
+from bazaarbot.transports.irc.caps import CapNegotiator, sasl_plain_lines
+from bazaarbot.transports.irc.lines import parse
 
 
 def run(neg: CapNegotiator, *server_lines: str) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.transports.irc_colors import colorize, colors_allowed, render, strip_formatting
+from bazaarbot.transports.irc.colors import colorize, colors_allowed, render, strip_formatting
 
 
 def test_goods_get_two_digit_codes_and_a_reset() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.transports.irc_lines import clean, clean_word, parse
+from bazaarbot.transports.irc.lines import clean, clean_word, parse
 
 
 def test_parse_tags_source_params_and_trailing() -> None:

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bazaarbot.transports.irc_sendqueue import SendQueue, TokenBucket
+from bazaarbot.transports.irc.sendqueue import SendQueue, TokenBucket
 
 
 class Clock:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bazaarbot.transports.irc_split import LINELEN, payload_budget, prefix_length, split_line, split_text
+from bazaarbot.transports.irc.split import LINELEN, payload_budget, prefix_length, split_line, split_text
 
 MASK = ("bazaarbot", "~bazaarbot", "127.0.0.1")
 

@@ -7,7 +7,7 @@ import ssl
 from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.base import Say, Tell
 from bazaarbot.transports.irc import IrcTransport
-from bazaarbot.transports.irc_split import LINELEN
+from bazaarbot.transports.irc.split import LINELEN
 
 
 def transport(**overrides: object) -> IrcTransport:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bazaarbot.transports.base import User
-from bazaarbot.transports.irc_lines import parse
-from bazaarbot.transports.irc_users import Left, Renamed, Returned, Roster
+from bazaarbot.transports.irc.lines import parse
+from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster
 
 
 def feed(roster: Roster, *raws: str) -> list:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bazaarbot.store import Store
-from bazaarbot.transports.web_claims import CLAIM_TTL, ClaimError, Claims
+from bazaarbot.transports.web.claims import CLAIM_TTL, ClaimError, Claims
 
 
 @pytest.fixture

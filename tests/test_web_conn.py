@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bazaarbot.transports import web_conn
-from bazaarbot.transports.web_conn import Conn, TokenBucket
+from bazaarbot.transports.web import conn as web_conn
+from bazaarbot.transports.web.conn import Conn, TokenBucket
 
 
 def test_token_bucket_allows_a_burst_then_the_rate() -> None:

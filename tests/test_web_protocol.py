@@ -12,8 +12,8 @@ import pytest
 from webfixtures import Served, WsClient, player, serve
 
 from bazaarbot.store import Store
-from bazaarbot.transports.web_claims import valid_nick, valid_room
-from bazaarbot.transports.web_history import History
+from bazaarbot.transports.web.claims import valid_nick, valid_room
+from bazaarbot.transports.web.history import History
 
 
 @pytest.fixture

@@ -9,11 +9,9 @@ IRC or HTTP.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from bazaarbot.hub import Hub
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -75,12 +73,69 @@ class Tell:
 Outgoing = Say | Tell
 
 
+@dataclass(frozen=True)
+class SeatedPerson:
+    """Somebody who sits at a table of a transport's network, as a transport needs to know them."""
+
+    key: str
+    nick: str
+    account: str | None = None
+
+
+class HubPort(Protocol):
+    """What a transport may ask of the hub: feed it lines and presence events, read public facts.
+
+    Transports depend on this small port, never on the hub's module, so the
+    import graph has no circle (hub -> table -> transports.base).
+    """
+
+    @property
+    def bot_nick(self) -> str:
+        """The bot's own nick (lines from it are ignored; web frames name it)."""
+
+    @property
+    def database(self) -> sqlite3.Connection:
+        """The bot's sqlite connection, for a transport's own small tables (web claims, history)."""
+
+    def attach(self, transport: Transport) -> None:
+        """Register the transport of one network."""
+
+    async def handle(self, incoming: Incoming) -> None:
+        """Process one line and send every answer before returning."""
+
+    async def idle(self) -> None:
+        """Wait until every answer the last lines set off has been sent."""
+
+    async def user_renamed(self, network: str, old: User, new: User) -> None:
+        """A nick change: seats bound to the old identity follow it."""
+
+    async def user_left(
+        self, network: str, channel: str | None, user: User, grace: float | None = None
+    ) -> None:
+        """A part, quit or closed tab: the leave path runs after the grace unless they come back."""
+
+    async def user_returned(self, network: str, user: User) -> None:
+        """Somebody who had left is back within the grace."""
+
+    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
+        """Everybody seated at the network's tables (or one channel's), each once."""
+
+    def public_board(self, network: str, channel: str) -> str | None:
+        """The public board of the game running in a channel, else None."""
+
+    def private_view(self, network: str, channel: str, key: str) -> str | None:
+        """The private view of the player ``key`` in the channel's running game, else None."""
+
+    def snapshot(self) -> dict[str, object]:
+        """Figures for a health check."""
+
+
 class Transport(Protocol):
     """One network connection (or a console, or a web server) attached to the hub."""
 
     network: str
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: HubPort) -> None:
         """Connect and begin feeding ``hub.handle``; returns once running."""
 
     async def stop(self) -> None:

@@ -13,12 +13,9 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from bazaarbot.transports.base import Incoming, Outgoing, Say, User
-
-if TYPE_CHECKING:
-    from bazaarbot.hub import Hub
+from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, User
 
 LINE = re.compile(r"^\s*([^\s:@]+)(?:@(#[^\s:]+|dm))?:\s?(.*)$")
 
@@ -39,9 +36,9 @@ class ConsoleTransport:
         self.script = script
         self.out = out or sys.stdout
         self.err = err or sys.stderr
-        self.hub: Hub | None = None
+        self.hub: HubPort | None = None
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: HubPort) -> None:
         self.hub = hub
         hub.attach(self)
 

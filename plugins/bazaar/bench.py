@@ -8,14 +8,12 @@ from __future__ import annotations
 
 import random
 import time
-from typing import TYPE_CHECKING
+
+from bazaarbot.plugin import GamePlugin
 
 from . import rules
 from .colours import NCOL
 from .state import ACTION, BUY, DISCARD, JOKER, BazaarState
-
-if TYPE_CHECKING:
-    from .game import BazaarGame
 
 #: chance that the random policy draws rather than trades (when it may do both)
 ROLLOUT_DRAW_CHANCE = 0.5
@@ -51,7 +49,7 @@ def play_policy_move(s: BazaarState, rng: random.Random) -> None:
     rules.apply_move(s, policy_move(s, rng))
 
 
-def bench_figures(game: BazaarGame, seconds: float) -> list[tuple[str, float]]:
+def bench_figures(game: GamePlugin, seconds: float) -> list[tuple[str, float]]:
     """Decisions and complete games per second, on the fast path and through the typed commands."""
     players = [f"p{i + 1}" for i in range(BENCH_PLAYERS)]
     defaults = {o.name: o.default for o in game.options}

@@ -14,6 +14,11 @@ BLUE, GREEN, RED, WHITE, YELLOW = range(5)
 COLOURS = (BLUE, GREEN, RED, WHITE, YELLOW)
 NCOL = 5
 
+#: a group of stones (a hand, one side of an exchange row, a combination): a count per colour
+Group = tuple[int, int, int, int, int]
+#: an exchange row: side A = side B
+Row = tuple[Group, Group]
+
 
 def N_(message: str) -> str:
     """Mark a sentence for the message catalogue without translating it yet."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .colours import BLUE, GREEN, NCOL, RED, WHITE, YELLOW
+from . import quality
+from .colours import BLUE, GREEN, NCOL, RED, WHITE, YELLOW, Group, Row
 
-Group = tuple[int, int, int, int, int]
-Row = tuple[Group, Group]
+__all__ = ["FIXED_TABLE", "Group", "Row", "generate_table", "table_problems"]
 
 #: how many rows, and their shapes (stones on side A, stones on side B): four 1:2, three 1:3, one 2:2, two 2:3
 N_ROWS = 10
@@ -141,10 +141,7 @@ def generate_table(rng: random.Random, quality_gate: bool = False) -> tuple[Row,
         if rows is None or table_problems(rows):
             continue
         table = tuple(rows)
-        if quality_gate:
-            from .quality import passes_gate
-
-            if not passes_gate(table):
-                continue
+        if quality_gate and not quality.passes_gate(table):
+            continue
         return table
     return FIXED_TABLE  # pragma: no cover - a valid table is found within a few dozen tries

@@ -7,6 +7,7 @@ from bazaarbot.plugin import MoveError
 
 from . import colours as col
 from .colours import NCOL
+from .rules import buyable_fields
 from .state import JOKER, BazaarState
 
 DRAW_WORDS = frozenset({"draw", "zieh", "ziehen", "ziehe", "roll"})
@@ -119,8 +120,6 @@ def parse(state: BazaarState, seat: int, text: str) -> tuple:
         return ("trade", int(digits[0].lstrip("#")) - 1, back)
     if verb in BUY_WORDS:
         if not args:
-            from .rules import buyable_fields
-
             fields = buyable_fields(state, seat)
             if len(fields) == 1:
                 return ("buy", fields[0])

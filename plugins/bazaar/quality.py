@@ -14,8 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import product
 
-from .colours import NCOL
-from .exchange import Group, Row
+from .colours import NCOL, Group, Row
 
 MAX_HAND = 10
 #: accept a table when the hardest five-of-a-kind needs at most this many turns on average ...

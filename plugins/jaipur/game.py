@@ -11,6 +11,7 @@ from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 from . import parse as parsing
 from . import random_play, render, rules
 from . import state as st
+from .bench import run as bench_run
 from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
@@ -202,6 +203,4 @@ class JaipurGame(GamePlugin):
         random_play.rollout(state, rng)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
-        from .bench import run
-
-        return run(self, seconds)
+        return bench_run(self, seconds)

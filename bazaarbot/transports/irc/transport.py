@@ -19,24 +19,21 @@ import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from irc.client_aio import AioConnection, AioReactor
 from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
-from bazaarbot.transports.irc_caps import CapNegotiator
-from bazaarbot.transports.irc_colors import render, strip_formatting
-from bazaarbot.transports.irc_delivery import FAILURES, DeliveryWatch, advice, bounced_nick
-from bazaarbot.transports.irc_lines import Line, clean, clean_word, parse
-from bazaarbot.transports.irc_sendqueue import SendQueue
-from bazaarbot.transports.irc_split import LINELEN, payload_budget, prefix_length, split_text
-from bazaarbot.transports.irc_users import Left, Renamed, Returned, Roster
-
-if TYPE_CHECKING:
-    from bazaarbot.hub import Hub
+from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.irc.caps import CapNegotiator
+from bazaarbot.transports.irc.colors import render, strip_formatting
+from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
+from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
+from bazaarbot.transports.irc.sendqueue import SendQueue
+from bazaarbot.transports.irc.split import LINELEN, payload_budget, prefix_length, split_text
+from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster
 
 log = logging.getLogger(__name__)
 
@@ -147,7 +144,7 @@ class IrcTransport:
         self.read_timeout = read_timeout
         self.regain_interval = regain_interval
         self.rejoin_delay = rejoin_delay
-        self.hub: Hub | None = None
+        self.hub: HubPort | None = None
         self.roster = Roster(settings.nick)
         self.caps = CapNegotiator(settings.sasl_account, settings.sasl_password)
         self.queue = SendQueue(self._write, settings.burst, settings.lines_per_second)
@@ -173,7 +170,7 @@ class IrcTransport:
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
 
     # --- the Transport protocol ------------------------------------------------------------------
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: HubPort) -> None:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
@@ -501,15 +498,13 @@ class IrcTransport:
         if hub is None or folded not in self._syncing:
             return
         self._syncing.discard(folded)
-        table = hub.tables.get((network, channel.lower()))
         chan = self.roster.channel(channel)
-        if table is None or chan is None:
+        if chan is None:
             return
         people = [self.roster.people[m] for m in chan.members if m in self.roster.people]
         accounts = {person.account.lower() for person in people if person.account}
-        seats = {seat.key: seat for seat in [*table.seats, *table.players]}
-        for key, seat in seats.items():
-            account = key[2:] if key.startswith("a:") else None
+        for seat in hub.seated(network, channel):
+            account = seat.account
             if self.roster.fold(seat.nick) in chan.members or (account and account in accounts):
                 continue
             user = User(seat.nick, account)

@@ -30,20 +30,17 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from bazaarbot.commands import sanitize
 from bazaarbot.config import WebSettings
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
-from bazaarbot.transports.web_claims import ClaimError, Claims, valid_room
-from bazaarbot.transports.web_conn import Conn, TokenBucket, encode
-from bazaarbot.transports.web_history import History
-
-if TYPE_CHECKING:
-    from bazaarbot.hub import Hub
+from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
+from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
+from bazaarbot.transports.web.history import History
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +88,7 @@ class WebTransport:
         self.frame_burst = frame_burst
         #: seconds a disconnected player keeps their seats (None: the hub's setting)
         self.leave_grace = leave_grace
-        self.hub: Hub | None = None
+        self.hub: HubPort | None = None
         self.claims: Claims | None = None
         self.started = time.time()
         self.conns: set[Conn] = set()
@@ -120,11 +117,11 @@ class WebTransport:
         app.on_shutdown.append(self._close_all)
         return app
 
-    async def start(self, hub: Hub) -> None:
+    async def start(self, hub: HubPort) -> None:
         self.hub = hub
         hub.attach(self)
-        self.claims = Claims(hub.store.db.conn, hub.settings.nick)
-        self.history = History(hub.store.db.conn, HISTORY)
+        self.claims = Claims(hub.database, hub.bot_nick)
+        self.history = History(hub.database, HISTORY)
         self._stopping = False
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
@@ -143,14 +140,11 @@ class WebTransport:
         """
         assert self.hub is not None
         seen: set[str] = set()
-        for (network, _channel), table in list(self.hub.tables.items()):
-            if network != self.network:
+        for seat in self.hub.seated(self.network):
+            if seat.key in seen or seat.key != self._user(seat.nick).key:
                 continue
-            for seat in [*table.seats, *table.players]:
-                if seat.key in seen or seat.key != self._user(seat.nick).key:
-                    continue
-                seen.add(seat.key)
-                await self.hub.user_left(self.network, None, self._user(seat.nick), self.leave_grace)
+            seen.add(seat.key)
+            await self.hub.user_left(self.network, None, self._user(seat.nick), self.leave_grace)
 
     async def stop(self) -> None:
         """Close every websocket (browsers reconnect by themselves) and stop serving."""
@@ -281,7 +275,7 @@ class WebTransport:
             conn.token = token
             self._bind(conn, nick)
             await self.hub.user_returned(self.network, self._user(nick))
-        conn.send("welcome", nick=nick, bot=self.hub.settings.nick, max=self.settings.max_message)
+        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
 
     def _bind(self, conn: Conn, nick: str) -> None:
         conn.nick = nick
@@ -366,13 +360,7 @@ class WebTransport:
     def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
         """A player who (re)joins the room of their running game gets their private view again."""
         assert self.hub is not None
-        table = self.hub.tables.get((self.network, room))
-        if table is None or not table.running:
-            return
-        seat = table.game_seat_of(user.key)
-        if seat is None:
-            return
-        view = table.plugin.private_view(table.state, seat)
+        view = self.hub.private_view(self.network, room, user.key)
         if view:
             conn.send("tell", text=view)
 
@@ -518,7 +506,7 @@ class WebTransport:
         """Say: to the room's tabs and spectators (then its board); Tell: only to the nick's own tabs."""
         if isinstance(message, Say):
             room = message.channel.lower()
-            self._public(room, "bot", nick=self.hub.settings.nick if self.hub else "bot", text=message.text)
+            self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text)
             self._refresh_board(room)
         elif isinstance(message, Tell):
             tabs = self.nicks.get(message.nick.lower(), ())

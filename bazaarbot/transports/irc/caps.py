@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import logging
 
-from bazaarbot.transports.irc_lines import Line
+from bazaarbot.transports.irc.lines import Line
 
 log = logging.getLogger(__name__)
 
