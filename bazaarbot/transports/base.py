@@ -68,6 +68,9 @@ class Tell:
     text: str
     #: the user prefers NOTICE over PRIVMSG (IRC); other transports ignore it
     notice: bool = False
+    #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
+    #: it, or drop what is left of it when the player asks again; game messages are never dropped
+    listing: bool = False
 
 
 Outgoing = Say | Tell
