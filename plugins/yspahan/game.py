@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import render
+from . import data, render
 from .explain import explain
 from .parse import format_action, looks_like_move, parse_command
 from .rules import DEFAULT_OPTIONS, actor, advance, legal, setup, step
@@ -144,6 +144,12 @@ class Yspahan(GamePlugin):
 
     def private_view(self, state: State, seat: int) -> str | None:
         return render.private_view(state, seat)
+
+    def public_data(self, state: State) -> dict[str, Any]:
+        return data.public_data(state)
+
+    def private_data(self, state: State, seat: int) -> dict[str, Any] | None:
+        return data.private_data(state, seat)
 
     def brief_moves(self, state: State, seat: int) -> str:
         return render.brief(state, seat)
