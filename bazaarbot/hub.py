@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fnmatch
+import functools
 import logging
 import sqlite3
 import time
@@ -21,11 +22,13 @@ from pathlib import Path
 
 from bazaarbot.commands import COMMANDS, Command, nearest_command, parse_command, sanitize
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
+from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
-from bazaarbot.registry import discover
+from bazaarbot.registry import discover, web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
+from bazaarbot.tableview import table_view
 from bazaarbot.transports.base import Incoming, Outgoing, Say, SeatedPerson, Tell, Transport, User
 
 log = logging.getLogger(__name__)
@@ -221,6 +224,39 @@ class Hub:
         if table is None or not table.running:
             return None
         return table.board()
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        """A channel's table as structured data (``tableview``); private parts only for ``key``."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        running = (table.game_id, table.moves_made) if table.game_id is not None else None
+        return table_view(table, self.game_logs.latest(table.id, running), key)
+
+    @functools.cached_property
+    def game_logs(self) -> GameLogs:
+        """Replays of each table's latest game, for its log and its final board."""
+        return GameLogs(self.store, self.games)
+
+    def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
+        """Whether the hub takes this line as a table command or a move (not as chatter)."""
+        text = sanitize(text)
+        if not text:
+            return False
+        if parse_command(text, self.settings.nick) is not None or channel is None:
+            return True
+        table = self.tables.get((network, channel.lower()))
+        return (
+            table is not None
+            and table.running
+            and table.game_seat_of(user.key) is not None
+            and table.plugin.is_move(text[:200])
+        )
+
+    def game_assets(self, game: str) -> Path | None:
+        """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
+        plugin = self.games.get(game)
+        return None if plugin is None else web_folder(plugin)
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
