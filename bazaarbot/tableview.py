@@ -55,6 +55,7 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         "log": [],
         "moves": 0,
         "game_id": None,
+        "games": sorted(table.games),
         "you": None,
     }
     if key is not None:
