@@ -361,7 +361,7 @@
     table.appendChild(drawn);
     if (WATCH) return;
     const you = view.you;
-    if (you && typeof you.seat === "number" && view.phase === "running") {
+    if (you && typeof you.seat === "number" && view.phase === "running" && you.private) {
       handPanel.hidden = false;
       const hand = $("hand");
       hand.replaceChildren();
