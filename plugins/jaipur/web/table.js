@@ -221,7 +221,7 @@
     const mine = h.commands().length > 0;
     const all = mine ? shapes(pub, h) : [];
     const root = h.el("div", "jp-hand");
-    const cards = h.el("div", "jp-cards");
+    const cards = h.el("div", "jp-cards jp-goods");
     cards.setAttribute("aria-label", L("your_hand", "Your hand"));
     priv.hand.forEach((kind, i) => {
       const node = card(h, kind, L(kind, kind), { button: mine });

@@ -327,6 +327,7 @@
     renderTurn(view);
     const table = $("table");
     table.replaceChildren();
+    table.dataset.moves = view && view.phase !== "lobby" ? String(view.moves) : "";
     const handPanel = $("hand-panel");
     const controls = $("controls");
     if (handPanel) handPanel.hidden = true;
