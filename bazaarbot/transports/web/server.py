@@ -18,12 +18,12 @@ Client frames (JSON objects, ``t`` says which)::
     ping {}                  -> pong {}
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
-view {room, view|null}, log {room, game, entries, reset}, move {room, text}, members {room, nicks},
+view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
 tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
-``move`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
+``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
 data (``HubPort.table_view``: public data, whose turn, the result, and for a seated player
 their private data and legal commands); it is sent after every change, once per change and only
 when it differs, and a spectator's never carries private parts. The game log (accepted moves
@@ -460,7 +460,7 @@ class WebTransport:
             # a command or a move is not chat: only its author's tabs see it; the room sees the answer
             for tab in self.nicks.get(conn.nick.lower(), ()):
                 if room in tab.rooms:
-                    tab.send("move", room=room, text=clean)
+                    tab.send("echo", room=room, text=clean)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
         await self.hub.handle(Incoming(self.network, room, user, clean))

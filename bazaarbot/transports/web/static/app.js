@@ -711,7 +711,7 @@
           else roomLine(f.room, f.nick === state.nick ? "chat self" : "chat", f.nick, f.text, f.at);
         }
         break;
-      case "move":
+      case "echo":
         if (state.rooms.has(f.room)) append(room(f.room).log, "mine", "you → " + state.bot, f.text);
         break;
       case "bot":
