@@ -211,7 +211,7 @@
     const r = room(name);
     append(r.log, kind, nick, text, at);
     if (name === state.active) markSeen(name, at);
-    else if (!(fromHistory && typeof at === "number" && at <= (state.seen[name] || 0))) {
+    else if (!(fromHistory && (typeof at !== "number" || at <= (state.seen[name] || 0)))) {
       r.unread += 1;
       renderRooms();
     }
