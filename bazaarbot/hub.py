@@ -19,14 +19,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from bazaarbot.commands import COMMANDS, Command, nearest_command, parse_command, sanitize
+from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
+from bazaarbot.sanitize import sanitize
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.transports.base import Incoming, Outgoing, Say, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
 
 log = logging.getLogger(__name__)
 
@@ -340,7 +341,9 @@ class Hub:
             ]
         return target.move(self._actor(network, user), rest)
 
-    def _private_target(self, network: str, user: User, text: str) -> tuple[Table | list[Outgoing], str]:
+    def _private_target(
+        self, network: str, user: User, text: str, command: str = ""
+    ) -> tuple[Table | list[Outgoing], str]:
         """The table of a private line: named by a leading #channel, or the only one the user sits at."""
         first, _sep, rest = text.partition(" ")
         if first.startswith(("#", "&")):
@@ -370,7 +373,14 @@ class Hub:
                     _(
                         "You sit at several tables ({names}); start your line with "
                         "the channel, e.g. {example}."
-                    ).format(names=names, example=f"{tables[0].channel} {text[:30]}"),
+                    ).format(
+                        names=names,
+                        example=(
+                            f"{command} {tables[0].channel}"
+                            if command
+                            else f"{tables[0].channel} {text[:30]}"
+                        ),
+                    ),
                 )
             ], text
         return tables[0], text
@@ -381,145 +391,91 @@ class Hub:
     def _command(
         self, network: str, channel: str | None, user: User, command: Command, text: str
     ) -> list[Outgoing]:
-        name, args = command.name, command.args
-        if not command.known:
-            table = self.tables.get((network, channel.lower())) if channel else None
-            body = text.split(None, 1)[1] if text[:1] not in "/!" and " " in text else text[1:]
-            if channel is None:
-                seated = self.seated_tables(network, user.key)
-                table = seated[0] if len(seated) == 1 else None
-            if (
-                table
-                and table.running
-                and table.game_seat_of(user.key) is not None
-                and table.plugin.is_move(body)
-            ):
-                return table.move(self._actor(network, user), body)
-            near = nearest_command(name)
-            hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
+        spec = REGISTRY.lookup(command.name) if command.known else None
+        if spec is None:
+            return self._unknown_command(network, channel, user, command, text)
+        args = command.args
+        if spec.where is Where.CHANNEL and channel is None:
             return [
                 Tell(
-                    network, user.nick, _("I do not know the command {word!r}.").format(word=name[:30]) + hint
+                    network,
+                    user.nick,
+                    _("Say /{name} in the channel of the table you want.").format(name=spec.name),
                 )
             ]
-        if name == "games":
-            listed = "; ".join(
-                f"{g.name} ({g.title}, {g.min_players}-{g.max_players} players)"
-                if g.min_players != g.max_players
-                else f"{g.name} ({g.title}, {g.min_players} players)"
-                for g in sorted(self.games.values(), key=lambda g: g.name)
-            )
-            reply = _("Games: {listed}. Choose one with /new <game>.").format(listed=listed)
-            return [self._reply(network, channel, user, reply)]
-        if name == "help":
-            return [Tell(network, user.nick, self._help(network, channel, user, args))]
-        if name == "rules":
-            if not args or args[0].lower() not in self.games:
-                return [
-                    Tell(
-                        network,
-                        user.nick,
-                        _("Which game? /rules <game>, one of: {games}.").format(
-                            games=", ".join(sorted(self.games))
-                        ),
-                    )
-                ]
-            game = self.games[args[0].lower()]
-            return [Tell(network, user.nick, game.rules_summary or game.title)]
-        if name == "notice":
-            return [self._set_pref(network, user, "notice", args)]
-        # the rest act on one table
-        if channel is None:
-            if name == "join" or name == "new":
-                return [
-                    Tell(
-                        network,
-                        user.nick,
-                        _("Say /{name} in the channel of the table you want.").format(name=name),
-                    )
-                ]
-            target, rest = self._private_target(network, user, " ".join(args) if args else "")
-            if isinstance(target, list):
-                return target
-            table = target
-            args = tuple(rest.split()) if args and args[0].startswith(("#", "&")) else args
-        else:
-            table = self.table(network, channel)
+        if spec.where is Where.PRIVATE and channel is not None:
+            return [Tell(network, user.nick, _("Say /{name} privately to me.").format(name=spec.name))]
+        table: Table | None = None
+        if spec.table:
+            if channel is None:
+                target, rest = self._private_target(network, user, " ".join(args), "/" + spec.name)
+                if isinstance(target, list):
+                    return target
+                table = target
+                args = tuple(rest.split()) if args and args[0].startswith(("#", "&")) else args
+            else:
+                table = self.table(network, channel)
         actor = self._actor(network, user)
-        if name == "new":
-            return table.new(actor, args)
-        if name == "join":
-            return table.join(actor, args)
-        if name == "leave":
-            return table.leave(actor)
-        if name == "start":
-            return table.start(actor)
-        if name == "kick":
-            return table.kick(actor, args)
-        if name == "reset":
-            return table.reset(actor)
-        if name == "status":
-            return [self._reply(network, channel, user, table.status())]
-        if name == "board":
-            return [self._reply(network, channel, user, table.board())]
-        if name == "hand":
-            return table.hand(actor)
-        if name == "moves":
-            return table.moves(actor, bool(args) and args[0].lower() == "all")
-        if name == "colors":
-            return self._colors(table, actor, args)
-        raise AssertionError(name)
+        refusal = self._refusal(spec, table, actor)
+        if refusal is not None:
+            return [Tell(network, user.nick, refusal)]
+        return spec.handler(Context(self, network, channel, actor, args, table))
 
-    def _reply(self, network: str, channel: str | None, user: User, text: str) -> Outgoing:
-        if channel is None:
-            return Tell(network, user.nick, text)
-        return Say(network, channel, text)
-
-    def _help(self, network: str, channel: str | None, user: User, args: tuple[str, ...]) -> str:
-        if args:
-            word = args[0].lower().lstrip("/!")
-            if word == "moves" or word in self.games:
-                game = self.games.get(word)
-                if game is None:
-                    table = self.tables.get((network, channel.lower())) if channel else None
-                    seated = self.seated_tables(network, user.key)
-                    if table is None and len(seated) == 1:
-                        table = seated[0]
-                    game = table.plugin if table else self.games.get(self._default_game())
-                if game is not None:
-                    return f"{game.title}: " + (game.command_help or game.rules_summary)
-            if word in COMMANDS:
-                return COMMANDS[word]
-            near = nearest_command(word)
-            return _("No help on {word!r}.").format(word=word[:30]) + (
-                _(" Did you mean /{near}?").format(near=near) if near else ""
+    def _refusal(self, spec: CommandSpec, table: Table | None, actor: Actor) -> str | None:
+        """Why ``actor`` may not use ``spec`` here, from its declared ``who``; None when they may."""
+        if actor.is_admin or spec.who is Who.ANYONE:
+            return None
+        if spec.who is Who.ADMIN:
+            return _("Only an admin can use /{name}.").format(name=spec.name)
+        if table is None:
+            return None
+        if table.seat_of(actor.user.key) is None:
+            return _("Only a seated player can use /{name}; /join first.").format(name=spec.name)
+        if spec.who is Who.HOST and actor.user.key != table.host:
+            return _("Only the host ({host}) or an admin can use /{name}.").format(
+                host=table.host_nick(), name=spec.name
             )
-        names = " ".join("/" + n for n in COMMANDS)
-        return _(
-            "Commands (start with / or !): {names}. In a game, type moves as plain words "
-            "(/help moves). /help <command> for one command."
-        ).format(names=names)
+        return None
 
-    def _set_pref(self, network: str, user: User, name: str, args: tuple[str, ...]) -> Outgoing:
-        if not args or args[0].lower() not in ("on", "off"):
-            return Tell(network, user.nick, _("Use /{name} on or /{name} off.").format(name=name))
-        value = args[0].lower()
-        self.store.set_pref(network, user.key, name, value)
-        self.prefs[(network, user.key, name)] = value
-        return Tell(network, user.nick, _("{name} is now {value} for you.").format(name=name, value=value))
-
-    def _colors(self, table: Table, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
-        if not args or args[0].lower() not in ("on", "off"):
-            return [table.tell(actor.user.nick, _("Use /colors on or /colors off."))]
-        table.colors = args[0].lower() == "on"
-        table.save_lobby()
+    def _unknown_command(
+        self, network: str, channel: str | None, user: User, command: Command, text: str
+    ) -> list[Outgoing]:
+        """A word after the prefix that is no command: a move said with a prefix, or a typo."""
+        table = self.tables.get((network, channel.lower())) if channel else None
+        body = text.split(None, 1)[1] if text[:1] not in "/!" and " " in text else text[1:]
+        if channel is None:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if (
+            table
+            and table.running
+            and table.game_seat_of(user.key) is not None
+            and table.plugin.is_move(body)
+        ):
+            return table.move(self._actor(network, user), body)
+        near = REGISTRY.nearest(command.name)
+        hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
         return [
-            table.say(
-                _("Colour hints are {state} at this table.").format(
-                    state=_("on") if table.colors else _("off")
-                )
+            Tell(
+                network,
+                user.nick,
+                _("I do not know the command {word!r}.").format(word=command.name[:30]) + hint,
             )
         ]
+
+    # --- services for command handlers (``commands.CommandHost``) -----------------------------
+    def default_game(self) -> str:
+        return self._default_game()
+
+    def table_at(self, network: str, channel: str) -> Table | None:
+        return self.tables.get((network, channel.lower()))
+
+    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
+        self.store.set_pref(network, key, name, value)
+        self.prefs[(network, key, name)] = value
+
+    def transport(self, network: str) -> Transport | None:
+        return self.transports.get(network)
 
     # --- identity events from transports ---------------------------------------------------
     async def user_renamed(self, network: str, old: User, new: User) -> None:

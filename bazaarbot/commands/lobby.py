@@ -1,0 +1,59 @@
+"""Lobby commands: choose a game, sit down, get up, start, remove a player, reset."""
+
+from __future__ import annotations
+
+from bazaarbot.commands.context import Context
+from bazaarbot.commands.registry import Where, Who, command
+from bazaarbot.i18n import N_
+from bazaarbot.transports.base import Outgoing
+
+
+@command(
+    "new",
+    N_("choose the game for this table (and sit down)"),
+    args=N_("<game> [option=value ...]"),
+    aliases=("game",),
+    where=Where.CHANNEL,
+    details=N_(
+        "Before the first seat is taken anyone may choose; after that the host. /rules <game> lists "
+        "a game's options."
+    ),
+)
+def new(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().new(ctx.actor, ctx.args)
+
+
+@command(
+    "join",
+    N_("sit down at this table"),
+    args=N_("[seat]"),
+    aliases=("sit",),
+    where=Where.CHANNEL,
+    details=N_("The first to sit is the host."),
+)
+def join(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().join(ctx.actor, ctx.args)
+
+
+@command("leave", N_("get up (ends a running game you play in)"), aliases=("part", "quit"))
+def leave(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().leave(ctx.actor)
+
+
+@command("start", N_("start the game with everybody seated (host)"), who=Who.HOST)
+def start(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().start(ctx.actor)
+
+
+@command("kick", N_("remove a player (host or admin)"), args=N_("<nick>"), who=Who.HOST)
+def kick(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().kick(ctx.actor, ctx.args)
+
+
+@command(
+    "reset",
+    N_("empty this table and abandon its game (admin; the host before the start)"),
+    who=Who.HOST,
+)
+def reset(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().reset(ctx.actor)
