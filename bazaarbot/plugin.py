@@ -166,6 +166,16 @@ class GamePlugin(ABC):
             parts.append(text)
         return "; ".join(parts)
 
+    def undoable(self, state: Any, seat: int, move: Any) -> bool:
+        """Whether ``move`` (parsed, not yet applied) could be taken back after it is played.
+
+        True only for a step that reveals nothing and draws no chance (no card
+        drawn, no die rolled, no hidden thing shown, no random number used), so
+        that the state before it is exactly what the player may return to. The
+        table offers ``/undo`` while the same seat is still to act.
+        """
+        return False
+
     # --- persistence --------------------------------------------------------
     @abstractmethod
     def to_json(self, state: Any) -> dict[str, Any]:
