@@ -10,6 +10,6 @@ import hashlib
 
 
 def ai_seed(game_seed: int, move_number: int, seat: int) -> int:
-    """A 64-bit seed for the decision ``seat`` takes as move ``move_number`` of the game seeded ``game_seed``."""
+    """A 64-bit seed for ``seat``'s decision at move ``move_number`` of the game seeded ``game_seed``."""
     text = f"bazaarbot-ai:{game_seed}:{move_number}:{seat}".encode()
     return int.from_bytes(hashlib.blake2b(text, digest_size=8).digest(), "big")

@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import parse as parsing
 from . import ai, random_play, render, rules
+from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
 from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
