@@ -51,14 +51,16 @@ def choose_action(
         raise ValueError(f"seat {seat} has no decision to take now")
     if len(actions) == 1:
         return actions[0]
+    if isinstance(policy, Level) and policy.iterations > 0:
+        return Search(game, state, seat, policy.budget(), rng).best_action()
+    # the one-ply policies judge one consistent guess at what the seat cannot see, never the truth
+    view = game.determinize(state, seat, rng)
     if policy == "random":
-        return random_action(game, state, seat, rng)
+        return random_action(game, view, seat, rng)
     if policy == "greedy":
-        return game.greedy_action(state, seat, rng)
+        return game.greedy_action(view, seat, rng)
     assert isinstance(policy, Level)
-    if policy.iterations <= 0:
-        return beginner_action(game, state, seat, rng, policy.mistakes)
-    return Search(game, state, seat, policy.budget(), rng).best_action()
+    return beginner_action(game, view, seat, rng, policy.mistakes)
 
 
 def choose(

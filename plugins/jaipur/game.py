@@ -178,7 +178,8 @@ class JaipurGame(GamePlugin):
         known = new.known[other]
         # cards seen going into the opponent's hand stay there; the rest is re-dealt
         size = sum(hand) - sum(known)
-        pool = new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])]
+        # sorted first, so the re-deal depends on what the seat knows, never on the hidden order
+        pool = sorted(new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])])
         rng.shuffle(pool)
         new_hand = known[:]
         deck: list[int] = []
@@ -192,7 +193,7 @@ class JaipurGame(GamePlugin):
         new.deck = deck
         for i in range(3):
             won = new.bonus_won[other][i]
-            unknown = new.bonus[i] + won
+            unknown = sorted(new.bonus[i] + won)
             rng.shuffle(unknown)
             new.bonus_won[other][i] = unknown[: len(won)]
             new.bonus[i] = unknown[len(won) :]
