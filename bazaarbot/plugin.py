@@ -176,6 +176,14 @@ class GamePlugin(ABC):
         """
         return False
 
+    def remove_seat(self, state: Any, seat: int) -> Outcome | None:
+        """Take ``seat`` out of the game for good (a leaver under the game's own rules), in place.
+
+        Returns what happened, or None when the game has no such rule (the
+        table then lets an AI play the seat). Like ``apply`` it is deterministic.
+        """
+        return None
+
     # --- persistence --------------------------------------------------------
     @abstractmethod
     def to_json(self, state: Any) -> dict[str, Any]:

@@ -15,8 +15,8 @@ class Views(TableBase):
     def status(self) -> str:
         plugin = self.plugin
         if self.running:
-            to_act = ", ".join(self.players[s].nick for s in plugin.to_act(self.state))
-            names = _(" vs ").join(s.nick for s in self.players)
+            to_act = ", ".join(self.players[s].label for s in plugin.to_act(self.state))
+            names = _(" vs ").join(s.label for s in self.players)
             return _("{game} running: {names}. To act: {who}.").format(
                 game=plugin.title, names=names, who=to_act or "-"
             )
@@ -24,7 +24,7 @@ class Views(TableBase):
             return _("{game} table, nobody seated ({players}). /join to sit down.").format(
                 game=plugin.title, players=players_label(plugin)
             )
-        names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
+        names = ", ".join(f"{s.number} {s.label}" for s in self.seats)
         return _("{game} lobby ({players}). Seated: {names}. Host: {host}. /start to begin.").format(
             game=plugin.title,
             players=players_label(plugin),
@@ -61,7 +61,7 @@ class Views(TableBase):
         if seat not in self.plugin.to_act(self.state):
             if full:
                 return [self.tell(nick, "(no moves)")]
-            waiting = ", ".join(self.players[s].nick for s in self.plugin.to_act(self.state))
+            waiting = ", ".join(self.players[s].label for s in self.plugin.to_act(self.state))
             return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
             commands = self.plugin.legal_commands(self.state, seat)
