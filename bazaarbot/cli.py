@@ -27,14 +27,19 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
+        ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
             args.db or settings.db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
+            tables=config.tables,
+            ai=ai,
+            turn_seconds=config.turn_seconds(),
         )
         console = ConsoleTransport(script=args.script)
         await console.start(hub)
+        await hub.start()
         if not args.script:
             print(
                 "bazaarbot console: type NICK: TEXT (e.g. alice: /join), NICK@dm: TEXT for a private line; "
@@ -60,7 +65,14 @@ def _run(args: argparse.Namespace) -> int:
         admins[network.name] = network.admins
 
     async def main() -> None:
-        hub = Hub.open(args.db or config.bot.db, settings=config.bot, admins=admins)
+        hub = Hub.open(
+            args.db or config.bot.db,
+            settings=config.bot,
+            admins=admins,
+            tables=config.tables,
+            ai=config.ai,
+            turn_seconds=config.turn_seconds(),
+        )
         transports = []
         if config.web.enabled:
             from bazaarbot.transports.web import WebTransport
@@ -87,6 +99,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
+        await hub.start()
         await stop.wait()
         for transport in transports:
             await transport.stop()
