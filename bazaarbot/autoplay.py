@@ -87,12 +87,13 @@ class Autoplay:
         if decision in self.thinking:
             return
         self.thinking.add(decision)
-        self.spawn(self._think(table, decision))
+        # the position is taken now: by the time the task runs the table may have moved on
+        state_json = table.plugin.to_json(table.state)
+        seed = ai_seed(table.game_seed, decision.moves_made, decision.seat)
+        self.spawn(self._think(table, decision, state_json, seed))
 
-    async def _think(self, table: Table, decision: Decision) -> None:
+    async def _think(self, table: Table, decision: Decision, state_json: dict[str, Any], seed: int) -> None:
         try:
-            state_json = table.plugin.to_json(table.state)
-            seed = ai_seed(table.game_seed, decision.moves_made, decision.seat)
             future = self.pool.submit(
                 table.plugin, state_json, decision.seat, decision.level, seed, key=id(table)
             )

@@ -6,11 +6,14 @@ small budgets, thinking in a thread.
 
 from __future__ import annotations
 
+import asyncio
 import random
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 from botdriver import NETWORK, Driver
 
+from bazaarbot.ai import AiPool
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
 from bazaarbot.registry import discover
 from bazaarbot.table.clock import AWAY_AFTER, TurnClock
@@ -323,3 +326,74 @@ async def test_a_game_with_no_person_left_is_abandoned_after_the_grace(tmp_path)
     clock.now += 601
     await bot.hub.tick()
     assert not bot.table.running and any("abandoned" in line for line in recorder.channel())
+
+
+class HeldExecutor(Executor):
+    """Runs nothing until ``release``: a think that is still going when the table changes."""
+
+    def __init__(self) -> None:
+        self.held: list[tuple[Future, object, tuple]] = []
+
+    def submit(self, fn, /, *args, **kwargs):  # type: ignore[override]
+        future: Future = Future()
+        self.held.append((future, fn, args))
+        return future
+
+    def release(self) -> None:
+        for future, fn, args in self.held:
+            if not future.cancelled():
+                future.set_result(fn(*args))  # type: ignore[operator]
+        self.held.clear()
+
+
+async def addbot_table(bot: Driver, channel: str) -> None:
+    for nick, text in [("ann", "/new jaipur"), ("ann", "/addbot easy"), ("ann", "/start")]:
+        await bot.hub.handle(Incoming(NETWORK, channel, User(nick), text))
+
+
+async def test_an_ai_answer_that_comes_back_after_a_reset_is_dropped(tmp_path):
+    settings = BotSettings(
+        default_game="jaipur", seed=4, rate_limit=RateLimit(commands=10_000, per_seconds=5)
+    )
+    bot = Driver(tmp_path / "h.sqlite", games=GAMES, settings=settings, wall_clock=FakeClock())
+    held = HeldExecutor()
+    bot.hub.autoplay._pool = AiPool(1, executor=held)
+    recorder = Recorder()
+    await recorder.start(bot.hub)
+    admin = User("root", account="root")
+    for _ in range(10):  # until the AI is to act
+        await addbot_table(bot, CHANNEL)
+        for _ in range(3):
+            await asyncio.sleep(0)  # the think task hands its search to the executor
+        if held.held:
+            break
+        await bot.hub.handle(Incoming(NETWORK, CHANNEL, admin, "/reset"))
+    assert held.held, "the AI never had to think"
+    await bot.hub.handle(Incoming(NETWORK, CHANNEL, admin, "/reset"))
+    recorder.sent.clear()
+    held.release()
+    await bot.hub.idle()
+    assert not any(line.startswith("AI:easy") for line in recorder.channel())
+
+
+async def test_two_tables_whose_ais_think_at_once_both_move(tmp_path):
+    settings = BotSettings(
+        default_game="jaipur", seed=9, rate_limit=RateLimit(commands=10_000, per_seconds=5)
+    )
+    bot = Driver(tmp_path / "two.sqlite", games=GAMES, settings=settings, wall_clock=FakeClock())
+    bot.hub.autoplay._pool = AiPool(2, executor=ThreadPoolExecutor(2))
+    recorder = Recorder()
+    await recorder.start(bot.hub)
+    for channel in ("#one", "#two"):
+        await addbot_table(bot, channel)
+    await bot.hub.idle()
+    tables = [bot.hub.tables[(NETWORK, channel)] for channel in ("#one", "#two")]
+    for _ in range(4):
+        for table in tables:  # a move at each table: both AIs think at the same time
+            assert table.plugin.to_act(table.state) == [0], "the AI seat did not move"
+            command = table.plugin.legal_commands(table.state, 0)[0]
+            await bot.hub.handle(Incoming(NETWORK, table.channel, User("ann"), command))
+        await bot.hub.idle()
+    assert all(table.moves_made >= 7 for table in tables)
+    played = {m.channel for m in recorder.sent if isinstance(m, Say) and m.text.startswith("AI:easy")}
+    assert played == {"#one", "#two"}
