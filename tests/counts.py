@@ -7,7 +7,7 @@ import re
 #: nouns that name counted things in the three games
 _NOUNS = (
     "camel|card|point|cube|space|stone|good|token|player|die|building|row|field|combination|"
-    "move|turn|seal|round|time|spice|cloth|leather|diamond|silver"
+    "move|turn|seal|round|time|rupee"
 )
 #: "1 cards" (a plural after exactly one) and "0 card", "2 camel" (a singular after any other count)
 _ONE_PLURAL = re.compile(rf"(?<![\d.,/+-])\b1 (?:{_NOUNS})s\b")
