@@ -260,3 +260,20 @@ def test_yspahan_random_games_never_show_a_miscounted_noun():
                 ]:
                     assert not count_problems(text), (text, count_problems(text))
                 assert not count_problems(GAME.private_view(st, seat))
+
+
+def test_protection_question_without_a_camel_offers_the_cards_and_names_the_owner():
+    st = _caravanserai_mover_with_two_cubes_at_s1([])
+    out = play(st, "move 1 south")
+    assert "Ann: your cube in barrel2 is leaving - play a card first, or let go." in out.public[-1]
+    with pytest.raises(MoveError) as refused:
+        play(st, "protect")
+    assert "no camel to pay; play a card for one first" in str(refused.value)
+
+
+def test_protection_question_is_asked_of_a_mover_holding_any_card_so_it_tells_nothing():
+    st = set_tower(new_game(3), {"camels": (1, 3), "gold": (6, 1)})
+    put(st, 0, "sack3 W1")
+    st.hands[0] = [GOLD3]
+    play(st, "move 1 south")
+    assert st.phase == P_PROTECT and GAME.legal_commands(st, 0) == ["let go", "play gold3"]

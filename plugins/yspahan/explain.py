@@ -94,7 +94,11 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
     if len(moves) > 200:
         moves = moves[:200].rsplit(";", 1)[0] + "; ... (/moves)"
     hint = _(" You can: {moves}").format(moves=moves)
-    if ph == P_PROTECT and kind != A_PROTECT:
+    if ph == P_PROTECT and kind in (A_PLAY, A_EXTRA, A_BUILD) and seat != st.cur:
+        return _("Cards are played only in your own turn: protect (1 camel) or let go.")
+    if ph == P_PROTECT and kind == A_PROTECT and a[1] and not st.camels[p]:
+        return _("You have no camel to pay; play a card for one first, or let go.")
+    if ph == P_PROTECT and kind not in (A_PROTECT, A_PLAY):
         return _("First decide about your cube: protect (1 camel) or let go.")
     if ph == P_ORDER and kind != A_FIRST:
         return _("First choose which cube goes to the caravan first.") + hint
@@ -172,8 +176,8 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
         k = a[1]
         if k not in st.hands[p]:
             return _("You do not hold {card}.").format(card=CARD_IDS[k])
-        if ph not in (P_ROLL, P_ACTION, P_BUILD):
-            return _("Cards are played between the steps of your own turn.")
+        if ph not in (P_ROLL, P_ACTION, P_BUILD, P_PROTECT):
+            return _("Not while placing cubes or choosing their order: play the card before or after.")
         if st.extra:
             return _("Take your boosted action first: take camels, take gold or deliver.")
         if kind == A_EXTRA:

@@ -100,9 +100,11 @@ def status(st: State) -> str:
     if ph == P_PROTECT:
         sh = st.queue[0]
         owner = st.shop[sh]
-        return _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.").format(
-            owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]]
-        )
+        if st.camels[owner] > 0:
+            line = _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.")
+        else:
+            line = _("{owner}: your cube in {souk} is leaving - play a card first, or let go.")
+        return line.format(owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]])
     # from public facts only: the board must not hint at which cards a hand holds
     can_build = st.n > 2 and not st.built_turn and affordable(st, p)
     can_play = bool(st.hands[p])

@@ -503,7 +503,8 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
     while st.queue:
         sh = st.queue[0]
         owner = st.shop[sh]
-        if st.camels[owner] > 0 or (owner == st.cur and could_get_camels(st, owner)):
+        # the mover may play a card first; asked whenever he holds any (a public count, so no leak)
+        if st.camels[owner] > 0 or (owner == st.cur and st.hands[owner]):
             st.phase = P_PROTECT
             return
         _remove(st, sh)
@@ -517,12 +518,6 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
         _to_caravan(st, owner, ev)
     st.mover = -1
     _after_main(st, ev)
-
-
-def could_get_camels(st: State, p: int) -> bool:
-    """Whether a card in p's hand would give p a camel now (to pay for a protection)."""
-    hand = st.hands[p]
-    return CAMELS3 in hand or (EXCHANGE in hand and st.gold[p] > 0)
 
 
 # --- legal actions ------------------------------------------------------------------------------
