@@ -199,7 +199,9 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
         for sh in shops:
             if sp is not None and sp in SHOP_SPACES[sh]:
                 return sh, sp
-        road = ", ".join(SPACE_NAMES[SHOP_SPACES[sh][0]] for sh in shops if not SHOP_INTERIOR[sh])
+        road = ", ".join(
+            "/".join(SPACE_NAMES[sp] for sp in SHOP_SPACES[sh]) for sh in shops if not SHOP_INTERIOR[sh]
+        )
         raise MoveError(
             _("{souk} has no shop beside '{w}'; its road shops are at {road}.").format(
                 souk=SOUK_NAMES[s], w=words[1], road=road or _("none")
