@@ -277,3 +277,13 @@ def test_protection_question_is_asked_of_a_mover_holding_any_card_so_it_tells_no
     st.hands[0] = [GOLD3]
     play(st, "move 1 south")
     assert st.phase == P_PROTECT and GAME.legal_commands(st, 0) == ["let go", "play gold3"]
+
+
+def test_protection_status_of_a_mover_with_cards_says_cards_may_go_first():
+    st = set_tower(new_game(3), {"camels": (1, 3), "gold": (6, 1)})
+    put(st, 0, "sack3 W1")
+    st.hands[0] = [GOLD3]
+    st.camels[0] = 1
+    out = play(st, "move 1 south")
+    assert out.public[-1].endswith("protect or let go (cards may go first).")
+    assert "play gold3" in GAME.brief_moves(st, 0)

@@ -100,7 +100,11 @@ def status(st: State) -> str:
     if ph == P_PROTECT:
         sh = st.queue[0]
         owner = st.shop[sh]
-        if st.camels[owner] > 0:
+        if st.camels[owner] > 0 and owner == st.cur and st.hands[owner]:
+            line = _(
+                "{owner}: pay 1 camel to keep your cube in {souk}? protect or let go (cards may go first)."
+            )
+        elif st.camels[owner] > 0:
             line = _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.")
         else:
             line = _("{owner}: your cube in {souk} is leaving - play a card first, or let go.")
