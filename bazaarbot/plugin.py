@@ -90,6 +90,17 @@ class Result:
     detail: str = ""
 
 
+def options_text(options: tuple[Option, ...]) -> str:
+    """The table options as lines for ``/rules``: ``name=default - help``, so a host sees every choice."""
+    lines = []
+    for option in options:
+        default = option.default
+        if isinstance(default, bool):
+            default = "on" if default else "off"
+        lines.append(f"{option.name}={default} - {option.help}")
+    return "\n".join(lines)
+
+
 class GamePlugin(ABC):
     """Base class for a game. Subclasses set the identity fields and implement the rules."""
 
@@ -133,6 +144,18 @@ class GamePlugin(ABC):
         be conservative: true only when the first word is one of the game's
         verbs (or an alias of one).
         """
+
+    def undoable(self, state: Any, seat: int, move: Any) -> bool:
+        """Whether ``seat`` could take ``move`` back right after playing it (``/undo``).
+
+        Called with the state *before* the move (the plugin may try it on a
+        clone). True only when the move reveals nothing (no card drawn, no die
+        rolled, no hidden thing shown, no random number consumed) and leaves
+        the decision with the same seat in the same turn; the table then undoes
+        it by replaying the log without it, which gives exactly this state.
+        The default, False, suits games whose turn is a single step.
+        """
+        return False
 
     # --- views --------------------------------------------------------------
     @abstractmethod
