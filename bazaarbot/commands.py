@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "rules": "/rules <game> - a summary of a game's rules",
     "notice": "/notice on|off - get private lines as NOTICE instead of private messages (IRC)",
     "colors": "/colors on|off - colour hints in this channel (IRC)",
+    "claim": "/claim <code> - take your seat back from a new address (the code came at /join)",
 }
 
 ALIASES: dict[str, str] = {

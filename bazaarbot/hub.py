@@ -21,9 +21,10 @@ from pathlib import Path
 
 from bazaarbot.commands import COMMANDS, Command, nearest_command, parse_command, sanitize
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.transports.base import Incoming, Outgoing, Say, SeatedPerson, Tell, Transport, User
@@ -65,7 +66,9 @@ class RateLimiter:
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
-    """Admin by services account, hostmask pattern, or channel-operator status the transport vouched for."""
+    """Admin by a secret the transport checked, services account, hostmask pattern, or vouched op status."""
+    if user.is_admin:
+        return True
     if user.account and user.account.lower() in policy.accounts:
         return True
     if user.mask and any(fnmatch.fnmatchcase(user.mask.lower(), m.lower()) for m in policy.masks):
@@ -92,6 +95,7 @@ class Hub:
         self.settings = settings or BotSettings()
         self.admins = admins or {}
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
+        self.codes = SeatCodes(store.db.conn)
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
         self.prefs: dict[tuple[str, str, str], str] = {}
@@ -428,6 +432,8 @@ class Hub:
             return [Tell(network, user.nick, game.rules_summary or game.title)]
         if name == "notice":
             return [self._set_pref(network, user, "notice", args)]
+        if name == "claim":
+            return self.claim_seat(network, user, args)
         # the rest act on one table
         if channel is None:
             if name == "join" or name == "new":
@@ -446,6 +452,10 @@ class Hub:
         else:
             table = self.table(network, channel)
         actor = self._actor(network, user)
+        if name in ("new", "join"):
+            refusal = self.seat_limit_refusal(network, user, table)
+            if refusal is not None:
+                return [refusal]
         if name == "new":
             return table.new(actor, args)
         if name == "join":
@@ -469,6 +479,36 @@ class Hub:
         if name == "colors":
             return self._colors(table, actor, args)
         raise AssertionError(name)
+
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
+        limit = self.settings.max_tables
+        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
+            return None
+        if len(self.seated_tables(network, user.key)) < limit:
+            return None
+        return Tell(
+            network,
+            user.nick,
+            ngettext(
+                "You sit at {n} table already, the limit; /leave one first.",
+                "You sit at {n} tables already, the limit; /leave one first.",
+                limit,
+            ).format(n=limit),
+        )
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+        if len(args) != 1:
+            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
+        owner = self.codes.owner(network, args[0])
+        table = self.tables.get((network, owner[0])) if owner else None
+        if table is None:
+            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
+        out, old_key = table.claim_seat(self._actor(network, user), args[0])
+        if old_key is not None:
+            self._cancel_leave(network, old_key)
+        return out
 
     def _reply(self, network: str, channel: str | None, user: User, text: str) -> Outgoing:
         if channel is None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Result
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
 from bazaarbot.transports.base import Outgoing, Say, Tell, User
 
@@ -72,6 +73,7 @@ class Table:
         self.moves_made = 0
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        self.codes = SeatCodes(store.db.conn)
 
     # --- small helpers ------------------------------------------------------------
     @property
@@ -85,8 +87,9 @@ class Table:
     def say(self, text: str) -> Say:
         return Say(self.network, self.channel, text, colors=self.colors)
 
-    def tell(self, nick: str, text: str) -> Tell:
-        return Tell(self.network, nick, text)
+    def tell(self, nick: str, text: str, key: str | None = None) -> Tell:
+        """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
+        return Tell(self.network, nick, text, key=key)
 
     def seat_of(self, key: str) -> Seat | None:
         return next((s for s in self.seats if s.key == key), None)
@@ -259,13 +262,13 @@ class Table:
         names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
         # a private line at once: the player knows where hands will arrive, and a network that
         # refuses private messages (caller-ID, registered-only) shows it now, not at the deal
-        welcome = self.tell(
-            user.nick,
-            _(
-                "You sit in seat {n} at {channel} ({game}). What only you may see "
-                "(your hand, refused moves) comes here; /hand re-sends it."
-            ).format(n=number, channel=self.channel, game=plugin.title),
-        )
+        welcome_text = _(
+            "You sit in seat {n} at {channel} ({game}). What only you may see "
+            "(your hand, refused moves) comes here; /hand re-sends it."
+        ).format(n=number, channel=self.channel, game=plugin.title)
+        if user.mask and not user.account:
+            welcome_text += " " + self._code_line(user.key)
+        welcome = self.tell(user.nick, welcome_text, user.key)
         return [
             self.say(
                 _("{nick} joins {game} in seat {n}. Seated: {names}. Host: {host}.").format(
@@ -306,6 +309,7 @@ class Table:
         if self.running:
             out += self._end_game("abandoned", _("{nick} left").format(nick=seat.nick))
         self.seats.remove(seat)
+        self.codes.forget(self.network, self.channel, key)
         out += self._pass_host()
         self.save_lobby()
         return out
@@ -323,6 +327,7 @@ class Table:
         if self.running:
             out += self._end_game("abandoned", _("reset by {nick}").format(nick=actor.user.nick))
         self.seats.clear()
+        self.codes.forget(self.network, self.channel)
         self.host = ""
         self.save_lobby()
         out.append(
@@ -390,7 +395,7 @@ class Table:
         for index, seat in enumerate(self.players):
             view = plugin.private_view(self.state, index)
             if view:
-                out.append(self.tell(seat.nick, view))
+                out.append(self.tell(seat.nick, view, seat.key))
         return out
 
     # --- game --------------------------------------------------------------------------
@@ -410,7 +415,7 @@ class Table:
             move = plugin.parse(self.state, seat, text)
             outcome = plugin.apply(self.state, seat, move)
         except MoveError as error:
-            return [self.tell(nick, error.message)]
+            return [self.tell(nick, error.message, actor.user.key)]
         except Exception:
             log.exception("game %s: move %r by seat %s failed", self.game_id, text, seat)
             self._reload()
@@ -430,11 +435,11 @@ class Table:
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
         for index, lines in outcome.private.items():
             for line in lines:
-                out.append(self.tell(self.players[index].nick, line))
+                out.append(self.tell(self.players[index].nick, line, self.players[index].key))
         for index, old in enumerate(before):
             new = plugin.private_view(self.state, index)
             if new and new != old:
-                out.append(self.tell(self.players[index].nick, new))
+                out.append(self.tell(self.players[index].nick, new, self.players[index].key))
         result = plugin.result(self.state)
         if result is not None:
             out += self._finish(result)
@@ -526,6 +531,8 @@ class Table:
 
     def rename(self, old_key: str, new_key: str, nick: str) -> None:
         """A nick change: the seat (and the game seat) follow the player."""
+        if old_key != new_key:
+            self.codes.move(self.network, self.channel, old_key, new_key)
         for seat in self.seats:
             if seat.key == old_key:
                 seat.key, seat.nick = new_key, nick
@@ -539,6 +546,47 @@ class Table:
                 if self.game_id is not None:
                     self.store.rename_player(self.game_id, index, nick, new_key)
         self.save_lobby()
+
+    # --- a seat's owner at a new address ------------------------------------------------------
+    def _code_line(self, key: str) -> str:
+        code = self.codes.issue(self.network, self.channel, key)
+        return _(
+            "If you come back from another address, tell me /claim {code} to take this seat back."
+        ).format(code=code)
+
+    def claim_seat(self, actor: Actor, code: str) -> tuple[list[Outgoing], str | None]:
+        """Move the seat a one-time code was made for to the actor; (messages, the seat's old identity)."""
+        user = actor.user
+        owner = self.codes.owner(self.network, code)
+        if owner is None or owner[0] != self.channel.lower() or self.seat_of(owner[1]) is None:
+            return [self.tell(user.nick, _("That code is not valid here (each code works once)."))], None
+        old_key = owner[1]
+        if old_key == user.key:
+            return [self.tell(user.nick, _("That seat is yours already."))], None
+        if self.seat_of(user.key) is not None:
+            return [
+                self.tell(
+                    user.nick,
+                    _("You already sit at {channel}; /leave that seat first.").format(channel=self.channel),
+                )
+            ], None
+        seat = self.seat_of(old_key)
+        assert seat is not None
+        self.codes.forget(self.network, self.channel, old_key)
+        self.rename(old_key, user.key, user.nick)
+        out: list[Outgoing] = [
+            self.say(_("{nick} takes seat {n} back.").format(nick=user.nick, n=seat.number))
+        ]
+        note = _("Seat {n} at {channel} is yours again.").format(n=seat.number, channel=self.channel)
+        if user.mask and not user.account:
+            note += " " + self._code_line(user.key)
+        out.append(self.tell(user.nick, note, user.key))
+        index = self.game_seat_of(user.key)
+        if index is not None:
+            view = self.plugin.private_view(self.state, index)
+            if view:
+                out.append(self.tell(user.nick, view, user.key))
+        return out, old_key
 
     # --- views ---------------------------------------------------------------------------
     def status(self) -> str:
@@ -579,6 +627,7 @@ class Table:
                 or _("You hold nothing secret in {game}; /board shows it all.").format(
                     game=self.plugin.title
                 ),
+                actor.user.key,
             )
         ]
 
@@ -589,10 +638,11 @@ class Table:
             return [self.tell(nick, _("You are not playing a game at this table."))]
         if seat not in self.plugin.to_act(self.state):
             return [self.tell(nick, "(no moves)")]
+        key = actor.user.key
         if full:
             commands = self.plugin.legal_commands(self.state, seat)
-            return [self.tell(nick, "\n".join(commands) if commands else "(no moves)")]
-        return [self.tell(nick, self.plugin.brief_moves(self.state, seat))]
+            return [self.tell(nick, "\n".join(commands) if commands else "(no moves)", key)]
+        return [self.tell(nick, self.plugin.brief_moves(self.state, seat), key)]
 
 
 def _fmt(value: float) -> str:

@@ -99,7 +99,7 @@ def test_accounts_from_extended_join_tags_and_account_notify() -> None:
     assert roster.user("bob").account == "bobacct"
     events = feed(roster, ":frank!f@h JOIN #bazaar * :Frank", ":frank!f@h ACCOUNT frankacct")
     assert isinstance(events[-1], Renamed)
-    assert events[-1].old.key == "n:frank" and events[-1].new.key == "a:frankacct"
+    assert events[-1].old.key == "m:frank!f@h" and events[-1].new.key == "a:frankacct"
     assert feed(roster, ":frank!f@h ACCOUNT *") == []
     assert roster.user("frank").account is None
 

@@ -56,9 +56,19 @@ def encode(kind: str, **fields: Any) -> str:
 class Conn:
     """A websocket from one browser tab (a player's, or a spectator's)."""
 
-    def __init__(self, ws: web.WebSocketResponse, bucket: TokenBucket) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, bucket: TokenBucket, address: str = "", now: float = 0.0
+    ) -> None:
         self.ws = ws
         self.bucket = bucket
+        #: the remote address the per-address limits count it under
+        self.address = address
+        #: when the browser last sent a frame (the idle limits count from here)
+        self.last_frame = now
+        #: malformed frames received so far
+        self.bad_frames = 0
+        #: the admin name bound to this browser's claim, if it proved an admin token
+        self.admin: str | None = None
         self.nick: str | None = None
         self.token: str | None = None
         self.greeted = False
