@@ -309,5 +309,6 @@ async def test_players_gone_during_an_outage_get_the_grace_period(
     closing.append(alice2)
     await wait_until(lambda: bot.roster.in_channel("alice", CHAN), 15, "the rejoin")
     await wait_until(lambda: (NET, "m:bob!~bob@127.0.0.1") in hub._pending_leaves, what="bob's grace period")
-    await wait_until(lambda: (NET, "m:alice!~alice@127.0.0.1") not in hub._pending_leaves, what="alice is there")
+    alice_key = "m:alice!~alice@127.0.0.1"
+    await wait_until(lambda: (NET, alice_key) not in hub._pending_leaves, what="alice is there")
     assert table(hub).running
