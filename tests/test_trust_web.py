@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
@@ -54,7 +55,7 @@ async def test_deeply_nested_frames_get_one_short_error_each_and_never_a_traceba
 async def test_strings_with_brackets_are_not_nesting(tmp_path: Path) -> None:
     async with serve(tmp_path / "w.sqlite") as served:
         alice, _token = await player(served, "alice")
-        await alice.say("#bazaar", "[[[[[[[[{{{{{{{{ \\\" ]]]]")
+        await alice.say("#bazaar", '[[[[[[[[{{{{{{{{ \\" ]]]]')
         line = await alice.expect("chat", lambda f: f["nick"] == "alice")
         assert line["text"].startswith("[[[[[[[[{{{{")
 
@@ -66,11 +67,11 @@ async def test_connections_per_address_are_bounded_and_others_still_get_in(tmp_p
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await served.connect(source="127.0.0.2")
         assert refused.value.status == 429
-        async with aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))
-        ) as session:
-            async with session.get(served.ws_url, headers={"Upgrade": "websocket"}) as response:
-                body = await response.text()
+        async with (
+            aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=("127.0.0.2", 0))) as session,
+            session.get(served.ws_url, headers={"Upgrade": "websocket"}) as response,
+        ):
+            body = await response.text()
         assert "Too many connections from your address (at most 5)" in body and len(body) < 80
         # a newcomer from another address is not locked out by them
         alice, _token = await player(served, "alice")
@@ -104,7 +105,9 @@ async def test_nick_claims_per_minute_are_bounded_per_address(tmp_path: Path) ->
         assert (await client.claim("name3"))["t"] == "claimed"
 
 
-async def test_an_unclaimed_websocket_is_closed_when_idle_and_a_claimed_one_much_later(tmp_path: Path) -> None:
+async def test_an_unclaimed_websocket_is_closed_when_idle_and_a_claimed_one_much_later(
+    tmp_path: Path,
+) -> None:
     clock = Clock()
     limits = WebLimits(idle_unclaimed=60, idle_claimed=3600)
     async with serve(tmp_path / "w.sqlite", limits=limits, clock=clock) as served:
@@ -166,7 +169,7 @@ async def test_rooms_a_nick_is_in_are_bounded_over_all_its_tabs(tmp_path: Path) 
 
 async def test_tables_a_web_nick_sits_at_are_bounded(tmp_path: Path) -> None:
     async with serve(tmp_path / "w.sqlite") as served:
-        served.hub.settings = served.hub.settings.__class__(**{**served.hub.settings.__dict__, "max_tables": 2})
+        served.hub.settings = replace(served.hub.settings, max_tables=2)
         alice, _token = await player(served, "alice", room=None)
         for room in ("#t1", "#t2", "#t3"):
             await alice.join(room)

@@ -91,7 +91,9 @@ class WsClient:
     _cursor: int = 0
 
     @classmethod
-    async def open(cls, url: str, headers: dict[str, str] | None = None, source: str | None = None) -> WsClient:
+    async def open(
+        cls, url: str, headers: dict[str, str] | None = None, source: str | None = None
+    ) -> WsClient:
         connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
         session = aiohttp.ClientSession(connector=connector)
         try:

@@ -18,6 +18,8 @@ import sqlite3
 import time
 from collections.abc import Callable
 
+from bazaarbot.i18n import _
+
 NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 
 SCHEMA = """
@@ -51,7 +53,7 @@ class AdminTokens:
     def issue(self, name: str) -> str:
         """A new token for the admin ``name`` (printed once, never stored); revokes any older one."""
         if not NAME_RE.fullmatch(name):
-            raise AdminTokenError("An admin name is 1 to 32 letters, digits, '.', '-' or '_'.")
+            raise AdminTokenError(_("An admin name is 1 to 32 letters, digits, '.', '-' or '_'."))
         token = "adm-" + secrets.token_urlsafe(32)
         with self.conn:
             self.conn.execute(
@@ -70,17 +72,17 @@ class AdminTokens:
         by another browser.
         """
         if not isinstance(token, str) or not 16 <= len(token) <= 128:
-            raise AdminTokenError("That is not an admin token.")
+            raise AdminTokenError(_("That is not an admin token."))
         row = self.conn.execute(
             "SELECT name, claim_hash FROM web_admins WHERE token_hash=?", [_digest(token)]
         ).fetchone()
         if row is None:
-            raise AdminTokenError("That is not an admin token.")
+            raise AdminTokenError(_("That is not an admin token."))
         claim = _digest(claim_token)
         if row[1] is not None:
             if row[1] == claim:
                 return str(row[0])
-            raise AdminTokenError("That admin token was used already; ask the operator for a new one.")
+            raise AdminTokenError(_("That admin token was used already; ask the operator for a new one."))
         with self.conn:
             self.conn.execute("UPDATE web_admins SET claim_hash=NULL WHERE claim_hash=?", [claim])
             self.conn.execute(

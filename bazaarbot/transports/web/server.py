@@ -46,6 +46,7 @@ from aiohttp import WSMsgType, web
 
 from bazaarbot.commands import sanitize
 from bazaarbot.config import WebSettings
+from bazaarbot.i18n import _
 from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
@@ -231,7 +232,9 @@ class WebTransport:
         limit = self.limits.connections_per_address
         if self.per_address.get(address, 0) >= limit:
             raise web.HTTPTooManyRequests(
-                text=f"Too many connections from your address (at most {limit}); close some tabs."
+                text=_("Too many connections from your address (at most {n}); close some tabs.").format(
+                    n=limit
+                )
             )
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
         self.per_address[address] = self.per_address.get(address, 0) + 1
@@ -292,7 +295,7 @@ class WebTransport:
                     f"That message is too long (at most {self.settings.max_message} characters).",
                 )
             elif str(error) == "too_deep":
-                await self._bad_frame(conn, "frame", "That message is nested too deeply.")
+                await self._bad_frame(conn, "frame", _("That message is nested too deeply."))
             else:
                 await self._bad_frame(conn, "frame", "Not a message this server understands.")
             return
@@ -323,7 +326,7 @@ class WebTransport:
         """``admin {token}``: bind an operator-made admin token to this browser's claim, once."""
         assert self.admin_tokens is not None
         if conn.nick is None or conn.token is None:
-            conn.error("admin", "Choose a nick first; the admin right is bound to it.")
+            conn.error("admin", _("Choose a nick first; the admin right is bound to it."))
             return
         try:
             name = self.admin_tokens.redeem(frame.get("token"), conn.token)  # type: ignore[arg-type]
@@ -335,6 +338,7 @@ class WebTransport:
         for tab in self.nicks.get(conn.nick.lower(), ()):
             tab.admin = name
             tab.send("admin", name=name)
+            tab.send("tell", text=_("You are the admin {name} now, in this browser.").format(name=name))
 
     async def _ping(self, conn: Conn, _frame: dict[str, Any]) -> None:
         conn.send("pong")
@@ -377,7 +381,8 @@ class WebTransport:
             return
         if not self._claim_allowed(conn.address):
             per = self.limits.claims_per_minute
-            conn.error("limit", f"Too many nick claims from your address (at most {per} a minute); wait.")
+            refusal = _("Too many nick claims from your address (at most {n} a minute); wait.")
+            conn.error("limit", refusal.format(n=per))
             return
         try:
             token, old = self.claims.claim(conn.token, nick)  # type: ignore[arg-type]
@@ -437,7 +442,7 @@ class WebTransport:
         room = room.lower()
         limit = self.limits.rooms_per_nick
         if room not in self._rooms_of(conn.nick) and len(self._rooms_of(conn.nick)) >= limit:
-            conn.error("room", f"You can be in at most {limit} rooms at once; /part one first.")
+            conn.error("room", _("You can be in at most {n} rooms at once; /part one first.").format(n=limit))
             return
         conn.rooms.add(room)
         self.rooms.setdefault(room, set()).add(conn)
