@@ -235,3 +235,60 @@ def test_web_admins_in_the_config_no_longer_make_admins_and_say_so(caplog: pytes
         policy = web_admin_policy(config.web.admins)
     assert policy.accounts == () and not policy.ops_are_admins
     assert "bazaarbot admin-token" in caplog.text
+
+
+def test_frame_depth_is_counted_outside_strings_only() -> None:
+    from bazaarbot.transports.web.frames import BadFrame, decode_frame, nesting_depth
+
+    assert nesting_depth('{"t": "say", "text": "[[[[{{{{"}', 4) == 1
+    assert nesting_depth('{"t": "x", "a": [[1]]}', 4) == 3
+    assert nesting_depth('{"t": "\\"[[[[[[", "a": 1}', 4) == 1
+    assert nesting_depth("[" * 100_000, 4) == 5  # stops counting past the limit
+    assert decode_frame('{"t": "ping"}', 100) == {"t": "ping"}
+    for text, reason in (
+        ("x" * 101, "too_big"),
+        ("[" * 10 + "]" * 10, "too_deep"),
+        ("{not json", "not_json"),
+        ("[1, 2]", "not_a_frame"),
+        ('{"t": 3}', "not_a_frame"),
+    ):
+        with pytest.raises(BadFrame) as error:
+            decode_frame(text, 100)
+        assert str(error.value) == reason
+
+
+def test_web_limits_are_configurable_and_checked() -> None:
+    from bazaarbot.config import ConfigError, parse_config
+
+    limits = parse_config(
+        {"web": {"limits": {"connections_per_address": 5, "idle_unclaimed": 30, "stale_claim": 3600}}}
+    ).web.limits
+    assert (limits.connections_per_address, limits.idle_unclaimed, limits.stale_claim) == (5, 30.0, 3600.0)
+    assert limits.claims_per_minute == WebLimits().claims_per_minute
+    assert WebLimits().connections_per_address == 20 and WebLimits().idle_unclaimed == 60.0
+    with pytest.raises(ConfigError, match="web.limits.bad_frames must be more than 0"):
+        parse_config({"web": {"limits": {"bad_frames": 0}}})
+    with pytest.raises(ConfigError, match="unknown setting 'sockets'"):
+        parse_config({"web": {"limits": {"sockets": 3}}})
+
+
+def test_admin_token_cli_refuses_a_bad_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["admin-token", "no spaces please", "--db", str(tmp_path / "a.sqlite")]) == 2
+    assert "An admin name is" in capsys.readouterr().err
+
+
+def test_a_new_admin_token_revokes_the_old_one_and_its_binding(tmp_path: Path) -> None:
+    import sqlite3
+
+    from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
+
+    tokens = AdminTokens(sqlite3.connect(tmp_path / "a.sqlite"))
+    first = tokens.issue("ops")
+    assert tokens.redeem(first, "browser-one-claim-token") == "ops"
+    assert tokens.redeem(first, "browser-one-claim-token") == "ops"  # the same browser again: fine
+    assert tokens.admin_of("browser-one-claim-token") == "ops"
+    second = tokens.issue("ops")
+    assert tokens.admin_of("browser-one-claim-token") is None
+    with pytest.raises(AdminTokenError):
+        tokens.redeem(first, "browser-two-claim-token")
+    assert tokens.redeem(second, "browser-two-claim-token") == "ops"
