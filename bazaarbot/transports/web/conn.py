@@ -101,15 +101,20 @@ class Conn:
     async def _write(self) -> None:
         while True:
             frame = await self.queue.get()
-            if self.dead or self.ws.closed:
-                return
+            if not frame or self.dead or self.ws.closed:
+                return  # "" ends the writer once everything queued before it is sent
             try:
                 await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
                 return
 
-    async def close(self, code: int = 1001, message: bytes = b"") -> None:
-        """Stop the writer and close the socket (idempotent)."""
+    async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
+        """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""
+        if drain > 0 and not self.dead and not self.writer.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait("")
+                with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(asyncio.shield(self.writer), drain)
         self.dead = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -270,7 +270,7 @@ class WebTransport:
         """One error answer per malformed frame; a tab that keeps sending them is disconnected."""
         conn.bad_frames += 1
         if conn.bad_frames > self.limits.bad_frames:
-            await conn.close(1008, b"too many malformed messages")
+            await conn.close(1008, b"too many malformed messages", drain=1.0)
             return
         conn.error(code, text)
 
