@@ -253,7 +253,7 @@ class Hub:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
-                key = self._key_for_nick(message.network, message.nick)
+                key = message.key or self._key_for_nick(message.network, message.nick)
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)

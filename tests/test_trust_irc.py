@@ -203,3 +203,22 @@ async def test_tables_a_nick_sits_at_are_bounded(tmp_path: Path, ircserver: IrcS
     alice.say("#one", "!leave")
     alice.say("#two", "!join")
     await alice.expect("PRIVMSG alice :You sit in seat 1 at #two")
+
+
+async def test_a_seat_from_before_host_binding_moves_to_its_holder_once_who_answers(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    from bazaarbot.table import Seat
+
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    old = hub.table(NET, CHAN)
+    old.seats.append(Seat(1, "n:alice", "alice"))
+    old.host = "n:alice"
+    old.save_lobby()
+    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
+    closing.append(alice)
+    bot = await start_bot(hub, network_settings(ircserver))
+    closing.append(bot)
+    await wait_until(lambda: old.seat_of(ALICE) is not None, what="the seat to move to nick and host")
+    assert old.host == ALICE

@@ -528,6 +528,19 @@ class IrcTransport:
             user = seat_user(seat.key, seat.nick)
             self._hub(lambda user=user: hub.user_left(network, channel, user, grace))
 
+    def _on_315(self, line: Line) -> None:
+        """End of WHO: a seat from before seats were bound to hosts moves to its holder's nick and host."""
+        hub, network, channel = self.hub, self.network, line.param(1)
+        if hub is None or self.roster.channel(channel) is None:
+            return
+        for seat in hub.seated(network, channel):
+            if not seat.key.startswith("n:") or not self.roster.in_channel(seat.nick, channel):
+                continue
+            now = self.roster.user(seat.nick)
+            if now.mask or now.account:
+                old = User(seat.nick)
+                self._hub(lambda old=old, now=now: hub.user_renamed(network, old, now))
+
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):
             channel = clean_word(line.param(0))
