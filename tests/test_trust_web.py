@@ -292,3 +292,13 @@ def test_a_new_admin_token_revokes_the_old_one_and_its_binding(tmp_path: Path) -
     with pytest.raises(AdminTokenError):
         tokens.redeem(first, "browser-two-claim-token")
     assert tokens.redeem(second, "browser-two-claim-token") == "ops"
+
+
+async def test_binary_frames_count_as_malformed(tmp_path: Path) -> None:
+    async with serve(tmp_path / "w.sqlite", limits=WebLimits(bad_frames=2)) as served:
+        client = await served.connect()
+        for _ in range(2):
+            await client.ws.send_bytes(b"\x00\x01")
+            assert (await client.expect("error"))["text"] == "Send text frames (JSON), not binary ones."
+        await client.ws.send_bytes(b"\x00\x01")
+        assert (await client.closed()).data == 1008

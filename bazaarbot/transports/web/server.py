@@ -250,7 +250,8 @@ class WebTransport:
                 if msg.type == WSMsgType.TEXT:
                     await self._frame(conn, msg.data)
                 elif msg.type == WSMsgType.BINARY:
-                    conn.error("frame", "Send text frames (JSON), not binary ones.")
+                    conn.last_frame = self.clock()
+                    await self._bad_frame(conn, "frame", "Send text frames (JSON), not binary ones.")
                 elif msg.type == WSMsgType.ERROR:
                     break
                 if conn.dead:
