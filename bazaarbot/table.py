@@ -554,6 +554,15 @@ class Table:
             "If you come back from another address, tell me /claim {code} to take this seat back."
         ).format(code=code)
 
+    def _claim_hint(self, user: User) -> str:
+        """For somebody under a seated nick but from another address: how the real owner gets back in."""
+        if not any(s.nick.lower() == user.nick.lower() and s.key != user.key for s in self.seats):
+            return ""
+        return " " + _(
+            "A seat here is held by {nick} from another address; if it is yours, /claim <code> "
+            "with the code I told you at /join."
+        ).format(nick=user.nick)
+
     def claim_seat(self, actor: Actor, code: str) -> tuple[list[Outgoing], str | None]:
         """Move the seat a one-time code was made for to the actor; (messages, the seat's old identity)."""
         user = actor.user
@@ -618,7 +627,12 @@ class Table:
     def hand(self, actor: Actor) -> list[Outgoing]:
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
-            return [self.tell(actor.user.nick, _("You are not playing a game at this table."))]
+            return [
+                self.tell(
+                    actor.user.nick,
+                    _("You are not playing a game at this table.") + self._claim_hint(actor.user),
+                )
+            ]
         view = self.plugin.private_view(self.state, seat)
         return [
             self.tell(

@@ -78,7 +78,7 @@ async def test_a_stranger_who_takes_the_nick_gets_no_hand_no_moves_and_no_return
     closing.append(mallory)
     await wait_until(lambda: bot.roster.holds("alice", MALLORY), what="mallory's hostmask")
     mallory.say(CHAN, "!hand")
-    await mallory.expect("PRIVMSG alice :You are not playing a game at this table.")
+    await mallory.expect("PRIVMSG alice :You are not playing a game at this table. A seat here is held")
     mallory.say("bazaarbot", "add 3")
     await mallory.expect("PRIVMSG alice :You sit at no table.")
     mallory.say(CHAN, "add 3")

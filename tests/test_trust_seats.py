@@ -35,7 +35,10 @@ def test_a_seat_is_bound_to_nick_and_user_at_host() -> None:
 def test_a_stranger_under_the_same_nick_has_no_hand_and_no_moves(tmp_path) -> None:
     bot = Driver(tmp_path / "b.sqlite")
     seated_game(bot)
-    assert told(bot.line("alice", "/hand", **MALLORY)) == ["You are not playing a game at this table."]
+    assert told(bot.line("alice", "/hand", **MALLORY)) == [
+        "You are not playing a game at this table. A seat here is held by alice from another address; "
+        "if it is yours, /claim <code> with the code I told you at /join."
+    ]
     assert told(bot.dm("alice", "add 2", **MALLORY))[0].startswith("You sit at no table")
     assert bot.line("alice", "add 2", **MALLORY) == []
     assert bot.table.state.total == 0
@@ -75,7 +78,8 @@ def test_the_owner_takes_the_seat_back_from_a_new_address_with_the_code(tmp_path
     assert said(bot.line("alice", "add 2", **ALICE_ELSEWHERE))
     assert bot.table.state.total == 2
     # the old address is a stranger now
-    assert told(bot.line("alice", "/hand", **ALICE)) == ["You are not playing a game at this table."]
+    refusal = told(bot.line("alice", "/hand", **ALICE))[0]
+    assert refusal.startswith("You are not playing a game at this table.")
 
 
 def test_a_seat_code_works_once(tmp_path) -> None:
