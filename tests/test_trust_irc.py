@@ -181,7 +181,7 @@ async def test_with_ops_as_admins_op_status_is_checked_when_the_command_runs(
     assert hub.tables[(NET, "#ops")].seats
     # an operator is an admin while the mode lasts
     bot._connection.process_data(b":irc.test MODE #ops +o mallory\r\n")
-    mallory.say("#ops", "!reset")
+    mallory.say("#ops", "!reset clear")
     await mallory.expect("PRIVMSG #ops :The table is reset")
     assert not hub.tables[(NET, "#ops")].seats
 

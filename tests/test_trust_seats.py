@@ -175,3 +175,14 @@ def test_channel_operators_are_not_admins_unless_configured(tmp_path) -> None:
     bot = Driver(tmp_path / "c.sqlite", admins=AdminPolicy(ops_are_admins=True))
     bot.line("alice", "/join")
     assert said(bot.line("mallory", "/reset", is_op=True))[0].startswith("The table is reset")
+
+
+def test_a_seat_the_ai_plays_after_its_owner_left_is_claimed_back_with_the_code(tmp_path) -> None:
+    bot = Driver(tmp_path / "b.sqlite")
+    code = seated_game(bot)
+    bot.hub.leave_now(NETWORK, None, "m:alice!~a@home.example")  # the grace ran out: an AI stands in
+    assert bot.table.players[0].ai is not None
+    out = bot.dm("alice", f"/claim {code}", **ALICE_ELSEWHERE)
+    assert "alice takes seat 1 back." in said(out)
+    assert bot.table.players[0].ai is None and bot.table.players[0].key == "m:alice!~a@cafe.example"
+    assert any(line.startswith("Your secret") for line in told(out, "alice"))

@@ -194,7 +194,7 @@ async def test_a_web_admin_is_made_by_a_token_never_by_a_nick(
         await alice.expect("bot", lambda f: "starts" in f["text"])
         await root.say("#bazaar", "/reset")  # a nick named like an admin is nobody
         refusal = await root.expect("tell", lambda f: "reset" in f["text"])
-        assert refusal["text"] == "Only an admin can reset this table."
+        assert refusal["text"] == "Only the players or an admin can reset a running game."
         assert cli_main(["admin-token", "ops", "--db", str(db)]) == 0
         token = capsys.readouterr().out.strip()
         assert token.startswith("adm-")

@@ -44,9 +44,9 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bazaarbot.commands import sanitize
 from bazaarbot.config import WebSettings
 from bazaarbot.i18n import _
+from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
