@@ -17,11 +17,16 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class AdminPolicy:
-    """Who may use admin commands on one network: accounts and hostmask patterns, never bare nicks."""
+    """Who may use admin commands on one network: accounts and hostmask patterns, never bare nicks.
+
+    ``ops_are_admins`` trusts the network's channel registration (services):
+    without it, whoever reaches an empty channel first is its operator, so it
+    is off unless the operator of a network turns it on.
+    """
 
     accounts: tuple[str, ...] = ()
     masks: tuple[str, ...] = ()
-    ops_are_admins: bool = True
+    ops_are_admins: bool = False
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,28 @@ class BotSettings:
     max_line: int = 400
     leave_grace: float = 60.0
     rate_limit: RateLimit = field(default_factory=RateLimit)
+    #: tables one identity may sit at on one network at once
+    max_tables: int = 10
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """What one client of the web chat may hold, so no client can lock the others out."""
+
+    #: open websockets from one remote address
+    connections_per_address: int = 20
+    #: nick claims (new or renamed) from one remote address per minute
+    claims_per_minute: int = 10
+    #: rooms one nick is in at once (over all of its tabs)
+    rooms_per_nick: int = 10
+    #: seconds a websocket that has not claimed a nick (nor watches a room) may stay silent
+    idle_unclaimed: float = 60.0
+    #: seconds a claimed (or watching) websocket may stay silent
+    idle_claimed: float = 3600.0
+    #: seconds after its last use a claim that never sat at a table is forgotten
+    stale_claim: float = 86400.0
+    #: malformed frames one websocket may send before it is disconnected
+    bad_frames: int = 10
 
 
 @dataclass(frozen=True)
@@ -63,7 +90,9 @@ class WebSettings:
     port: int = 8080
     network: str = "web"
     max_message: int = 400
-    admins: AdminPolicy = field(default_factory=lambda: AdminPolicy(ops_are_admins=False))
+    #: parsed for old configs only: web admins come from ``bazaarbot admin-token``, never from a nick
+    admins: AdminPolicy = field(default_factory=AdminPolicy)
+    limits: WebLimits = field(default_factory=WebLimits)
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
 
@@ -183,6 +212,23 @@ def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPoli
     )
 
 
+def _web_limits(section: dict[str, Any]) -> WebLimits:
+    raw = section.get("limits", {})
+    where = "web.limits"
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where} must be a table")
+    defaults = WebLimits()
+    _check_keys(raw, where, set(WebLimits.__dataclass_fields__))
+    values: dict[str, Any] = {}
+    for name in WebLimits.__dataclass_fields__:
+        default = getattr(defaults, name)
+        value = _take(raw, where, name, type(default), default)
+        if value <= 0:
+            raise ConfigError(f"{where}.{name} must be more than 0")
+        values[name] = value
+    return WebLimits(**values)
+
+
 _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration": float, "mistakes": float}
 
 
@@ -224,7 +270,19 @@ def parse_config(data: dict[str, Any]) -> Config:
     tables = _tables(data.get("tables", {}))
     b = data.get("bot", {})
     _check_keys(
-        b, "bot", {"nick", "db", "default_game", "language", "seed", "max_line", "leave_grace", "rate_limit"}
+        b,
+        "bot",
+        {
+            "nick",
+            "db",
+            "default_game",
+            "language",
+            "seed",
+            "max_line",
+            "leave_grace",
+            "rate_limit",
+            "max_tables",
+        },
     )
     rl = b.get("rate_limit", {})
     _check_keys(rl, "bot.rate_limit", {"commands", "per_seconds"})
@@ -243,9 +301,14 @@ def parse_config(data: dict[str, Any]) -> Config:
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
+        max_tables=_take(b, "bot", "max_tables", int, 10),
     )
+    if bot.max_tables < 1:
+        raise ConfigError("bot.max_tables must be at least 1")
     w = data.get("web", {})
-    _check_keys(w, "web", {"enabled", "host", "port", "network", "max_message", "admins", "turn_seconds"})
+    _check_keys(
+        w, "web", {"enabled", "host", "port", "network", "max_message", "admins", "limits", "turn_seconds"}
+    )
     web = WebSettings(
         enabled=_take(w, "web", "enabled", bool, True),
         host=_take(w, "web", "host", str, "127.0.0.1"),
@@ -253,6 +316,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         network=_take(w, "web", "network", str, "web"),
         max_message=_take(w, "web", "max_message", int, 400),
         admins=_admins(w, "web", False),
+        limits=_web_limits(w),
         turn_seconds=_turn_seconds(w, "web", None),
     )
     if not 0 <= web.port <= 65535:
@@ -292,7 +356,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 sasl_password=_take(n, where, "sasl_password", str, None),
                 nickserv_password=_take(n, where, "nickserv_password", str, None),
                 channels=channels,
-                admins=_admins(n, where, True),
+                admins=_admins(n, where, False),
                 leave_grace=_take(n, where, "leave_grace", float, bot.leave_grace),
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),

@@ -24,10 +24,11 @@ from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
 from bazaarbot.sanitize import sanitize
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
@@ -78,7 +79,9 @@ class RateLimiter:
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
-    """Admin by services account, hostmask pattern, or channel-operator status the transport vouched for."""
+    """Admin by a secret the transport checked, services account, hostmask pattern, or vouched op status."""
+    if user.is_admin:
+        return True
     if user.account and user.account.lower() in policy.accounts:
         return True
     if user.mask and any(fnmatch.fnmatchcase(user.mask.lower(), m.lower()) for m in policy.masks):
@@ -114,6 +117,7 @@ class Hub:
         self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
+        self.codes = SeatCodes(store.db.conn)
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
@@ -351,7 +355,7 @@ class Hub:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
-                key = self._key_for_nick(message.network, message.nick)
+                key = message.key or self._key_for_nick(message.network, message.nick)
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)
@@ -576,6 +580,36 @@ class Hub:
                 host=table.host_nick(), name=spec.name
             )
         return None
+
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
+        limit = self.settings.max_tables
+        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
+            return None
+        if len(self.seated_tables(network, user.key)) < limit:
+            return None
+        return Tell(
+            network,
+            user.nick,
+            ngettext(
+                "You sit at {n} table already, the limit; /leave one first.",
+                "You sit at {n} tables already, the limit; /leave one first.",
+                limit,
+            ).format(n=limit),
+        )
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+        if len(args) != 1:
+            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
+        owner = self.codes.owner(network, args[0])
+        table = self.tables.get((network, owner[0])) if owner else None
+        if table is None:
+            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
+        out, old_key = table.claim_seat(self._actor(network, user), args[0])
+        if old_key is not None:
+            self._cancel_leave(network, old_key)
+        return out
 
     def _unknown_command(
         self, network: str, channel: str | None, user: User, command: Command, text: str

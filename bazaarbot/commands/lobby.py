@@ -20,7 +20,8 @@ from bazaarbot.transports.base import Outgoing
     ),
 )
 def new(ctx: Context) -> list[Outgoing]:
-    return ctx.the_table().new(ctx.actor, ctx.args)
+    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, ctx.the_table())
+    return [refusal] if refusal is not None else ctx.the_table().new(ctx.actor, ctx.args)
 
 
 @command(
@@ -32,7 +33,22 @@ def new(ctx: Context) -> list[Outgoing]:
     details=N_("The first to sit is the host."),
 )
 def join(ctx: Context) -> list[Outgoing]:
-    return ctx.the_table().join(ctx.actor, ctx.args)
+    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, ctx.the_table())
+    return [refusal] if refusal is not None else ctx.the_table().join(ctx.actor, ctx.args)
+
+
+@command(
+    "claim",
+    N_("take your seat back from a new address"),
+    args=N_("<code>"),
+    table=False,
+    details=N_(
+        "A seat taken without a services account belongs to your nick and address; the code I told "
+        "you privately at /join moves it to your new address. Each code works once (best said privately)."
+    ),
+)
+def claim(ctx: Context) -> list[Outgoing]:
+    return ctx.host.claim_seat(ctx.network, ctx.user, ctx.args)
 
 
 @command("leave", N_("get up (ends a running game you play in)"), aliases=("part", "quit"))

@@ -170,7 +170,7 @@ class AiSeats(TableBase):
         out: list[Outgoing] = [self.say(line)]
         view = self.plugin.private_view(self.state, index)
         if view:
-            out.append(self.tell(user.nick, view))
+            out.append(self.tell(user.nick, view, key=user.key))
         return out
 
     def _rename_in_game(self, index: int, name: str) -> None:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.plugin import GamePlugin, Result
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
 from bazaarbot.table.seats import Seat
 from bazaarbot.transports.base import Outgoing, Say, Tell
@@ -71,6 +72,8 @@ class TableBase:
         self.on_change: Callable[[Any], None] | None = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        #: one-time codes that move a seat bound to a host to its owner's new address
+        self.codes = SeatCodes(store.db.conn)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -83,8 +86,9 @@ class TableBase:
     def say(self, text: str) -> Say:
         return Say(self.network, self.channel, text, colors=self.colors)
 
-    def tell(self, nick: str, text: str, listing: bool = False) -> Tell:
-        return Tell(self.network, nick, text, listing=listing)
+    def tell(self, nick: str, text: str, listing: bool = False, key: str | None = None) -> Tell:
+        """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
+        return Tell(self.network, nick, text, listing=listing, key=key)
 
     def notify(self) -> None:
         """Tell whoever watches this table that its game moved or changed hands."""
@@ -94,7 +98,7 @@ class TableBase:
     def tell_seat(self, index: int, text: str) -> list[Outgoing]:
         """A private line for the person who plays game seat ``index``; nothing while an AI plays it."""
         seat = self.players[index]
-        return [] if seat.ai is not None else [self.tell(seat.nick, text)]
+        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key)]
 
     def seat_of(self, key: str) -> Seat | None:
         return next((s for s in self.seats if s.key == key), None)

@@ -131,7 +131,8 @@ class RunningGame(AiSeats):
             snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
             outcome = plugin.apply(self.state, seat, move)
         except MoveError as error:
-            return [self.tell(answer_to, error.message)]
+            owner = self.players[seat]
+            return [self.tell(answer_to, error.message, key=owner.key if owner.has_person else None)]
         except Exception:
             log.exception("game %s: move %r by seat %s failed", self.game_id, text, seat)
             self._reload()

@@ -156,13 +156,13 @@ class Lobby(Clock):
         names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
         # a private line at once: the player knows where hands will arrive, and a network that
         # refuses private messages (caller-ID, registered-only) shows it now, not at the deal
-        welcome = self.tell(
-            user.nick,
-            _(
-                "You sit in seat {n} at {channel} ({game}). What only you may see "
-                "(your hand, refused moves) comes here; /hand re-sends it."
-            ).format(n=number, channel=self.channel, game=plugin.title),
-        )
+        welcome_text = _(
+            "You sit in seat {n} at {channel} ({game}). What only you may see "
+            "(your hand, refused moves) comes here; /hand re-sends it."
+        ).format(n=number, channel=self.channel, game=plugin.title)
+        if user.mask and not user.account:
+            welcome_text += " " + self._code_line(user.key)
+        welcome = self.tell(user.nick, welcome_text, key=user.key)
         return [
             self.say(
                 _("{nick} joins {game} in seat {n}. Seated: {names}. Host: {host}.").format(
@@ -250,6 +250,8 @@ class Lobby(Clock):
         out = [self.say(reason(nick))]
         if seat is not None:
             self.seats.remove(seat)
+        if index is None:  # a seat the person keeps in the game (an AI stands in) keeps its code
+            self.codes.forget(self.network, self.channel, key)
         if index is not None and self.players[index].has_person:
             out += self._seat_left(index)
         out += self._pass_host()
@@ -334,6 +336,7 @@ class Lobby(Clock):
             out += self._end_game("abandoned", why)
         if clear:
             self.seats.clear()
+            self.codes.forget(self.network, self.channel)
             self.host = ""
         self.save_lobby()
         if clear or not self.seats:
@@ -366,6 +369,8 @@ class Lobby(Clock):
 
     def rename(self, old_key: str, new_key: str, nick: str) -> None:
         """A nick change: the seat (and the game seat) follow the player."""
+        if old_key != new_key:
+            self.codes.move(self.network, self.channel, old_key, new_key)
         for seat in self.seats:
             if seat.key == old_key:
                 seat.key, seat.nick = new_key, nick
@@ -379,3 +384,47 @@ class Lobby(Clock):
                 if self.game_id is not None:
                     self.store.rename_player(self.game_id, index, nick, new_key)
         self.save_lobby()
+
+    # --- a seat's owner at a new address ------------------------------------------------------
+    def _code_line(self, key: str) -> str:
+        code = self.codes.issue(self.network, self.channel, key)
+        return _(
+            "If you come back from another address, tell me /claim {code} to take this seat back."
+        ).format(code=code)
+
+    def claim_seat(self, actor: Actor, code: str) -> tuple[list[Outgoing], str | None]:
+        """Move the seat a one-time code was made for to the actor; (messages, the seat's old identity)."""
+        user = actor.user
+        owner = self.codes.owner(self.network, code)
+        held = owner is not None and (
+            self.seat_of(owner[1]) is not None or self.game_seat_of(owner[1]) is not None
+        )
+        if owner is None or owner[0] != self.channel.lower() or not held:
+            return [self.tell(user.nick, _("That code is not valid here (each code works once)."))], None
+        old_key = owner[1]
+        if old_key == user.key:
+            return [self.tell(user.nick, _("That seat is yours already."))], None
+        if self.seat_of(user.key) is not None or self.game_seat_of(user.key) is not None:
+            return [
+                self.tell(
+                    user.nick,
+                    _("You already sit at {channel}; /leave that seat first.").format(channel=self.channel),
+                )
+            ], None
+        seat = self.seat_of(old_key)
+        index = self.game_seat_of(old_key)
+        number = seat.number if seat is not None else self.players[index].number  # type: ignore[index]
+        self.codes.forget(self.network, self.channel, old_key)
+        self.rename(old_key, user.key, user.nick)
+        out: list[Outgoing] = [self.say(_("{nick} takes seat {n} back.").format(nick=user.nick, n=number))]
+        note = _("Seat {n} at {channel} is yours again.").format(n=number, channel=self.channel)
+        if user.mask and not user.account:
+            note += " " + self._code_line(user.key)
+        out.append(self.tell(user.nick, note, key=user.key))
+        if index is not None and self.players[index].ai is not None:
+            return out + self.take_back(index, actor), old_key  # the AI stood in: it steps aside
+        if index is not None:
+            view = self.plugin.private_view(self.state, index)
+            if view:
+                out.append(self.tell(user.nick, view, key=user.key))
+        return out, old_key

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bazaarbot.i18n import _
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.transports.base import Outgoing, User
 from bazaarbot.wording import players_label
 
 
@@ -40,7 +40,12 @@ class Views(TableBase):
     def hand(self, actor: Actor) -> list[Outgoing]:
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
-            return [self.tell(actor.user.nick, _("You are not playing a game at this table."))]
+            return [
+                self.tell(
+                    actor.user.nick,
+                    _("You are not playing a game at this table.") + self.claim_hint(actor.user),
+                )
+            ]
         view = self.plugin.private_view(self.state, seat)
         return [
             self.tell(
@@ -49,8 +54,19 @@ class Views(TableBase):
                 or _("You hold nothing secret in {game}; /board shows it all.").format(
                     game=self.plugin.title
                 ),
+                key=actor.user.key,
             )
         ]
+
+    def claim_hint(self, user: User) -> str:
+        """For somebody under a seated nick but from another address: how the real owner gets back in."""
+        seats = [*self.seats, *self.players]
+        if not any(s.nick.lower() == user.nick.lower() and s.key != user.key and not s.is_bot for s in seats):
+            return ""
+        return " " + _(
+            "A seat here is held by {nick} from another address; if it is yours, /claim <code> "
+            "with the code I told you at /join."
+        ).format(nick=user.nick)
 
     def moves(self, actor: Actor, full: bool, word: str = "") -> list[Outgoing]:
         """``/moves``: a summary, or (``all``) every legal command, or those that contain ``word``."""
@@ -68,5 +84,9 @@ class Views(TableBase):
             if word:
                 needle = word.lower()
                 commands = [c for c in commands if needle in c.lower()]
-            return [self.tell(nick, "\n".join(commands) if commands else "(no moves)", listing=True)]
-        return [self.tell(nick, self.plugin.brief_moves(self.state, seat))]
+            return [
+                self.tell(
+                    nick, "\n".join(commands) if commands else "(no moves)", listing=True, key=actor.user.key
+                )
+            ]
+        return [self.tell(nick, self.plugin.brief_moves(self.state, seat), key=actor.user.key)]
