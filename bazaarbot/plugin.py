@@ -189,16 +189,6 @@ class GamePlugin(ABC):
             parts.append(text)
         return "; ".join(parts)
 
-    def undoable(self, state: Any, seat: int, move: Any) -> bool:
-        """Whether ``move`` (parsed, not yet applied) could be taken back after it is played.
-
-        True only for a step that reveals nothing and draws no chance (no card
-        drawn, no die rolled, no hidden thing shown, no random number used), so
-        that the state before it is exactly what the player may return to. The
-        table offers ``/undo`` while the same seat is still to act.
-        """
-        return False
-
     def remove_seat(self, state: Any, seat: int) -> Outcome | None:
         """Take ``seat`` out of the game for good (a leaver under the game's own rules), in place.
 
