@@ -10,7 +10,7 @@ from typing import Any
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
-from bazaarbot.table.seats import Actor, Seat
+from bazaarbot.table.seats import SKIPPED, Actor, Seat
 from bazaarbot.transports.base import Outgoing
 from bazaarbot.wording import number
 
@@ -20,8 +20,6 @@ log = logging.getLogger(__name__)
 UNDO_RECORD = "/undo"
 #: the move-log entry of a seat taken out of the game under ``leavers=skip``
 SKIP_RECORD = "/skip"
-#: the ``ai`` mark of a seat that left under ``leavers=skip``: nobody plays it any more
-SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -220,6 +218,7 @@ class RunningGame(AiSeats):
             return None
         plugin.remove_seat(self.state, index)
         self.players[index].ai = SKIPPED
+        self._rename_in_game(index, self.players[index].label)
         self.save_players()
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
         result = plugin.result(self.state)
