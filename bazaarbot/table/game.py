@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
@@ -53,17 +53,21 @@ class RunningGame(AiSeats):
         if count < plugin.min_players:
             return [
                 self.say(
-                    _("{game} needs at least {lo} players; {n} seated. /join to sit down.").format(
-                        game=plugin.title, lo=plugin.min_players, n=count
-                    )
+                    ngettext(
+                        "{game} needs at least {lo} player; {n} seated. /join to sit down.",
+                        "{game} needs at least {lo} players; {n} seated. /join to sit down.",
+                        plugin.min_players,
+                    ).format(game=plugin.title, lo=plugin.min_players, n=count)
                 )
             ]
         if count > plugin.max_players:
             return [
                 self.say(
-                    _("{game} takes at most {hi} players; {n} seated.").format(
-                        game=plugin.title, hi=plugin.max_players, n=count
-                    )
+                    ngettext(
+                        "{game} takes at most {hi} player; {n} seated.",
+                        "{game} takes at most {hi} players; {n} seated.",
+                        plugin.max_players,
+                    ).format(game=plugin.title, hi=plugin.max_players, n=count)
                 )
             ]
         number = self.store.next_game_number()
