@@ -1,5 +1,7 @@
 """``bazaarbot bench ai``: an AI level against a baseline, in-process, seats rotated.
 
+Times are this process's CPU seconds per decision (one core's worth, as in
+``bench engine``), so other work on a shared machine does not distort them.
 Each game puts the AI in seat ``i mod K`` and the baseline in every other
 seat; a shared win counts as a win. A Jaipur game is a whole match (the
 plugin plays rounds until two seals). Only decisions with a real choice
@@ -77,9 +79,9 @@ def run(
             actor = game.to_act(state)[0]
             policy = level if actor == ai_seat else vs
             rng = random.Random(ai_seed(game_seed, move, actor))
-            started = time.perf_counter()
+            started = time.process_time()
             action = choose_action(game, state, actor, policy, rng, levels)
-            spent = time.perf_counter() - started
+            spent = time.process_time() - started
             if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
                 outcome.times.append(spent)
             game.ai_play(state, actor, action)
