@@ -31,10 +31,13 @@ class BenchResult:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.games)
 
+    def mean_time(self) -> float:
+        return sum(self.times) / len(self.times) if self.times else 0.0
+
     def summary(self) -> str:
         low, high = self.interval()
         rate = 100.0 * self.wins / self.games if self.games else 0.0
-        mean = sum(self.times) / len(self.times) if self.times else 0.0
+        mean = self.mean_time()
         worst = max(self.times) if self.times else 0.0
         return (
             f"win rate {rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%) over {self.games} games; "
@@ -91,7 +94,8 @@ def run(
         outcome.wins += won
         say(
             f"game {index + 1}: {level} in seat {ai_seat + 1} {'wins' if won else 'loses'} "
-            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}"
+            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}, "
+            f"mean {outcome.mean_time():.3f} s/move so far"
         )
     if players > 2:
         say(f"expected share 1/{players} = {100 / players:.1f}%")
