@@ -1,5 +1,7 @@
 """``bazaarbot bench ai``: an AI level against a baseline, in-process, seats rotated.
 
+Times are this process's CPU seconds per decision (one core's worth, as in
+``bench engine``), so other work on a shared machine does not distort them.
 Each game puts the AI in seat ``i mod K`` and the baseline in every other
 seat; a shared win counts as a win. A Jaipur game is a whole match (the
 plugin plays rounds until two seals). Only decisions with a real choice
@@ -29,10 +31,13 @@ class BenchResult:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.games)
 
+    def mean_time(self) -> float:
+        return sum(self.times) / len(self.times) if self.times else 0.0
+
     def summary(self) -> str:
         low, high = self.interval()
         rate = 100.0 * self.wins / self.games if self.games else 0.0
-        mean = sum(self.times) / len(self.times) if self.times else 0.0
+        mean = self.mean_time()
         worst = max(self.times) if self.times else 0.0
         return (
             f"win rate {rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%) over {self.games} games; "
@@ -77,9 +82,9 @@ def run(
             actor = game.to_act(state)[0]
             policy = level if actor == ai_seat else vs
             rng = random.Random(ai_seed(game_seed, move, actor))
-            started = time.perf_counter()
+            started = time.process_time()
             action = choose_action(game, state, actor, policy, rng, levels)
-            spent = time.perf_counter() - started
+            spent = time.process_time() - started
             if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
                 outcome.times.append(spent)
             game.ai_play(state, actor, action)
@@ -89,7 +94,8 @@ def run(
         outcome.wins += won
         say(
             f"game {index + 1}: {level} in seat {ai_seat + 1} {'wins' if won else 'loses'} "
-            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}"
+            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}, "
+            f"mean {outcome.mean_time():.3f} s/move so far"
         )
     if players > 2:
         say(f"expected share 1/{players} = {100 / players:.1f}%")
