@@ -71,6 +71,9 @@ class Tell:
     #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
     #: it, or drop what is left of it when the player asks again; game messages are never dropped
     listing: bool = False
+    #: every line is one command the player can type (``/moves all``): a transport short of lines
+    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
+    commands: bool = False
 
 
 Outgoing = Say | Tell
