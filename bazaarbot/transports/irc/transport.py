@@ -256,12 +256,12 @@ class IrcTransport:
         key = self.roster.fold(nick)
         budget = self._budget(command, nick)
         pieces = [strip_formatting(piece) for piece in split_text(clean_lines(text), budget)]
+        if commands:
+            pieces = pack_lines(pieces, budget)
         if not listing:
             for piece in pieces:
                 self.queue.put(f"{command} {nick} :{piece}", target=key)
         else:
-            if commands:
-                pieces = pack_lines(pieces, budget)
             self.queue.drop_bulk(key)  # what was left unsent of an older listing
             self._send_page(self.pager.start(key, nick, command, pieces))
         self.delivery.told(key)
