@@ -33,3 +33,8 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a sentence whose form depends on a count."""
     return _translation.ngettext(singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark a sentence for the catalogue without translating it yet (it is translated when shown)."""
+    return message
