@@ -118,6 +118,8 @@ class IrcNetwork:
     #: token bucket: ``burst`` lines at once, then ``lines_per_second``
     burst: int = 4
     lines_per_second: float = 1.0
+    #: a private listing longer than this many lines is sent a page at a time (``/more``)
+    page_lines: int = 6
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
 
@@ -340,6 +342,8 @@ def parse_config(data: dict[str, Any]) -> Config:
                 raise ConfigError(f"{where}.channels: {channel!r} must start with #")
         if _take(n, where, "burst", int, 4) < 1 or _take(n, where, "lines_per_second", float, 1.0) <= 0:
             raise ConfigError(f"{where} needs burst >= 1 and lines_per_second > 0")
+        if _take(n, where, "page_lines", int, 6) < 1:
+            raise ConfigError(f"{where}.page_lines must be at least 1")
         networks.append(
             IrcNetwork(
                 name=n["name"],
@@ -360,6 +364,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 leave_grace=_take(n, where, "leave_grace", float, bot.leave_grace),
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
+                page_lines=_take(n, where, "page_lines", int, 6),
                 turn_seconds=_turn_seconds(n, where, None),
             )
         )

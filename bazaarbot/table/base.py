@@ -86,9 +86,11 @@ class TableBase:
     def say(self, text: str) -> Say:
         return Say(self.network, self.channel, text, colors=self.colors)
 
-    def tell(self, nick: str, text: str, listing: bool = False, key: str | None = None) -> Tell:
+    def tell(
+        self, nick: str, text: str, listing: bool = False, key: str | None = None, commands: bool = False
+    ) -> Tell:
         """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
-        return Tell(self.network, nick, text, listing=listing, key=key)
+        return Tell(self.network, nick, text, listing=listing, key=key, commands=commands)
 
     def notify(self) -> None:
         """Tell whoever watches this table that its game moved or changed hands."""

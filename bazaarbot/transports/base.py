@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,9 @@ class Tell:
     #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
     #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
     key: str | None = None
+    #: every line is one command the player can type (``/moves all``): a transport short of lines
+    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
+    commands: bool = False
 
 
 Outgoing = Say | Tell
@@ -158,3 +161,11 @@ class Transport(Protocol):
 
     async def send(self, message: Outgoing) -> None:
         """Deliver one outgoing message (queue it; never block the loop)."""
+
+
+@runtime_checkable
+class PagingTransport(Protocol):
+    """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
+
+    def next_page(self, nick: str) -> bool:
+        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
