@@ -44,7 +44,7 @@ WEB_DOMAIN = "web"
 LANGUAGES = ("de", "es")
 WEB_CATALOGUES = STATIC / "catalogues.js"
 _HTML_ATTRIBUTES = ("placeholder", "title", "aria-label")
-_HTML_SKIP = {"code", "pre", "script", "style", "kbd"}
+_HTML_SKIP = {"code", "script", "style", "kbd"}
 
 
 class _HtmlTexts(HTMLParser):
