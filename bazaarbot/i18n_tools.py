@@ -34,6 +34,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
+from bazaarbot import __version__
 from bazaarbot.i18n import DOMAIN, LOCALE_DIR, forget_catalogues
 
 PACKAGE = Path(__file__).parent
@@ -106,7 +107,15 @@ def _template(domain: str, extra: Iterable[tuple[str, str]] = ()) -> Catalog:
     """Extract one domain's source sentences into a fresh template catalogue."""
     config = ROOT / ("babel.cfg" if domain == DOMAIN else "babel-web.cfg")
     method_map, options_map = _read_mapping(config)
-    catalog = Catalog(project="bazaarbot", msgid_bugs_address="", charset="utf-8")
+    catalog = Catalog(
+        project="bazaarbot",
+        version=__version__,
+        copyright_holder="the bazaarbot authors",
+        msgid_bugs_address="",
+        last_translator="the bazaarbot authors",
+        language_team="the bazaarbot authors",
+        charset="utf-8",
+    )
     for filename, lineno, message, comments, context in extract_from_dir(
         ROOT, method_map, options_map, keywords=_keywords(domain), strip_comment_tags=True
     ):
@@ -149,10 +158,17 @@ def refresh(locale_dir: Path = LOCALE_DIR, languages: Iterable[str] = LANGUAGES)
                 po = locale_dir / lang / "LC_MESSAGES" / f"{domain}.po"
                 verb = "update" if po.exists() else "init"
                 extra = ["--ignore-obsolete", "--width=100"] if verb == "update" else ["--width=100"]
+                before = po.read_bytes() if po.exists() else b""
                 _pybabel(verb, "-i", str(pot), "-d", str(locale_dir), "-D", domain, "-l", lang, *extra)
+                if _without_dates(po.read_bytes()) == _without_dates(before):
+                    po.write_bytes(before)  # nothing changed but the extraction time: keep the file as it was
     compile_all(locale_dir, languages)
     write_web_catalogues(locale_dir, languages)
     forget_catalogues()
+
+
+def _without_dates(data: bytes) -> bytes:
+    return re.sub(rb'"(POT-Creation-Date|PO-Revision-Date): [^"]*"', b"", data)
 
 
 def compile_all(locale_dir: Path = LOCALE_DIR, languages: Iterable[str] = LANGUAGES) -> None:
