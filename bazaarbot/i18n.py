@@ -33,6 +33,7 @@ _default_localedir: Path = LOCALE_DIR
 _current: ContextVar[str | None] = ContextVar("bazaarbot_language", default=None)
 _cache: dict[tuple[Path, str], gettext.NullTranslations] = {}
 _cache_lock = threading.Lock()
+_languages: dict[Path, tuple[str, ...]] = {}
 
 
 def _catalogue_paths(localedir: Path, lang: str) -> tuple[Path, Path]:
@@ -87,13 +88,14 @@ def forget_catalogues() -> None:
     """Drop the cached catalogues (after the .po files changed under a running process)."""
     with _cache_lock:
         _cache.clear()
+        _languages.clear()
 
 
 def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
     """Set the default language; unknown languages fall back to English."""
     global _default_language, _default_localedir
     _default_localedir = Path(localedir) if localedir else LOCALE_DIR
-    _default_language = (lang or SOURCE_LANGUAGE).strip().lower() or SOURCE_LANGUAGE
+    _default_language = normalize_language(lang, _default_localedir) or SOURCE_LANGUAGE
 
 
 def current_language() -> str:
@@ -115,6 +117,13 @@ def language(lang: str | None) -> Iterator[str]:
 def available_languages(localedir: str | Path | None = None) -> list[str]:
     """English first, then every language with a catalogue, sorted."""
     folder = Path(localedir) if localedir else _default_localedir
+    known = _languages.get(folder)
+    if known is None:
+        known = _languages[folder] = _find_languages(folder)
+    return list(known)
+
+
+def _find_languages(folder: Path) -> tuple[str, ...]:
     found = set()
     if folder.is_dir():
         for entry in folder.iterdir():
@@ -122,7 +131,7 @@ def available_languages(localedir: str | Path | None = None) -> list[str]:
             if (messages / f"{DOMAIN}.po").exists() or (messages / f"{DOMAIN}.mo").exists():
                 found.add(entry.name)
     found.discard(SOURCE_LANGUAGE)
-    return [SOURCE_LANGUAGE, *sorted(found)]
+    return (SOURCE_LANGUAGE, *sorted(found))
 
 
 _TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_.@][A-Za-z0-9_.@-]*)?\s*$")

@@ -171,3 +171,10 @@ def test_a_long_german_line_is_split_for_irc_at_spaces_and_within_the_budget():
     assert any("Tauschtabelle" in piece for piece in pieces) and any(
         "Kombinationen" in piece for piece in pieces
     )
+
+
+def test_a_configured_region_tag_selects_its_language():
+    set_language("de-CH")
+    assert current_language() == "de" and _(NOT_SEATED) == "Du sitzt nicht an diesem Tisch."
+    set_language("fr")
+    assert current_language() == "en"
