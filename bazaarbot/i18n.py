@@ -96,6 +96,13 @@ def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
     global _default_language, _default_localedir
     _default_localedir = Path(localedir) if localedir else LOCALE_DIR
     _default_language = normalize_language(lang, _default_localedir) or SOURCE_LANGUAGE
+    translation(_default_language)  # compiled now, at start-up, not while the event loop runs
+
+
+def preload_catalogues(localedir: str | Path | None = None) -> None:
+    """Compile and cache every language's catalogue (call before serving, so no line waits for it)."""
+    for lang in available_languages(localedir):
+        translation(lang, localedir)
 
 
 def current_language() -> str:
@@ -141,11 +148,14 @@ def normalize_language(tag: str | None, localedir: str | Path | None = None) -> 
     """``"de-AT"``, ``"de_DE.UTF-8"``, ``"DE"`` -> ``"de"``; None when the bot does not speak it."""
     if not tag:
         return None
+    known = available_languages(localedir)
+    if tag in known:
+        return tag
     match = _TAG.match(tag)
     if not match:
         return None
     base = match.group(1).lower()
-    return base if base in available_languages(localedir) else None
+    return base if base in known else None
 
 
 def _(message: str) -> str:

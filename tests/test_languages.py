@@ -178,3 +178,12 @@ def test_a_configured_region_tag_selects_its_language():
     assert current_language() == "de" and _(NOT_SEATED) == "Du sitzt nicht an diesem Tisch."
     set_language("fr")
     assert current_language() == "en"
+
+
+def test_preloading_compiles_every_catalogue_before_the_first_line(tmp_path):
+    locale = tmp_path / "locale"
+    shutil.copytree(LOCALE_DIR, locale, ignore=shutil.ignore_patterns("*.mo"))
+    i18n.preload_catalogues(locale)
+    for lang in ("de", "es"):
+        assert (locale / lang / "LC_MESSAGES" / "bazaarbot.mo").is_file()
+        assert translation(lang, locale).gettext(NOT_SEATED) != NOT_SEATED
