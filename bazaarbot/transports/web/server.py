@@ -35,8 +35,8 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
-from bazaarbot.commands import sanitize
 from bazaarbot.config import WebSettings
+from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
