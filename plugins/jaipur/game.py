@@ -12,7 +12,7 @@ from . import ai, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
+from .cards import CAMEL, GOODS_TOKENS, bonus_label, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -93,7 +93,7 @@ class JaipurGame(GamePlugin):
                     value = state.bonus_won[seat][i][-1]
                     private[seat] = [
                         _("Your {label} bonus token for the {good} is worth {value}.").format(
-                            label=BONUS_LABELS[i], good=name(good, 2), value=value
+                            label=bonus_label(i), good=name(good, 2), value=value
                         )
                     ]
         public = [render.action_line(player, action, drawn, tokens, bonus, camels)]
