@@ -135,6 +135,12 @@ class HubPort(Protocol):
     async def user_returned(self, network: str, user: User) -> None:
         """Somebody who had left is back within the grace."""
 
+    async def network_down(self, network: str) -> None:
+        """The transport lost its network: that network's turn clocks stand still."""
+
+    async def network_up(self, network: str) -> None:
+        """The transport is (back) on its network: the clocks run again."""
+
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each once."""
 

@@ -373,10 +373,14 @@ class IrcTransport:
         except TimeoutError:
             connection.disconnect("registration timed out")
             raise ConnectionError("registration timed out") from None
+        if self.hub is not None:  # the turn clocks of this network run again
+            await self.hub.network_up(self.network)
         await self._lost.wait()
         self.registered.clear()
         self.queue.pause()
         log.warning("%s: connection lost", self.network)
+        if self.hub is not None:  # nobody here can answer now: the clocks stand still until we are back
+            await self.hub.network_down(self.network)
 
     async def _keepalive(self) -> None:
         """PING when the line is quiet; drop a connection that has said nothing for ``read_timeout``."""
