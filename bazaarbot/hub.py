@@ -31,7 +31,7 @@ from bazaarbot.sanitize import sanitize
 from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import Incoming, Outgoing, PacedTransport, SeatedPerson, Tell, Transport, User
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
@@ -243,7 +243,12 @@ class Hub:
 
     async def tick(self, now: float | None = None) -> None:
         """Advance every turn clock to ``now`` (the wall clock by default) and send what that says."""
-        out = self.autoplay.tick(list(self.tables.values()), now)
+        backlog = {
+            network: transport.backlog_seconds()
+            for network, transport in self.transports.items()
+            if isinstance(transport, PacedTransport)
+        }
+        out = self.autoplay.tick(list(self.tables.values()), now, backlog)
         await self.send_all(self._apply_prefs(out))
         self.autoplay.flush()
 

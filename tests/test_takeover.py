@@ -427,3 +427,29 @@ async def test_bazaar_leavers_skip_takes_the_seat_and_its_stones_out_of_the_game
     before = bot.table.plugin.to_json(bot.table.state)
     again = bot.restart()
     assert again.table.plugin.to_json(again.table.state) == before
+
+
+class QueuedRecorder(Recorder):
+    """A transport whose lines wait in a paced queue for ``backlog`` seconds."""
+
+    backlog = 12.0
+
+    def backlog_seconds(self) -> float:
+        return self.backlog
+
+
+async def test_the_clock_starts_when_the_prompt_has_left_the_send_queue(tmp_path):
+    clock = FakeClock()
+    settings = BotSettings(
+        default_game="jaipur", seed=2, rate_limit=RateLimit(commands=10_000, per_seconds=5)
+    )
+    bot = Driver(
+        tmp_path / "q.sqlite", games=GAMES, settings=settings, wall_clock=clock, tables=TableSettings(60)
+    )
+    recorder = QueuedRecorder()
+    await recorder.start(bot.hub)
+    for nick in ("p1", "p2"):
+        await say(bot, nick, "/join")
+    await say(bot, "p1", "/start")
+    await bot.hub.tick()
+    assert bot.table.turn_clock.left(clock.now) == pytest.approx(72)

@@ -175,3 +175,11 @@ class PagingTransport(Protocol):
 
     def next_page(self, nick: str) -> bool:
         """Send ``nick`` the next page of their last long answer; False when nothing is left."""
+
+
+@runtime_checkable
+class PacedTransport(Protocol):
+    """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
+
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave."""

@@ -128,6 +128,10 @@ class SendQueue:
         self.waiting.clear()
         self._idle.set()
 
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave at the paced rate (0 when empty)."""
+        return len(self.waiting) / self.bucket.rate if self.waiting else 0.0
+
     async def drained(self) -> None:
         """Wait until every queued line has been written."""
         await self._idle.wait()

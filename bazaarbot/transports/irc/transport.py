@@ -223,6 +223,10 @@ class IrcTransport:
                 return
             self._tell(message.nick, message.text, message.notice, message.listing, message.commands)
 
+    def backlog_seconds(self) -> float:
+        """How long the lines queued now take to leave (a turn clock starts once its prompt is out)."""
+        return self.queue.backlog_seconds()
+
     def next_page(self, nick: str) -> bool:
         """Queue the next page of ``nick``'s last listing (``/more``); False when nothing is left."""
         page = self.pager.next(self.roster.fold(clean_word(nick)))
