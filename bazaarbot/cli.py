@@ -16,6 +16,8 @@ from dataclasses import replace
 from bazaarbot.config import AdminPolicy, ConfigError, load_config
 from bazaarbot.i18n import set_language
 
+log = logging.getLogger("bazaarbot")
+
 
 def _console(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
@@ -29,14 +31,19 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
+        ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
             args.db or settings.db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
+            tables=config.tables,
+            ai=ai,
+            turn_seconds=config.turn_seconds(),
         )
         console = ConsoleTransport(script=args.script)
         await console.start(hub)
+        await hub.start()
         if not args.script:
             print(
                 "bazaarbot console: type NICK: TEXT (e.g. alice: /join), NICK@dm: TEXT for a private line; "
@@ -61,12 +68,19 @@ def _run(args: argparse.Namespace) -> int:
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
     set_language(config.bot.language)
-    admins = {config.web.network: config.web.admins}
+    admins = {config.web.network: web_admin_policy(config.web.admins)}
     for network in config.irc:
         admins[network.name] = network.admins
 
     async def main() -> int:
-        hub = Hub.open(args.db or config.bot.db, settings=config.bot, admins=admins)
+        hub = Hub.open(
+            args.db or config.bot.db,
+            settings=config.bot,
+            admins=admins,
+            tables=config.tables,
+            ai=config.ai,
+            turn_seconds=config.turn_seconds(),
+        )
         transports = []
         if config.web.enabled:
             from bazaarbot.transports.web import WebTransport
@@ -102,6 +116,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
+        await hub.start()
         await stop.wait()
         for transport in transports:
             await transport.stop()
@@ -129,6 +144,39 @@ def _start_error(host: str, port: int, error: OSError) -> str:
     return f"The web chat could not start on {host}:{port}: {error.strerror or error}. Try --host or --port."
 
 
+def web_admin_policy(configured: AdminPolicy) -> AdminPolicy:
+    """The web chat's admin policy: nobody by nick; admins prove a token made by ``bazaarbot admin-token``."""
+    if configured.accounts or configured.masks or configured.ops_are_admins:
+        log.warning(
+            "[web.admins] no longer makes anyone an admin (a web nick is whatever a browser claimed "
+            "first); make a token with 'bazaarbot admin-token NAME' and type /admin TOKEN in the page"
+        )
+    return AdminPolicy(ops_are_admins=False)
+
+
+def _admin_token(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
+
+    config = load_config(args.config)
+    conn = sqlite3.connect(args.db or config.bot.db)
+    try:
+        token = AdminTokens(conn).issue(args.name)
+    except AdminTokenError as error:
+        print(error, file=sys.stderr)
+        return 2
+    finally:
+        conn.close()
+    print(token)
+    print(
+        f"Web admin {args.name}: type /admin <the token above> once in the web chat, in the browser that "
+        "should hold the right. Any older token of this name no longer works.",
+        file=sys.stderr,
+    )
+    return 0
+
+
 def _bench(args: argparse.Namespace) -> int:
     from bazaarbot.registry import discover
 
@@ -142,8 +190,40 @@ def _bench(args: argparse.Namespace) -> int:
             for label, value in games[name].bench(args.seconds):
                 print(f"{name}: {value:,.0f} {label}")
         return 0
+    if args.what == "ai":
+        return _bench_ai(args, games)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
+
+
+def _bench_ai(args: argparse.Namespace, games: dict) -> int:
+    from bazaarbot.ai import bench
+
+    config = load_config(args.config)
+    if not args.game or args.game not in games:
+        print(f"name a game: bench ai <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    levels = config.ai.levels
+    for policy in (args.level, args.vs):
+        if policy not in levels and policy not in ("random", "greedy"):
+            print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
+            return 2
+    game = games[args.game]
+    players = args.players or max(2, game.min_players)
+    if not game.min_players <= players <= game.max_players:
+        print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
+        return 2
+    bench.run(
+        args.game,
+        level=args.level,
+        vs=args.vs,
+        games=args.games,
+        players=players,
+        seed=args.seed,
+        levels=levels,
+        say=lambda line: print(line, flush=True),
+    )
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -196,9 +276,17 @@ def build_parser() -> argparse.ArgumentParser:
     console.set_defaults(func=_console)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["engine"])
-    bench.add_argument("game", nargs="?", help="one game (default: all)")
+    bench.add_argument("what", choices=["engine", "ai"], help="engine speed, or an AI level's strength")
+    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one)")
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
+    bench.add_argument("--level", default="hard", help="bench ai: the AI level measured")
+    bench.add_argument(
+        "--vs", default="greedy", help="bench ai: the opponent (random, greedy, easy, medium, hard)"
+    )
+    bench.add_argument("--games", type=int, default=20, help="bench ai: games (Jaipur: matches) to play")
+    bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
+    bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
+    bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
     bench.set_defaults(func=_bench)
 
     export = sub.add_parser("export", help="print a game as JSON")
@@ -206,6 +294,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    token = sub.add_parser(
+        "admin-token", help="print a one-time web admin token for NAME (only its hash is kept)"
+    )
+    token.add_argument("name", help="who the admin is (a name for the log, not a nick)")
+    token.add_argument("-c", "--config", help="TOML config file")
+    token.add_argument("--db", help="sqlite file (default: the config's, bazaarbot.sqlite)")
+    token.set_defaults(func=_admin_token)
     return parser
 
 

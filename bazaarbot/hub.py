@@ -16,29 +16,42 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
-from bazaarbot.commands import COMMANDS, Command, nearest_command, parse_command, sanitize
-from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
+from bazaarbot.ai import AiPool
+from bazaarbot.autoplay import TICK_SECONDS, Autoplay
+from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
+from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.gamelog import GameLogs
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover, web_folder
+from bazaarbot.sanitize import sanitize
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.tableview import table_view
-from bazaarbot.transports.base import Incoming, Outgoing, Say, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import Incoming, Outgoing, PacedTransport, SeatedPerson, Tell, Transport, User
+from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
+
+
+#: a user over the rate limit is told so at most once in this many seconds (never silence for long)
+RATE_WARNING_INTERVAL = 5.0
+
+#: words a seated player may say plainly during their game, meaning the command of that name
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
 
 
 @dataclass
 class _Bucket:
     tokens: float
     stamp: float
-    warned: bool = False
+    warned_at: float | None = None
 
 
 @dataclass
@@ -50,7 +63,7 @@ class RateLimiter:
     buckets: dict[tuple[str, str], _Bucket] = field(default_factory=dict)
 
     def allow(self, network: str, key: str) -> tuple[bool, bool]:
-        """(allowed, warn): warn is true once when a user first runs dry."""
+        """(allowed, warn): warn when a refused user was not told in the last few seconds."""
         now = self.clock()
         bucket = self.buckets.get((network, key))
         if bucket is None:
@@ -60,15 +73,18 @@ class RateLimiter:
         bucket.stamp = now
         if bucket.tokens >= 1:
             bucket.tokens -= 1
-            bucket.warned = False
+            bucket.warned_at = None
             return True, False
-        warn = not bucket.warned
-        bucket.warned = True
+        warn = bucket.warned_at is None or now - bucket.warned_at >= RATE_WARNING_INTERVAL
+        if warn:
+            bucket.warned_at = now
         return False, warn
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
-    """Admin by services account, hostmask pattern, or channel-operator status the transport vouched for."""
+    """Admin by a secret the transport checked, services account, hostmask pattern, or vouched op status."""
+    if user.is_admin:
+        return True
     if user.account and user.account.lower() in policy.accounts:
         return True
     if user.mask and any(fnmatch.fnmatchcase(user.mask.lower(), m.lower()) for m in policy.masks):
@@ -87,20 +103,42 @@ class Hub:
         admins: dict[str, AdminPolicy] | None = None,
         clock: Callable[[], float] = time.monotonic,
         unlimited_networks: frozenset[str] = frozenset(),
+        tables: TableSettings | None = None,
+        ai: AiSettings | None = None,
+        turn_seconds: dict[str, int | None] | None = None,
+        ai_pool: AiPool | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
         self.settings = settings or BotSettings()
+        self.table_settings = tables or TableSettings()
+        self.ai_settings = ai or AiSettings()
+        #: each network's default turn clock (a network not named uses the ``[tables]`` default)
+        self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
+        self.codes = SeatCodes(store.db.conn)
+        self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
         self.prefs: dict[tuple[str, str, str], str] = {}
         self.started = time.time()
         self._pending_leaves: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self._clock_task: asyncio.Task[None] | None = None
+        #: (network, channel) -> the settings a table stored before this start
+        self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
+        self.autoplay = Autoplay(
+            self.send_all,
+            self.spawn,
+            lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
+            self.ai_settings.move_delay,
+            self.table_settings.abandon_grace,
+            wall_clock,
+        )
         self._restore()
 
     @classmethod
@@ -110,11 +148,15 @@ class Hub:
 
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:
+        for pref in self.store.prefs():
+            self.prefs[(pref["network"], pref["user_key"], pref["name"])] = pref["value"]
+            if pref["user_key"].startswith(("#", "&")) and pref["value"]:  # a table's own settings
+                self._table_prefs.setdefault((pref["network"], pref["user_key"]), {})[pref["name"]] = pref[
+                    "value"
+                ]
         for row in self.store.load_tables():
             game = row.game if row.game in self.games else self._default_game()
-            table = Table(
-                self.store,
-                self.games,
+            table = self._new_table(
                 row.id,
                 row.network,
                 row.channel,
@@ -123,7 +165,6 @@ class Hub:
                 row.host,
                 [Seat(s.seat, s.user_key, s.nick) for s in row.seats],
                 row.colors,
-                self.settings.seed,
             )
             running = self.store.running_game(row.id)
             if running is not None:
@@ -141,8 +182,85 @@ class Hub:
                         table.state = None
                         self.store.finish_game(running.id, "abandoned", None, [], "could not be replayed")
             self.tables[(row.network, row.channel.lower())] = table
-        for pref in self.store.prefs():
-            self.prefs[(pref["network"], pref["user_key"], pref["name"])] = pref["value"]
+
+    def _new_table(
+        self,
+        table_id: int | None,
+        network: str,
+        channel: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        host: str = "",
+        seats: list[Seat] | None = None,
+        colors: bool = False,
+    ) -> Table:
+        """A table with its stored settings, the network's defaults, and the hub watching its game."""
+        key = channel.lower()
+        settings = {
+            name: value for (net, who, name), value in self.prefs.items() if net == network and who == key
+        }
+        table = Table(
+            self.store,
+            self.games,
+            table_id,
+            network,
+            channel,
+            game,
+            options,
+            host,
+            seats,
+            colors,
+            self.settings.seed,
+            settings=settings,
+            default_turn_seconds=self.turn_seconds.get(network, self.table_settings.turn_seconds),
+            default_takeover_level=self.table_settings.takeover_level,
+        )
+        table.wall_clock = self.wall_clock
+        table.on_change = self.autoplay.changed
+        return table
+
+    # --- what runs by itself: AI seats and the turn clock ---------------------------------
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run background work the hub waits for in ``idle`` and cancels in ``close``."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        """After the transports are up: AIs that were thinking before a restart think again; clocks run."""
+        for table in self.tables.values():
+            if table.running:
+                self.autoplay.changed(table)
+        self.autoplay.flush()
+        if self._clock_task is None:
+            self._clock_task = asyncio.get_running_loop().create_task(self._run_clock())
+
+    async def _run_clock(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the turn clock failed")
+
+    async def tick(self, now: float | None = None) -> None:
+        """Advance every turn clock to ``now`` (the wall clock by default) and send what that says."""
+        backlog = {
+            network: transport.backlog_seconds()
+            for network, transport in self.transports.items()
+            if isinstance(transport, PacedTransport)
+        }
+        out = self.autoplay.tick(list(self.tables.values()), now, backlog)
+        await self.send_all(self._apply_prefs(out))
+        self.autoplay.flush()
+
+    async def network_down(self, network: str) -> None:
+        """The bot lost the connection to a network: that network's turn clocks stand still."""
+        self.autoplay.network_down(network, list(self.tables.values()))
+
+    async def network_up(self, network: str) -> None:
+        self.autoplay.network_up(network, list(self.tables.values()))
 
     def _default_game(self) -> str:
         if self.settings.default_game in self.games:
@@ -154,8 +272,9 @@ class Hub:
         self.transports[transport.network] = transport
 
     async def handle(self, incoming: Incoming) -> None:
-        """Process one line and send every answer before returning."""
+        """Process one line and send every answer before returning; then AIs that are to act think."""
         await self.send_all(self.process(incoming))
+        self.autoplay.flush()
 
     async def send_all(self, messages: list[Outgoing]) -> None:
         for message in messages:
@@ -177,15 +296,7 @@ class Hub:
         key = (network, channel.lower())
         table = self.tables.get(key)
         if table is None:
-            table = Table(
-                self.store,
-                self.games,
-                None,
-                network,
-                channel,
-                self._default_game(),
-                base_seed=self.settings.seed,
-            )
+            table = self._new_table(None, network, channel, self._default_game())
             self.tables[key] = table
         return table
 
@@ -239,19 +350,21 @@ class Hub:
         return GameLogs(self.store, self.games)
 
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
-        """Whether the hub takes this line as a table command or a move (not as chatter)."""
+        """Whether the hub takes this line as a table command, a move or a near-miss of one (not chatter).
+
+        The same reading as ``_line``, without answering: a line it would ignore is chatter.
+        """
         text = sanitize(text)
         if not text:
             return False
         if parse_command(text, self.settings.nick) is not None or channel is None:
             return True
-        table = self.tables.get((network, channel.lower()))
-        return (
-            table is not None
-            and table.running
-            and table.game_seat_of(user.key) is not None
-            and table.plugin.is_move(text[:200])
-        )
+        playing = self._playing_table(network, channel, user)
+        if playing is None:
+            return False
+        if playing.plugin.is_move(text[:200]) or text.split()[0].lower() in PLAIN_WORD_COMMANDS:
+            return True
+        return bool(self._typo_hint(network, playing, user, text))
 
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
@@ -285,7 +398,7 @@ class Hub:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
-                key = self._key_for_nick(message.network, message.nick)
+                key = message.key or self._key_for_nick(message.network, message.nick)
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)
@@ -314,17 +427,30 @@ class Hub:
         text = sanitize(incoming.text)
         if not text or raw_nick.lower() == self.settings.nick.lower():
             return []
+        back: list[Outgoing] = []
+        if channel is not None:  # a player the AI stood in for is back the moment they say anything here
+            table = self.tables.get((network, channel.lower()))
+            if table is not None and table.running:
+                back = table.person_spoke(user.key, self._actor(network, user))
+        return back + self._line(network, channel, user, text)
+
+    def _line(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
+        """One sanitised line: a command, a move, a near-miss of a move, or chatter."""
         command = parse_command(text, self.settings.nick)
-        table = self.tables.get((network, channel.lower())) if channel else None
         is_move = False
+        typo_hint: list[Outgoing] = []
         if command is None:
-            if channel is None:
+            playing = self._playing_table(network, channel, user)
+            words = text.split()
+            looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
+            if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
+                command = Command(words[0].lower(), tuple(words[1:]))
+            elif channel is None or looks_like_move:
                 is_move = True
             else:
-                running = table is not None and table.running and table.game_seat_of(user.key) is not None
-                if not (running and table is not None and table.plugin.is_move(text[:200])):
+                typo_hint = self._typo_hint(network, playing, user, text) if playing is not None else []
+                if not typo_hint:
                     return []  # chatter: never answered
-                is_move = True
         if len(text) > self.settings.max_line:
             return [
                 Tell(
@@ -348,6 +474,8 @@ class Hub:
                     )
                 ]
             return []
+        if typo_hint:
+            return typo_hint
         if is_move:
             return self._move(network, channel, user, text)
         assert command is not None
@@ -365,6 +493,9 @@ class Hub:
                 Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))
             ]
         if not target.plugin.is_move(rest):
+            hint = self._typo_hint(network, target, user, rest)
+            if hint:
+                return hint
             return [
                 Tell(
                     network,
@@ -376,7 +507,30 @@ class Hub:
             ]
         return target.move(self._actor(network, user), rest)
 
-    def _private_target(self, network: str, user: User, text: str) -> tuple[Table | list[Outgoing], str]:
+    def _playing_table(self, network: str, channel: str | None, user: User) -> Table | None:
+        """The table where ``user`` plays a running game: the channel's, or privately the only one."""
+        if channel is not None:
+            table = self.tables.get((network, channel.lower()))
+        else:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if table is None or not table.running or table.game_seat_of(user.key) is None:
+            return None
+        return table
+
+    def _typo_hint(self, network: str, table: Table, user: User, text: str) -> list[Outgoing]:
+        """``Did you mean "take spice"?`` when one slip in the first word is all that keeps it from a move."""
+        seat = table.game_seat_of(user.key)
+        if seat is None:
+            return []
+        fixed = corrected_move(table.plugin, table.state, seat, text[:200])
+        if fixed is None:
+            return []
+        return [Tell(network, user.nick, _('Did you mean "{move}"?').format(move=fixed))]
+
+    def _private_target(
+        self, network: str, user: User, text: str, command: str = ""
+    ) -> tuple[Table | list[Outgoing], str]:
         """The table of a private line: named by a leading #channel, or the only one the user sits at."""
         first, _sep, rest = text.partition(" ")
         if first.startswith(("#", "&")):
@@ -406,7 +560,14 @@ class Hub:
                     _(
                         "You sit at several tables ({names}); start your line with "
                         "the channel, e.g. {example}."
-                    ).format(names=names, example=f"{tables[0].channel} {text[:30]}"),
+                    ).format(
+                        names=names,
+                        example=(
+                            f"{command} {tables[0].channel}"
+                            if command
+                            else f"{tables[0].channel} {text[:30]}"
+                        ),
+                    ),
                 )
             ], text
         return tables[0], text
@@ -417,145 +578,121 @@ class Hub:
     def _command(
         self, network: str, channel: str | None, user: User, command: Command, text: str
     ) -> list[Outgoing]:
-        name, args = command.name, command.args
-        if not command.known:
-            table = self.tables.get((network, channel.lower())) if channel else None
-            body = text.split(None, 1)[1] if text[:1] not in "/!" and " " in text else text[1:]
-            if channel is None:
-                seated = self.seated_tables(network, user.key)
-                table = seated[0] if len(seated) == 1 else None
-            if (
-                table
-                and table.running
-                and table.game_seat_of(user.key) is not None
-                and table.plugin.is_move(body)
-            ):
-                return table.move(self._actor(network, user), body)
-            near = nearest_command(name)
-            hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
+        spec = REGISTRY.lookup(command.name) if command.known else None
+        if spec is None:
+            return self._unknown_command(network, channel, user, command, text)
+        args = command.args
+        if spec.where is Where.CHANNEL and channel is None:
             return [
                 Tell(
-                    network, user.nick, _("I do not know the command {word!r}.").format(word=name[:30]) + hint
+                    network,
+                    user.nick,
+                    _("Say /{name} in the channel of the table you want.").format(name=spec.name),
                 )
             ]
-        if name == "games":
-            listed = "; ".join(
-                f"{g.name} ({g.title}, {g.min_players}-{g.max_players} players)"
-                if g.min_players != g.max_players
-                else f"{g.name} ({g.title}, {g.min_players} players)"
-                for g in sorted(self.games.values(), key=lambda g: g.name)
-            )
-            reply = _("Games: {listed}. Choose one with /new <game>.").format(listed=listed)
-            return [self._reply(network, channel, user, reply)]
-        if name == "help":
-            return [Tell(network, user.nick, self._help(network, channel, user, args))]
-        if name == "rules":
-            if not args or args[0].lower() not in self.games:
-                return [
-                    Tell(
-                        network,
-                        user.nick,
-                        _("Which game? /rules <game>, one of: {games}.").format(
-                            games=", ".join(sorted(self.games))
-                        ),
-                    )
-                ]
-            game = self.games[args[0].lower()]
-            return [Tell(network, user.nick, game.rules_summary or game.title)]
-        if name == "notice":
-            return [self._set_pref(network, user, "notice", args)]
-        # the rest act on one table
-        if channel is None:
-            if name == "join" or name == "new":
-                return [
-                    Tell(
-                        network,
-                        user.nick,
-                        _("Say /{name} in the channel of the table you want.").format(name=name),
-                    )
-                ]
-            target, rest = self._private_target(network, user, " ".join(args) if args else "")
-            if isinstance(target, list):
-                return target
-            table = target
-            args = tuple(rest.split()) if args and args[0].startswith(("#", "&")) else args
-        else:
-            table = self.table(network, channel)
+        if spec.where is Where.PRIVATE and channel is not None:
+            return [Tell(network, user.nick, _("Say /{name} privately to me.").format(name=spec.name))]
+        table: Table | None = None
+        if spec.table:
+            if channel is None:
+                target, rest = self._private_target(network, user, " ".join(args), "/" + spec.name)
+                if isinstance(target, list):
+                    return target
+                table = target
+                args = tuple(rest.split()) if args and args[0].startswith(("#", "&")) else args
+            else:
+                table = self.table(network, channel)
         actor = self._actor(network, user)
-        if name == "new":
-            return table.new(actor, args)
-        if name == "join":
-            return table.join(actor, args)
-        if name == "leave":
-            return table.leave(actor)
-        if name == "start":
-            return table.start(actor)
-        if name == "kick":
-            return table.kick(actor, args)
-        if name == "reset":
-            return table.reset(actor)
-        if name == "status":
-            return [self._reply(network, channel, user, table.status())]
-        if name == "board":
-            return [self._reply(network, channel, user, table.board())]
-        if name == "hand":
-            return table.hand(actor)
-        if name == "moves":
-            return table.moves(actor, bool(args) and args[0].lower() == "all")
-        if name == "colors":
-            return self._colors(table, actor, args)
-        raise AssertionError(name)
+        refusal = self._refusal(spec, table, actor)
+        if refusal is not None:
+            return [Tell(network, user.nick, refusal)]
+        return spec.handler(Context(self, network, channel, actor, args, table))
 
-    def _reply(self, network: str, channel: str | None, user: User, text: str) -> Outgoing:
-        if channel is None:
-            return Tell(network, user.nick, text)
-        return Say(network, channel, text)
-
-    def _help(self, network: str, channel: str | None, user: User, args: tuple[str, ...]) -> str:
-        if args:
-            word = args[0].lower().lstrip("/!")
-            if word == "moves" or word in self.games:
-                game = self.games.get(word)
-                if game is None:
-                    table = self.tables.get((network, channel.lower())) if channel else None
-                    seated = self.seated_tables(network, user.key)
-                    if table is None and len(seated) == 1:
-                        table = seated[0]
-                    game = table.plugin if table else self.games.get(self._default_game())
-                if game is not None:
-                    return f"{game.title}: " + (game.command_help or game.rules_summary)
-            if word in COMMANDS:
-                return COMMANDS[word]
-            near = nearest_command(word)
-            return _("No help on {word!r}.").format(word=word[:30]) + (
-                _(" Did you mean /{near}?").format(near=near) if near else ""
+    def _refusal(self, spec: CommandSpec, table: Table | None, actor: Actor) -> str | None:
+        """Why ``actor`` may not use ``spec`` here, from its declared ``who``; None when they may."""
+        if actor.is_admin or spec.who is Who.ANYONE:
+            return None
+        if spec.who is Who.ADMIN:
+            return _("Only an admin can use /{name}.").format(name=spec.name)
+        if table is None:
+            return None
+        if table.seat_of(actor.user.key) is None:
+            return _("Only a seated player can use /{name}; /join first.").format(name=spec.name)
+        if spec.who is Who.HOST and actor.user.key != table.host:
+            return _("Only the host ({host}) or an admin can use /{name}.").format(
+                host=table.host_nick(), name=spec.name
             )
-        names = " ".join("/" + n for n in COMMANDS)
-        return _(
-            "Commands (start with / or !): {names}. In a game, type moves as plain words "
-            "(/help moves). /help <command> for one command."
-        ).format(names=names)
+        return None
 
-    def _set_pref(self, network: str, user: User, name: str, args: tuple[str, ...]) -> Outgoing:
-        if not args or args[0].lower() not in ("on", "off"):
-            return Tell(network, user.nick, _("Use /{name} on or /{name} off.").format(name=name))
-        value = args[0].lower()
-        self.store.set_pref(network, user.key, name, value)
-        self.prefs[(network, user.key, name)] = value
-        return Tell(network, user.nick, _("{name} is now {value} for you.").format(name=name, value=value))
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
+        limit = self.settings.max_tables
+        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
+            return None
+        if len(self.seated_tables(network, user.key)) < limit:
+            return None
+        return Tell(
+            network,
+            user.nick,
+            ngettext(
+                "You sit at {n} table already, the limit; /leave one first.",
+                "You sit at {n} tables already, the limit; /leave one first.",
+                limit,
+            ).format(n=limit),
+        )
 
-    def _colors(self, table: Table, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
-        if not args or args[0].lower() not in ("on", "off"):
-            return [table.tell(actor.user.nick, _("Use /colors on or /colors off."))]
-        table.colors = args[0].lower() == "on"
-        table.save_lobby()
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+        if len(args) != 1:
+            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
+        owner = self.codes.owner(network, args[0])
+        table = self.tables.get((network, owner[0])) if owner else None
+        if table is None:
+            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
+        out, old_key = table.claim_seat(self._actor(network, user), args[0])
+        if old_key is not None:
+            self._cancel_leave(network, old_key)
+        return out
+
+    def _unknown_command(
+        self, network: str, channel: str | None, user: User, command: Command, text: str
+    ) -> list[Outgoing]:
+        """A word after the prefix that is no command: a move said with a prefix, or a typo."""
+        table = self.tables.get((network, channel.lower())) if channel else None
+        body = text.split(None, 1)[1] if text[:1] not in "/!" and " " in text else text[1:]
+        if channel is None:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if (
+            table
+            and table.running
+            and table.game_seat_of(user.key) is not None
+            and table.plugin.is_move(body)
+        ):
+            return table.move(self._actor(network, user), body)
+        near = REGISTRY.nearest(command.name)
+        hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
         return [
-            table.say(
-                _("Colour hints are {state} at this table.").format(
-                    state=_("on") if table.colors else _("off")
-                )
+            Tell(
+                network,
+                user.nick,
+                _("I do not know the command {word!r}.").format(word=command.name[:30]) + hint,
             )
         ]
+
+    # --- services for command handlers (``commands.CommandHost``) -----------------------------
+    def default_game(self) -> str:
+        return self._default_game()
+
+    def table_at(self, network: str, channel: str) -> Table | None:
+        return self.tables.get((network, channel.lower()))
+
+    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
+        self.store.set_pref(network, key, name, value)
+        self.prefs[(network, key, name)] = value
+
+    def transport(self, network: str) -> Transport | None:
+        return self.transports.get(network)
 
     # --- identity events from transports ---------------------------------------------------
     async def user_renamed(self, network: str, old: User, new: User) -> None:
@@ -610,9 +747,15 @@ class Hub:
         return out
 
     async def close(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._clock_task
+            self._clock_task = None
         for handle in self._pending_leaves.values():
             handle.cancel()
         self._pending_leaves.clear()
+        self.autoplay.shutdown()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(BaseException):

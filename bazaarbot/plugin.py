@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bazaarbot.i18n import _, ngettext
+
 
 class MoveError(Exception):
     """A command that is not legal now; the message tells the player why and what would work."""
@@ -53,17 +55,17 @@ class Option:
             elif low in ("0", "off", "no", "false", "n"):
                 value = False
             else:
-                raise ValueError(f"{self.name} takes on or off")
+                raise ValueError(_("{name} takes on or off").format(name=self.name))
         elif isinstance(self.default, int):
             try:
                 value = int(raw)
             except ValueError:
-                raise ValueError(f"{self.name} takes a whole number") from None
+                raise ValueError(_("{name} takes a whole number").format(name=self.name)) from None
         else:
             value = raw.strip().lower()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"{self.name} takes one of: {allowed}")
+            raise ValueError(_("{name} takes one of: {allowed}").format(name=self.name, allowed=allowed))
         return value
 
 
@@ -90,8 +92,58 @@ class Result:
     detail: str = ""
 
 
+def options_text(options: tuple[Option, ...]) -> str:
+    """The table options as lines for ``/rules``: ``name=default - help``, so a host sees every choice."""
+    lines = []
+    for option in options:
+        default = option.default
+        if isinstance(default, bool):
+            default = "on" if default else "off"
+        lines.append(f"{option.name}={default} - {option.help}")
+    return "\n".join(lines)
+
+
+class TranslatedText:
+    """A plugin's class text (title, ``/rules``, ``/help moves``) read in the current language.
+
+    Plugins keep plain English class attributes; ``GamePlugin`` wraps them in
+    this descriptor so every read goes through the catalogue, and the
+    catalogue tooling finds the English source in ``source``.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        return _(self.source) if self.source else ""
+
+
+#: the class attributes a player reads, translated on every read
+TRANSLATED_TEXTS = ("title", "rules_summary", "command_help")
+
+
+def source_texts(cls: type) -> list[str]:
+    """The English sources of a plugin class's translated texts (for the catalogue)."""
+    found = []
+    for name in TRANSLATED_TEXTS:
+        for klass in cls.__mro__:
+            value = klass.__dict__.get(name)
+            if isinstance(value, TranslatedText):
+                if value.source:
+                    found.append(value.source)
+                break
+    return found
+
+
 class GamePlugin(ABC):
     """Base class for a game. Subclasses set the identity fields and implement the rules."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in TRANSLATED_TEXTS:
+            value = cls.__dict__.get(name)
+            if isinstance(value, str):
+                setattr(cls, name, TranslatedText(value))
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -134,6 +186,18 @@ class GamePlugin(ABC):
         verbs (or an alias of one).
         """
 
+    def undoable(self, state: Any, seat: int, move: Any) -> bool:
+        """Whether ``seat`` could take ``move`` back right after playing it (``/undo``).
+
+        Called with the state *before* the move (the plugin may try it on a
+        clone). True only when the move reveals nothing (no card drawn, no die
+        rolled, no hidden thing shown, no random number consumed) and leaves
+        the decision with the same seat in the same turn; the table then undoes
+        it by replaying the log without it, which gives exactly this state.
+        The default, False, suits games whose turn is a single step.
+        """
+        return False
+
     # --- views --------------------------------------------------------------
     @abstractmethod
     def board(self, state: Any) -> str:
@@ -163,10 +227,10 @@ class GamePlugin(ABC):
         """One short line summing up ``legal_commands`` (``/moves``)."""
         commands = self.legal_commands(state, seat)
         if not commands:
-            return "(no moves)"
+            return _("(no moves)")
         groups: dict[str, list[str]] = {}
         for command in commands:
-            verb, _, rest = command.partition(" ")
+            verb, _space, rest = command.partition(" ")
             groups.setdefault(verb, []).append(rest)
         parts = []
         for verb, rests in groups.items():
@@ -174,9 +238,17 @@ class GamePlugin(ABC):
             more = len(rests) - len(shown) if any(rests) else 0
             text = verb + (" " + " | ".join(shown) if shown else "")
             if more > 0:
-                text += f" (+{more} more)"
+                text += ngettext(" (+{n} more)", " (+{n} more)", more).format(n=more)
             parts.append(text)
         return "; ".join(parts)
+
+    def remove_seat(self, state: Any, seat: int) -> Outcome | None:
+        """Take ``seat`` out of the game for good (a leaver under the game's own rules), in place.
+
+        Returns what happened, or None when the game has no such rule (the
+        table then lets an AI play the seat). Like ``apply`` it is deterministic.
+        """
+        return None
 
     # --- persistence --------------------------------------------------------
     @abstractmethod
@@ -205,6 +277,68 @@ class GamePlugin(ABC):
             seat = seats[0]
             command = rng.choice(self.legal_commands(state, seat))
             self.apply(state, seat, self.parse(state, seat, command))
+
+    # --- optional AI hooks ------------------------------------------------------
+    # The search in ``bazaarbot.ai`` works through these. Every one has a default
+    # that works for any game through the text path; a plugin overrides them for
+    # speed (an internal move form instead of text) or for game knowledge (an
+    # evaluation, priors, better rollout and greedy policies).
+
+    def ai_actions(self, state: Any, seat: int) -> list[Any]:
+        """The legal moves of ``seat`` in the plugin's fastest hashable form (default: the commands)."""
+        return self.legal_commands(state, seat)
+
+    def ai_play(self, state: Any, seat: int, action: Any) -> None:
+        """Play one action from ``ai_actions`` in place, without building any text if possible."""
+        self.apply(state, seat, self.parse(state, seat, action))
+
+    def ai_command(self, state: Any, seat: int, action: Any) -> str:
+        """The action spelled as the command a player types (one of ``legal_commands``)."""
+        return str(action)
+
+    def evaluate(self, state: Any, seat: int) -> float | None:
+        """A heuristic value in [0, 1] of ``state`` for ``seat`` (its chance to win), or None.
+
+        Used to cut rollouts short and by the default greedy policy; None means
+        the game offers no evaluation and rollouts run to the end.
+        """
+        return None
+
+    def horizon(self, state: Any) -> Any:
+        """A cut-off rollouts stop at when its value changes (e.g. a new round); None for none.
+
+        Only used together with ``evaluate``: a rollout ends at the game's end,
+        at the search's depth limit, or when the horizon moves, whichever comes first.
+        """
+        return None
+
+    def priors(self, state: Any, seat: int, actions: list[Any]) -> list[float] | None:
+        """Move priors (any positive weights, one per action) for PUCT, or None for plain UCT."""
+        return None
+
+    def rollout_action(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """The rollout policy: one action from ``ai_actions`` (default uniform random)."""
+        actions = self.ai_actions(state, seat)
+        return actions[int(rng.random() * len(actions))]
+
+    def greedy_action(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """One ply: the action whose result ``evaluate`` likes best (random when there is no evaluation)."""
+        actions = self.ai_actions(state, seat)
+        best: list[Any] = []
+        best_value = -1.0
+        for action in actions:
+            after = self.clone(state)
+            self.ai_play(after, seat, action)
+            outcome = self.result(after)
+            judged = (1.0 if seat in outcome.winners else 0.0) if outcome else self.evaluate(after, seat)
+            if judged is None:
+                return actions[int(rng.random() * len(actions))]
+            value = judged
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif value >= best_value - 1e-12:
+                best.append(action)
+        return best[int(rng.random() * len(best))]
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Figures for ``bazaarbot bench engine <game>`` as (label, value) pairs.

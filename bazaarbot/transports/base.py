@@ -12,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -23,19 +23,28 @@ class User:
     identity; when present it, not the nick, identifies the player. ``mask``
     is ``nick!user@host`` where the network has one. ``is_op`` is the
     transport vouching that the user is an operator of the channel the
-    message came from.
+    message came from; ``is_admin`` that the user proved an admin secret
+    (a web admin token).
     """
 
     nick: str
     account: str | None = None
     mask: str | None = None
     is_op: bool = False
+    is_admin: bool = False
 
     @property
     def key(self) -> str:
-        """The stable identity a seat is bound to."""
+        """The strongest identity the transport has, which a seat is bound to.
+
+        A services account when known; else the nick together with the
+        ``user@host`` it came from (somebody else under the same nick is a
+        stranger); a bare nick only where the transport vouches for it.
+        """
         if self.account:
             return "a:" + self.account.lower()
+        if self.mask:
+            return "m:" + self.mask.lower()
         return "n:" + self.nick.lower()
 
 
@@ -72,6 +81,12 @@ class Tell:
     #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
     #: it, or drop what is left of it when the player asks again; game messages are never dropped
     listing: bool = False
+    #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
+    #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
+    key: str | None = None
+    #: every line is one command the player can type (``/moves all``): a transport short of lines
+    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
+    commands: bool = False
 
 
 Outgoing = Say | Tell
@@ -121,6 +136,12 @@ class HubPort(Protocol):
     async def user_returned(self, network: str, user: User) -> None:
         """Somebody who had left is back within the grace."""
 
+    async def network_down(self, network: str) -> None:
+        """The transport lost its network: that network's turn clocks stand still."""
+
+    async def network_up(self, network: str) -> None:
+        """The transport is (back) on its network: the clocks run again."""
+
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each once."""
 
@@ -160,3 +181,19 @@ class Transport(Protocol):
 
     async def send(self, message: Outgoing) -> None:
         """Deliver one outgoing message (queue it; never block the loop)."""
+
+
+@runtime_checkable
+class PagingTransport(Protocol):
+    """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
+
+    def next_page(self, nick: str) -> bool:
+        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
+
+
+@runtime_checkable
+class PacedTransport(Protocol):
+    """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
+
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave."""

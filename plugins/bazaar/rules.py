@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from . import colours as col
 from .colours import NCOL
@@ -41,6 +41,7 @@ def new_game(
     quality_gate: bool = False,
     hand_limit: bool = False,
     bank: bool = False,
+    auto_pass: bool = True,
 ) -> BazaarState:
     """A fresh table, a fresh deck, empty hands; seat 1 starts."""
     s = BazaarState()
@@ -51,6 +52,7 @@ def new_game(
     s.quality_gate = quality_gate
     s.hand_limit = HAND_LIMIT if hand_limit else 0
     s.bank = [BANK_PER_COLOUR] * NCOL if bank else None
+    s.auto_pass = auto_pass
     s.rows = FIXED_TABLE if table == "fixed" else generate_table(rng, quality_gate)
     s.fields = deal(generate_deck(rng))
     s.hands = [[0] * NCOL for _i in range(n)]
@@ -62,6 +64,7 @@ def new_game(
     s.spent = [0] * n
     s.returned = [0] * n
     s.has_acted = [False] * n
+    s.left = [False] * n
     s.turn = START_SEAT % n
     s.phase = ACTION
     return s
@@ -119,8 +122,19 @@ def buyable_fields(s: BazaarState, seat: int) -> list[int]:
 
 
 def may_buy_now(s: BazaarState) -> bool:
-    """The player to act has made his action (or could not make any) and not bought yet."""
-    return s.phase == BUY or stuck(s)
+    """The player to act has drawn or traded this turn and not bought yet.
+
+    A player who could do neither (an empty bank) buys nothing: the seed allows
+    a purchase only after a draw or a trade.
+    """
+    return s.phase == BUY
+
+
+def must_pass(s: BazaarState) -> bool:
+    """The turn can only end now: stuck, or acted with nothing to buy (what ``auto_pass`` plays)."""
+    if s.phase == ACTION:
+        return stuck(s)
+    return s.phase == BUY and not buyable_fields(s, s.turn)
 
 
 def joker_colours(s: BazaarState) -> list[int]:
@@ -168,10 +182,14 @@ def _phase_hint(s: BazaarState) -> str:
     if s.phase == JOKER:
         return _("choose the joker's colour first, e.g. 'joker red'")
     if s.phase == DISCARD:
-        return _("give back {n} stone(s) first, e.g. 'discard {colour}'").format(
-            n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])]
-        )
-    if s.phase == BUY or stuck(s):
+        return ngettext(
+            "give back {n} stone first, e.g. 'discard {colour}'",
+            "give back {n} stones first, e.g. 'discard {colour}'",
+            excess(s, seat),
+        ).format(n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])])
+    if stuck(s):
+        return _("you can neither draw nor trade, so you may only 'pass'")
+    if s.phase == BUY:
         fields = buyable_fields(s, seat)
         if fields:
             return _("you may 'buy {field}' or 'pass'").format(field=fields[0] + 1)
@@ -249,6 +267,10 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         if not 0 <= field < N_FIELDS:
             return _("There is no field {field}; the fields are 1 to 4.").format(field=field + 1)
         if not may_buy_now(s):
+            if stuck(s):
+                return _(
+                    "A purchase needs a draw or a trade first, and the bank leaves you neither: type pass."
+                )
             if phase == ACTION:
                 return _("A purchase needs a draw or trade first this turn: {hint}.").format(
                     hint=_phase_hint(s)
@@ -285,7 +307,11 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         if missing is not None:
             return _("You cannot give back what you do not have: {missing}.").format(missing=missing)
         if sum(counts) > excess(s, seat):
-            return _("You only have to give back {n} stone(s).").format(n=excess(s, seat))
+            return ngettext(
+                "You only have to give back {n} stone.",
+                "You only have to give back {n} stones.",
+                excess(s, seat),
+            ).format(n=excess(s, seat))
         return None
     return _("Unknown move.")
 
@@ -299,7 +325,9 @@ def legal_moves(s: BazaarState, seat: int) -> list[tuple]:
         return [("joker", c) for c in joker_colours(s)]
     if phase == DISCARD:
         return [("discard", _unit(c)) for c in range(NCOL) if s.hands[seat][c]]
-    if phase == ACTION and not stuck(s):
+    if phase == ACTION:
+        if stuck(s):
+            return [("pass",)]
         moves: list[tuple] = [("draw",)] if can_draw(s) else []
         moves.extend(("trade", r, back) for r, back in possible_trades(s, seat))
         return moves
@@ -387,7 +415,7 @@ def do_buy(s: BazaarState, field: int) -> tuple[int, int, int]:
 def do_pass(s: BazaarState) -> None:
     if s.phase == ACTION:  # could neither draw nor trade
         s.stuck_passes += 1
-        if s.stuck_passes >= s.n:
+        if s.stuck_passes >= s.n - sum(s.left):
             s.blocked = True
             s.phase = OVER
             return
@@ -415,10 +443,33 @@ def end_turn(s: BazaarState) -> None:
 
 
 def _next_player(s: BazaarState) -> None:
-    s.turn = (s.turn + 1) % s.n
-    if s.turn == START_SEAT % s.n:
-        s.turn_number += 1
+    """The next seat still in the game moves (seats whose player left are skipped, §9.9)."""
+    for _step in range(s.n):
+        s.turn = (s.turn + 1) % s.n
+        if s.turn == START_SEAT % s.n:
+            s.turn_number += 1
+        if not s.left[s.turn]:
+            break
     s.phase = ACTION
+
+
+def remove_seat(s: BazaarState, seat: int) -> None:
+    """§9.9 ``leavers=skip``: the seat is skipped from then on and its stones leave the game.
+
+    With a finite bank the stones go back to it. When the leaver was to act,
+    the turn passes on at once; with nobody left the game is over.
+    """
+    hand = s.hands[seat]
+    if s.bank is not None:
+        for c in range(NCOL):
+            s.bank[c] += hand[c]
+    s.returned[seat] += sum(hand)
+    s.hands[seat] = [0] * NCOL
+    s.left[seat] = True
+    if all(s.left):
+        s.phase = OVER
+    elif s.turn == seat and s.phase != OVER:
+        _next_player(s)
 
 
 def apply_move(s: BazaarState, move: tuple) -> object:

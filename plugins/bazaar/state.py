@@ -26,6 +26,7 @@ class BazaarState:
         "quality_gate",
         "hand_limit",
         "bank",
+        "auto_pass",
         "rows",
         "fields",
         "hands",
@@ -42,6 +43,7 @@ class BazaarState:
         "stuck_passes",
         "blocked",
         "turn_number",
+        "left",
     )
 
     def __init__(self) -> None:
@@ -53,6 +55,8 @@ class BazaarState:
         self.hand_limit = 0
         #: None = unlimited supply, else stones left in the bank per colour
         self.bank: list[int] | None = None
+        #: the turn ends by itself when only 'pass' is left (table option ``auto_pass``)
+        self.auto_pass = True
         self.rows: tuple[Row, ...] = ()
         #: per field, the combinations still there; the last one is the face-up top
         self.fields: list[list[Group]] = []
@@ -73,6 +77,8 @@ class BazaarState:
         self.stuck_passes = 0
         self.blocked = False
         self.turn_number = 1
+        #: per seat, whether its player left under ``leavers=skip`` (§9.9: skipped from then on)
+        self.left: list[bool] = []
 
     @property
     def n(self) -> int:
@@ -94,6 +100,7 @@ class BazaarState:
         new.quality_gate = self.quality_gate
         new.hand_limit = self.hand_limit
         new.bank = None if self.bank is None else list(self.bank)
+        new.auto_pass = self.auto_pass
         new.rows = self.rows
         new.fields = [list(f) for f in self.fields]
         new.hands = [list(h) for h in self.hands]
@@ -110,6 +117,7 @@ class BazaarState:
         new.stuck_passes = self.stuck_passes
         new.blocked = self.blocked
         new.turn_number = self.turn_number
+        new.left = list(self.left)
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -121,6 +129,7 @@ class BazaarState:
             "quality_gate": self.quality_gate,
             "hand_limit": self.hand_limit,
             "bank": None if self.bank is None else list(self.bank),
+            "auto_pass": self.auto_pass,
             "rows": [[list(a), list(b)] for a, b in self.rows],
             "fields": [[list(c) for c in f] for f in self.fields],
             "hands": [list(h) for h in self.hands],
@@ -139,6 +148,7 @@ class BazaarState:
             "stuck_passes": self.stuck_passes,
             "blocked": self.blocked,
             "turn_number": self.turn_number,
+            "left": list(self.left),
         }
 
     @classmethod
@@ -151,6 +161,7 @@ class BazaarState:
         s.quality_gate = bool(data["quality_gate"])
         s.hand_limit = int(data["hand_limit"])
         s.bank = None if data["bank"] is None else list(data["bank"])
+        s.auto_pass = bool(data.get("auto_pass", True))
         s.rows = tuple((tuple(a), tuple(b)) for a, b in data["rows"])  # type: ignore[misc]
         s.fields = [[tuple(c) for c in f] for f in data["fields"]]  # type: ignore[misc]
         s.hands = [list(h) for h in data["hands"]]
@@ -169,4 +180,5 @@ class BazaarState:
         s.stuck_passes = data["stuck_passes"]
         s.blocked = data["blocked"]
         s.turn_number = data["turn_number"]
+        s.left = [bool(x) for x in data.get("left", [False] * len(s.players))]
         return s

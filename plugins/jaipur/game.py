@@ -8,11 +8,11 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import data, random_play, render, rules
+from . import ai, data, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
+from .cards import CAMEL, GOODS_TOKENS, bonus_label, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -40,6 +40,7 @@ class JaipurGame(GamePlugin):
         "take camels -- take every camel in the market (or just: camels)\n"
         "take 2 spice give 2 camels / take spice leather give cloth camel -- exchange\n"
         "take 2 spice -- exchange paid with camels when you have enough\n"
+        "exchange 2 camels for 2 spice -- the same, as the English says: give the first, get the second\n"
         "sell 3 cloth -- sell cards of one type; sell cloth sells all your cloth\n"
         "Goods: diamond gold silver cloth spice leather (also Diamanten/diamantes, Gold/oro, "
         "Silber/plata, Tuch/tela, Gewuerze/especias, Leder/cuero, Kamele/camellos)"
@@ -92,7 +93,7 @@ class JaipurGame(GamePlugin):
                     value = state.bonus_won[seat][i][-1]
                     private[seat] = [
                         _("Your {label} bonus token for the {good} is worth {value}.").format(
-                            label=BONUS_LABELS[i], good=name(good, 2), value=value
+                            label=bonus_label(i), good=name(good, 2), value=value
                         )
                     ]
         public = [render.action_line(player, action, drawn, tokens, bonus, camels)]
@@ -175,8 +176,8 @@ class JaipurGame(GamePlugin):
         Goods the seat saw the opponent take from the market (and not seen leave
         since) stay in the opponent's hand; only the rest of it is re-dealt.
         """
-        new = st.clone(state)
-        new.rng = random.Random(rng.getrandbits(64))
+        # the future (next rounds' deals) draws from the searcher's generator: unknown to everybody
+        new = st.clone(state, rng)
         if new.over:
             return new
         other = 1 - seat
@@ -184,8 +185,9 @@ class JaipurGame(GamePlugin):
         known = new.known[other]
         # cards seen going into the opponent's hand stay there; the rest is re-dealt
         size = sum(hand) - sum(known)
-        pool = new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])]
-        rng.shuffle(pool)
+        # sorted first, so the re-deal depends on what the seat knows, never on the hidden order
+        pool = sorted(new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])])
+        st.shuffle(pool, rng)
         new_hand = known[:]
         deck: list[int] = []
         for card in pool:
@@ -198,8 +200,8 @@ class JaipurGame(GamePlugin):
         new.deck = deck
         for i in range(3):
             won = new.bonus_won[other][i]
-            unknown = new.bonus[i] + won
-            rng.shuffle(unknown)
+            unknown = sorted(new.bonus[i] + won)
+            st.shuffle(unknown, rng)
             new.bonus_won[other][i] = unknown[: len(won)]
             new.bonus[i] = unknown[len(won) :]
         return new
@@ -207,6 +209,28 @@ class JaipurGame(GamePlugin):
     def rollout(self, state: JaipurState, rng: random.Random) -> None:
         """Random legal actions through the fast internal path until the match ends."""
         random_play.rollout(state, rng)
+
+    # the AI's fast path and game knowledge (see ai.py)
+    def ai_actions(self, state: JaipurState, seat: int) -> list[Action]:
+        return ai.actions(state, seat)
+
+    def ai_play(self, state: JaipurState, seat: int, action: Action) -> None:
+        ai.play(state, action)
+
+    def ai_command(self, state: JaipurState, seat: int, action: Action) -> str:
+        return ai.command(action)
+
+    def evaluate(self, state: JaipurState, seat: int) -> float:
+        return ai.evaluate(state, seat)
+
+    def horizon(self, state: JaipurState) -> int:
+        return ai.horizon(state)
+
+    def priors(self, state: JaipurState, seat: int, actions: list[Action]) -> list[float]:
+        return ai.priors(state, seat, actions)
+
+    def rollout_action(self, state: JaipurState, seat: int, rng: random.Random) -> Action:
+        return ai.rollout_action(state, rng)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_run(self, seconds)

@@ -12,7 +12,18 @@ from typing import Any
 
 from bazaarbot.i18n import _, ngettext
 
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, camels_text, cards_text, counted, describe_counts, name
+from .cards import (
+    CAMEL,
+    GOODS_TOKENS,
+    bonus_label,
+    camels_text,
+    cards_text,
+    command_counted,
+    command_name,
+    counted,
+    describe_counts,
+    name,
+)
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -21,18 +32,18 @@ from .state import JaipurState
 
 def _spell(counts: tuple[int, ...] | list[int]) -> str:
     """Cards in a command: ``2 spice leather``, ``cloth camel``."""
-    return " ".join(counted(t, c) for t, c in enumerate(counts) if c)
+    return " ".join(command_counted(t, c) for t, c in enumerate(counts) if c)
 
 
 def format_action(action: Action) -> str:
     """The one canonical way to type an action (what ``/moves all`` lists)."""
     kind = action[0]
     if kind == TAKE:
-        return f"take {name(action[1])}"
+        return f"take {command_name(action[1])}"
     if kind == CAMELS:
         return "take camels"
     if kind == SELL:
-        return f"sell {action[2]} {name(action[1], action[2])}"
+        return f"sell {action[2]} {command_name(action[1], action[2])}"
     return f"take {_spell(action[1])} give {_spell(action[2])}"
 
 
@@ -51,20 +62,25 @@ def tokens_left(state: JaipurState) -> str:
 def bonus_counts(state: JaipurState, seat: int) -> str:
     """How many bonus tokens of each size a seat holds (never their values)."""
     won = state.bonus_won[seat]
-    parts = [f"{len(won[i])}x {BONUS_LABELS[i]}" for i in range(3) if won[i]]
+    parts = [f"{len(won[i])}x {bonus_label(i)}" for i in range(3) if won[i]]
     return ", ".join(parts) if parts else _("none")
+
+
+def rupees_text(n: int) -> str:
+    """``1 rupee`` / ``5 rupees``."""
+    return ngettext("{n} rupee", "{n} rupees", n).format(n=n)
 
 
 def player_line(state: JaipurState, seat: int) -> str:
     """One seat's public standing."""
     return _(
-        "{player}: {cards} in hand, {herd}, goods tokens {points} rupees ({count}), "
+        "{player}: {cards} in hand, {herd}, goods tokens {points} ({count}), "
         "bonus tokens: {bonus}, seals {seals}."
     ).format(
         player=state.players[seat],
         cards=cards_text(sum(state.hands[seat])),
         herd=camels_text(state.herds[seat]),
-        points=state.goods_points[seat],
+        points=rupees_text(state.goods_points[seat]),
         count=ngettext("{n} token", "{n} tokens", state.goods_count[seat]).format(n=state.goods_count[seat]),
         bonus=bonus_counts(state, seat),
         seals=state.seals[seat],
@@ -92,7 +108,7 @@ def turn_line(state: JaipurState) -> str:
 
 def board(state: JaipurState) -> str:
     """The public board in a few lines."""
-    piles = ", ".join(f"{BONUS_LABELS[i]} {len(state.bonus[i])}" for i in range(3))
+    piles = ", ".join(f"{bonus_label(i)} {len(state.bonus[i])}" for i in range(3))
     lines = [
         _("Jaipur, round {n}. Seals: {seals}.").format(n=state.round_no, seals=seals_text(state)),
         market_line(state) + " " + _("Bonus tokens left: {piles}.").format(piles=piles),
@@ -118,18 +134,20 @@ def private_view(state: JaipurState, seat: int) -> str:
     """A seat's hand (goods sorted, with counts), herd and own bonus token values."""
     hand = state.hands[seat]
     won = state.bonus_won[seat]
-    values = [f"{BONUS_LABELS[i]} {v}" for i in range(3) for v in won[i]]
+    values = [f"{bonus_label(i)} {v}" for i in range(3) for v in won[i]]
     total = sum(sum(pile) for pile in won)
     bonus = (
-        _("{values} ({total} rupees)").format(values=", ".join(values), total=total) if values else _("none")
+        _("{values} ({total})").format(values=", ".join(values), total=rupees_text(total))
+        if values
+        else _("none")
     )
     return _(
-        "Your hand ({n}/7): {hand}. Herd: {herd}. Goods tokens: {points} rupees. Your bonus tokens: {bonus}."
+        "Your hand ({n}/7): {hand}. Herd: {herd}. Goods tokens: {points}. Your bonus tokens: {bonus}."
     ).format(
         n=sum(hand),
         hand=describe_counts(hand, _("empty")),
         herd=camels_text(state.herds[seat]),
-        points=state.goods_points[seat],
+        points=rupees_text(state.goods_points[seat]),
         bonus=bonus,
     )
 
@@ -163,7 +181,7 @@ def action_line(
             paid = _("for no goods token (the pile is empty)")
         line = _("{player} sells {cards} {paid}").format(player=player, cards=counted(good, n), paid=paid)
         if bonus is not None:
-            line += _(" and a {label} bonus token").format(label=BONUS_LABELS[bonus])
+            line += _(" and a {label} bonus token").format(label=bonus_label(bonus))
         elif n >= 3:
             line += _(" (that bonus pile is empty: no bonus)")
         return line + "."

@@ -1,0 +1,79 @@
+"""What a command handler is given: who spoke, where, the table, and the services of the hub."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+from bazaarbot.config import BotSettings
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.store import Store
+from bazaarbot.table import Actor, Table
+from bazaarbot.transports.base import Outgoing, Say, Tell, Transport, User
+
+
+class CommandHost(Protocol):
+    """The parts of the hub that command handlers use (the hub implements it)."""
+
+    games: dict[str, GamePlugin]
+    settings: BotSettings
+    store: Store
+
+    def default_game(self) -> str:
+        """The game a new table plays."""
+
+    def table_at(self, network: str, channel: str) -> Table | None:
+        """The channel's table if it exists (a look creates nothing)."""
+
+    def seated_tables(self, network: str, key: str) -> list[Table]:
+        """The tables where the identity ``key`` sits."""
+
+    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
+        """Store one person's preference."""
+
+    def transport(self, network: str) -> Transport | None:
+        """The transport of a network."""
+
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A refusal when sitting down at ``table`` would put ``user`` at too many tables, else None."""
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: move the seat the one-time code was made for to ``user``."""
+
+
+@dataclass
+class Context:
+    """One command as said: the speaker, the place, its words, and the table it acts on."""
+
+    host: CommandHost
+    network: str
+    #: the channel it was said in, or None for a private line
+    channel: str | None
+    actor: Actor
+    #: the words after the command's name (a leading ``#channel`` of a private line removed)
+    args: tuple[str, ...]
+    #: the table the command acts on (None for commands declared with ``table=False``)
+    table: Table | None
+
+    @property
+    def user(self) -> User:
+        return self.actor.user
+
+    @property
+    def nick(self) -> str:
+        return self.actor.user.nick
+
+    def reply(self, text: str) -> Outgoing:
+        """An answer where the command was said: the channel, or privately."""
+        if self.channel is None:
+            return Tell(self.network, self.nick, text)
+        return Say(self.network, self.channel, text)
+
+    def tell(self, text: str, listing: bool = False) -> Tell:
+        """A private answer to the speaker."""
+        return Tell(self.network, self.nick, text, listing=listing)
+
+    def the_table(self) -> Table:
+        """The table of a command declared with ``table=True`` (always set for those)."""
+        assert self.table is not None
+        return self.table

@@ -1,0 +1,113 @@
+"""Commands that show things: the games, help, rules, the table's status, the board, a hand, moves."""
+
+from __future__ import annotations
+
+from bazaarbot.commands.context import Context
+from bazaarbot.commands.registry import REGISTRY, command
+from bazaarbot.i18n import N_, _
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.transports.base import Outgoing, PagingTransport
+from bazaarbot.wording import players_label
+
+
+@command("games", N_("list the games this bot can run"), aliases=("list",), table=False)
+def games(ctx: Context) -> list[Outgoing]:
+    listed = "; ".join(
+        f"{g.name} ({g.title}, {players_label(g)})"
+        for g in sorted(ctx.host.games.values(), key=lambda g: g.name)
+    )
+    return [ctx.reply(_("Games: {listed}. Choose one with /new <game>.").format(listed=listed))]
+
+
+def _game_of(ctx: Context) -> GamePlugin | None:
+    """The game the speaker is most likely asking about: the channel's table, or the one they sit at."""
+    table = ctx.host.table_at(ctx.network, ctx.channel) if ctx.channel else None
+    if table is None:
+        seated = ctx.host.seated_tables(ctx.network, ctx.user.key)
+        if len(seated) == 1:
+            table = seated[0]
+    if table is not None:
+        return table.plugin
+    return ctx.host.games.get(ctx.host.default_game())
+
+
+@command(
+    "help",
+    N_("this help"),
+    args=N_("[command|moves]"),
+    aliases=("commands",),
+    table=False,
+)
+def help_(ctx: Context) -> list[Outgoing]:
+    if not ctx.args:
+        return [ctx.tell(REGISTRY.overview(), listing=True)]
+    word = ctx.args[0].lower().lstrip("/!")
+    if word == "moves" or word in ctx.host.games:
+        game = ctx.host.games.get(word) or _game_of(ctx)
+        if game is not None:
+            return [ctx.tell(f"{game.title}: " + (game.command_help or game.rules_summary), listing=True)]
+    spec = REGISTRY.lookup(word)
+    if spec is not None:
+        return [ctx.tell(spec.explain())]
+    near = REGISTRY.nearest(word)
+    return [
+        ctx.tell(
+            _("No help on {word!r}.").format(word=word[:30])
+            + (_(" Did you mean /{near}?").format(near=near) if near else "")
+        )
+    ]
+
+
+@command("rules", N_("a summary of a game's rules"), args=N_("<game>"), table=False)
+def rules(ctx: Context) -> list[Outgoing]:
+    if not ctx.args or ctx.args[0].lower() not in ctx.host.games:
+        return [
+            ctx.tell(
+                _("Which game? /rules <game>, one of: {games}.").format(
+                    games=", ".join(sorted(ctx.host.games))
+                )
+            )
+        ]
+    game = ctx.host.games[ctx.args[0].lower()]
+    return [ctx.tell(game.rules_summary or game.title, listing=True)]
+
+
+@command("status", N_("who sits here, which game, whose turn"), aliases=("players", "who", "state"))
+def status(ctx: Context) -> list[Outgoing]:
+    return [ctx.reply(ctx.the_table().status())]
+
+
+@command("board", N_("show the whole board"), aliases=("show",))
+def board(ctx: Context) -> list[Outgoing]:
+    return [ctx.reply(ctx.the_table().board())]
+
+
+@command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards",))
+def hand(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().hand(ctx.actor)
+
+
+@command(
+    "moves",
+    N_("your legal moves now (all: every one, exactly as you can type it)"),
+    args=N_("[all [word]]"),
+    aliases=("move",),
+    details=N_("/moves all take lists only the commands with that word in them."),
+)
+def moves(ctx: Context) -> list[Outgoing]:
+    full = bool(ctx.args) and ctx.args[0].lower() == "all"
+    word = " ".join(ctx.args[1:]) if full else ""
+    return ctx.the_table().moves(ctx.actor, full, word)
+
+
+@command(
+    "more",
+    N_("the next page of a long answer"),
+    table=False,
+    details=N_("On IRC a long private answer comes a page at a time; a new answer replaces what was left."),
+)
+def more(ctx: Context) -> list[Outgoing]:
+    transport = ctx.host.transport(ctx.network)
+    if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick):
+        return []
+    return [ctx.tell(_("Nothing more to show."))]

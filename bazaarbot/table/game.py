@@ -1,0 +1,357 @@
+"""The running game: start, moves (on disk before any answer), the end, and replay after a restart."""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, replace
+from typing import Any
+
+from bazaarbot.i18n import _, ngettext
+from bazaarbot.plugin import MoveError, Result
+from bazaarbot.table.ai_seats import AiSeats
+from bazaarbot.table.seats import SKIPPED, Actor, Seat
+from bazaarbot.transports.base import Outgoing
+from bazaarbot.wording import number
+
+log = logging.getLogger(__name__)
+
+#: the move-log entry of an ``/undo`` (no game's command starts with a slash)
+UNDO_RECORD = "/undo"
+#: the move-log entry of a seat taken out of the game under ``leavers=skip``
+SKIP_RECORD = "/skip"
+
+
+@dataclass(frozen=True)
+class UndoPoint:
+    """The step that may still be taken back: who played it, its text, the state before it."""
+
+    seat: int
+    text: str
+    snapshot: dict[str, Any]
+    #: the number of logged commands right after the step (any later command closes the chance)
+    moves_made: int
+
+
+class RunningGame(AiSeats):
+    """Starting, playing, finishing and replaying a table's game."""
+
+    def start(self, actor: Actor) -> list[Outgoing]:
+        nick = actor.user.nick
+        if self.running:
+            return [self.tell(nick, _("A game of {game} is already running.").format(game=self.plugin.title))]
+        if self.seat_of(actor.user.key) is None and not actor.is_admin:
+            return [self.tell(nick, _("Only a seated player can start; /join first."))]
+        if actor.user.key != self.host and not actor.is_admin:
+            return [
+                self.tell(nick, _("Only the host ({host}) can start the game.").format(host=self.host_nick()))
+            ]
+        plugin = self.plugin
+        count = len(self.seats)
+        if all(s.is_bot for s in self.seats):
+            return [self.tell(nick, _("A game needs at least one person; /join first."))]
+        if count < plugin.min_players:
+            return [
+                self.say(
+                    ngettext(
+                        "{game} needs at least {lo} player; {n} seated. /join to sit down.",
+                        "{game} needs at least {lo} players; {n} seated. /join to sit down.",
+                        plugin.min_players,
+                    ).format(game=plugin.title, lo=plugin.min_players, n=count)
+                )
+            ]
+        if count > plugin.max_players:
+            return [
+                self.say(
+                    ngettext(
+                        "{game} takes at most {hi} player; {n} seated.",
+                        "{game} takes at most {hi} players; {n} seated.",
+                        plugin.max_players,
+                    ).format(game=plugin.title, hi=plugin.max_players, n=count)
+                )
+            ]
+        number = self.store.next_game_number()
+        if self.base_seed is None:
+            seed = random.SystemRandom().randrange(2**62)
+        else:
+            seed = random.Random(f"{self.base_seed}:{number}").randrange(2**62)
+        defaults = {o.name: o.default for o in plugin.options}
+        options = {**defaults, **self.options}
+        self.players = [replace(s, ai=s.bot_level, away=False) for s in self.seats]
+        self.game_seed = seed
+        self.timeouts = {}
+        self.reset_requests = {}
+        self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
+        self.game_id = self.store.start_game(
+            self.ensure_saved(),
+            self.network,
+            self.channel,
+            plugin.name,
+            plugin.rules_version,
+            seed,
+            options,
+            [s.record() for s in self.players],
+        )
+        self.moves_made = 0
+        self.notify()
+        names = _(" vs ").join(s.label for s in self.players)
+        out: list[Outgoing] = [
+            self.say(_("{game} starts: {names}.").format(game=plugin.title, names=names)),
+            self.say(plugin.board(self.state)),
+        ]
+        for index in range(len(self.players)):
+            view = plugin.private_view(self.state, index)
+            if view:
+                out += self.tell_seat(index, view)
+        return out
+
+    def move(self, actor: Actor, text: str) -> list[Outgoing]:
+        """A seated player's move; refused lines change nothing."""
+        nick = actor.user.nick
+        seat = self.game_seat_of(actor.user.key)
+        if not self.running or seat is None:
+            return [self.tell(nick, _("You are not playing a game at this table."))]
+        back: list[Outgoing] = []
+        if self.players[seat].ai is not None:  # playing a move is the simplest way back to one's seat
+            back = self.take_back(seat, actor)
+        to_act = self.plugin.to_act(self.state)
+        if seat not in to_act:
+            waiting = ", ".join(self.players[s].label for s in to_act)
+            return back + [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
+        self.timeouts.pop(seat, None)
+        return back + self.play(seat, actor.user.key, text, nick)
+
+    def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
+        """Play ``text`` for ``seat`` (a person's or an AI's command): record it, then say what happened.
+
+        ``author`` is the identity written to the move log; a refusal is told to ``answer_to``.
+        """
+        plugin = self.plugin
+        before = [plugin.private_view(self.state, i) for i in range(len(self.players))]
+        try:
+            move = plugin.parse(self.state, seat, text)
+            snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
+            outcome = plugin.apply(self.state, seat, move)
+        except MoveError as error:
+            owner = self.players[seat]
+            return [self.tell(answer_to, error.message, key=owner.key if owner.has_person else None)]
+        except Exception:
+            log.exception("game %s: move %r by seat %s failed", self.game_id, text, seat)
+            self._reload()
+            return [
+                self.tell(
+                    answer_to,
+                    _("Sorry, that move could not be played (an error in the game); nothing changed."),
+                )
+            ]
+        if not self._record(seat, author, text, answer_to):
+            return [
+                self.tell(answer_to, _("Sorry, that move could not be saved; nothing changed. Try again."))
+            ]
+        self.undo_point = None
+        if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
+            self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
+        out: list[Outgoing] = [self.say(line) for line in outcome.public]
+        for index, lines in outcome.private.items():
+            for line in lines:
+                out += self.tell_seat(index, line)
+        out += self._changed_views(before)
+        result = plugin.result(self.state)
+        if result is not None:
+            out += self._finish(result)
+        return out
+
+    def _record(self, seat: int, author: str, text: str, answer_to: str) -> bool:
+        """Append one accepted command to the move log; on failure memory is rebuilt from the store."""
+        try:
+            assert self.game_id is not None
+            self.store.append_move(self.game_id, self.moves_made, seat, author, text)
+        except Exception:
+            log.exception("game %s: could not record a move", self.game_id)
+            self._reload()
+            return False
+        self.moves_made += 1
+        self.notify()
+        return True
+
+    def _changed_views(self, before: list[str | None]) -> list[Outgoing]:
+        """Every seat's private view that differs from ``before``, to its owner."""
+        out: list[Outgoing] = []
+        for index, old in enumerate(before):
+            new = self.plugin.private_view(self.state, index)
+            if new and new != old:
+                out += self.tell_seat(index, new)
+        return out
+
+    def undo(self, actor: Actor) -> list[Outgoing]:
+        """Take back the speaker's own last step of this turn, when that step revealed nothing."""
+        nick = actor.user.nick
+        seat = self.game_seat_of(actor.user.key)
+        if not self.running or seat is None:
+            return [self.tell(nick, _("You are not playing a game at this table."))]
+        point = self.undo_point
+        if point is None or point.seat != seat or point.moves_made != self.moves_made:
+            return [
+                self.tell(
+                    nick,
+                    _(
+                        "Nothing to undo: only your own last step of this turn can be taken back, "
+                        "and only when it revealed nothing (no card drawn, no die rolled)."
+                    ),
+                )
+            ]
+        before = [self.plugin.private_view(self.state, i) for i in range(len(self.players))]
+        if not self._record(seat, actor.user.key, UNDO_RECORD, nick):
+            return [self.tell(nick, _("Sorry, that could not be saved; nothing changed. Try again."))]
+        self.state = self._restored_state(point.snapshot)
+        self.undo_point = None
+        out: list[Outgoing] = [
+            self.say(_("{nick} takes back {move}.").format(nick=self.players[seat].nick, move=point.text)),
+            self.say(self.plugin.board(self.state)),
+        ]
+        return out + self._changed_views(before)
+
+    def skip_seat(self, index: int) -> list[Outgoing] | None:
+        """Take game seat ``index`` out of the game (the game's rules for a leaver); None if it cannot."""
+        plugin = self.plugin
+        trial = plugin.clone(self.state)
+        outcome = plugin.remove_seat(trial, index)
+        if outcome is None:
+            return None
+        if not self._record(index, self.players[index].key, SKIP_RECORD, self.players[index].nick):
+            return None
+        plugin.remove_seat(self.state, index)
+        self.players[index].ai = SKIPPED
+        self._rename_in_game(index, self.players[index].label)
+        self.save_players()
+        out: list[Outgoing] = [self.say(line) for line in outcome.public]
+        result = plugin.result(self.state)
+        if result is not None:
+            out += self._finish(result)
+        return out
+
+    def _restored_state(self, snapshot: dict[str, Any]) -> Any:
+        """The state of a snapshot, with today's display names (a nick may have changed since)."""
+        state = self.plugin.from_json(snapshot)
+        if hasattr(state, "players"):
+            for index, seat in enumerate(self.players):
+                state.players[index] = seat.label
+        return state
+
+    def _finish(self, result: Result) -> list[Outgoing]:
+        winners = ", ".join(self.players[i].label for i in result.winners)
+        scores = ", ".join(
+            f"{self.players[i].label} {number(result.scores.get(i, 0))}" for i in range(len(self.players))
+        )
+        line = _("Game over: {winners} {verb}! Scores: {scores}.").format(
+            winners=winners, verb=_("win") if len(result.winners) > 1 else _("wins"), scores=scores
+        )
+        if result.detail:
+            line += " " + result.detail
+        out = [self.say(line)]
+        out += self._end_game("finished", "", result)
+        out.append(self.say(_("Everybody stays seated: /start for a rematch, /leave to get up.")))
+        return out
+
+    def _end_game(self, status: str, note: str, result: Result | None = None) -> list[Outgoing]:
+        rows = []
+        rank_of: dict[int, int] = {}
+        if result is not None:
+            for rank, group in enumerate(result.ranking, start=1):
+                for index in group:
+                    rank_of[index] = rank
+        for index, seat in enumerate(self.players):
+            rows.append(
+                {
+                    "seat": index,
+                    "user_key": seat.key,
+                    "nick": seat.nick,
+                    "score": float(result.scores.get(index, 0)) if result else 0.0,
+                    "rank": rank_of.get(index, 0),
+                    "winner": int(bool(result and index in result.winners)),
+                }
+            )
+        data = None
+        if result is not None:
+            data = {
+                "scores": {str(k): v for k, v in result.scores.items()},
+                "ranking": result.ranking,
+                "winners": result.winners,
+                "detail": result.detail,
+            }
+        out: list[Outgoing] = []
+        if self.game_id is not None:
+            self.store.finish_game(self.game_id, status, data, rows, note)
+        if status == "abandoned":
+            out.append(
+                self.say(
+                    _("The game of {game} is abandoned ({why}).").format(game=self.plugin.title, why=note)
+                )
+            )
+        self.state = None
+        self.game_id = None
+        self.players = []
+        self.moves_made = 0
+        self.undo_point = None
+        self.timeouts = {}
+        self.reset_requests = {}
+        self.notify()
+        if self.turn_clock is not None:
+            self.turn_clock = None
+            self.save_setting("clock_state", "")
+        return out
+
+    def _reload(self) -> None:
+        """Rebuild the running game from the store after a failure left memory in doubt."""
+        row = self.store.running_game(self.ensure_saved())
+        if row is None:
+            self.state = None
+            return
+        self.restore_game(row.id, row.plugin, row.seed, row.options, row.players)
+
+    def restore_game(
+        self,
+        game_id: int,
+        plugin_name: str,
+        seed: int,
+        options: dict[str, Any],
+        players: list[dict[str, str]],
+    ) -> None:
+        """Replay a game from its log: setup with its seed, then every accepted command in order."""
+        plugin = self.games[plugin_name]
+        self.game_name = plugin_name
+        self.players = [
+            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+            for i, p in enumerate(players)
+        ]
+        self.game_seed = seed
+        state = plugin.setup([p["nick"] for p in players], random.Random(seed), options)
+        moves = self.store.moves(game_id)
+        self.state = state
+        self.undo_point = None
+        for index, record in enumerate(moves):
+            self._replay(record["seat"], record["text"], index + 1)
+        for index, seat in enumerate(self.players):
+            if seat.ai is not None and not seat.is_bot and hasattr(self.state, "players"):
+                self.state.players[index] = seat.label
+        self.game_id = game_id
+        self.moves_made = len(moves)
+        self.notify()
+
+    def _replay(self, seat: int, text: str, moves_made: int) -> None:
+        """Play one logged command again exactly as it was played, an undo included."""
+        plugin = self.plugin
+        if text == SKIP_RECORD:
+            self.plugin.remove_seat(self.state, seat)
+            return
+        if text == UNDO_RECORD:
+            assert self.undo_point is not None, "an undo in the log with nothing to undo"
+            self.state = self._restored_state(self.undo_point.snapshot)
+            self.undo_point = None
+            return
+        move = plugin.parse(self.state, seat, text)
+        snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
+        plugin.apply(self.state, seat, move)
+        self.undo_point = None
+        if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
+            self.undo_point = UndoPoint(seat, text, snapshot, moves_made)
