@@ -30,6 +30,13 @@ class RateLimit:
 
 
 @dataclass(frozen=True)
+class RatingSettings:
+    """Ratings: how many rated games a player needs before ``/top`` lists them."""
+
+    min_games: int = 3
+
+
+@dataclass(frozen=True)
 class BotSettings:
     nick: str = "bazaarbot"
     db: str = "bazaarbot.sqlite"
@@ -39,6 +46,8 @@ class BotSettings:
     max_line: int = 400
     leave_grace: float = 60.0
     rate_limit: RateLimit = field(default_factory=RateLimit)
+    #: the config's ``[ratings]`` section
+    ratings: RatingSettings = field(default_factory=RatingSettings)
 
 
 @dataclass(frozen=True)
@@ -118,9 +127,19 @@ def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPoli
     )
 
 
+def _ratings(section: Any) -> RatingSettings:
+    if not isinstance(section, dict):
+        raise ConfigError("ratings must be a table with min_games")
+    _check_keys(section, "ratings", {"min_games"})
+    min_games = _take(section, "ratings", "min_games", int, 3)
+    if min_games < 1:
+        raise ConfigError("ratings.min_games must be at least 1")
+    return RatingSettings(min_games=min_games)
+
+
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc"})
+    _check_keys(data, "config", {"bot", "web", "irc", "ratings"})
     b = data.get("bot", {})
     _check_keys(
         b, "bot", {"nick", "db", "default_game", "language", "seed", "max_line", "leave_grace", "rate_limit"}
@@ -142,6 +161,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
+        ratings=_ratings(data.get("ratings", {})),
     )
     w = data.get("web", {})
     _check_keys(w, "web", {"enabled", "host", "port", "network", "max_message", "admins"})

@@ -23,6 +23,7 @@ from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, W
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.sanitize import sanitize
 from bazaarbot.store import Store
@@ -99,7 +100,11 @@ class Hub:
         self.started = time.time()
         self._pending_leaves: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        self.ratings = Ratings(
+            self.store, self.settings.ratings.min_games, {name: g.title for name, g in self.games.items()}
+        )
         self._restore()
+        self.ratings.catch_up()
 
     @classmethod
     def open(cls, db: str | Path, **kwargs: object) -> Hub:
@@ -123,6 +128,7 @@ class Hub:
                 row.colors,
                 self.settings.seed,
             )
+            table.after_game = self.ratings.after_game
             running = self.store.running_game(row.id)
             if running is not None:
                 if running.plugin not in self.games:
@@ -184,6 +190,7 @@ class Hub:
                 self._default_game(),
                 base_seed=self.settings.seed,
             )
+            table.after_game = self.ratings.after_game
             self.tables[key] = table
         return table
 
@@ -470,6 +477,14 @@ class Hub:
     def table_at(self, network: str, channel: str) -> Table | None:
         return self.tables.get((network, channel.lower()))
 
+    def seated_key(self, network: str, nick: str) -> str | None:
+        for (net, _c), table in self.tables.items():
+            if net == network:
+                for seat in [*table.seats, *table.players]:
+                    if seat.nick.lower() == nick.lower():
+                        return seat.key
+        return None
+
     def set_pref(self, network: str, key: str, name: str, value: str) -> None:
         self.store.set_pref(network, key, name, value)
         self.prefs[(network, key, name)] = value
@@ -487,6 +502,7 @@ class Hub:
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
+        self.ratings.renamed(network, old_key, new_key)
         for (net, _c), table in self.tables.items():
             if net == network:
                 table.rename(old_key, new_key, nick)

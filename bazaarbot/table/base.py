@@ -7,6 +7,7 @@ They share the fields declared here.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.plugin import GamePlugin, Result
@@ -48,6 +49,8 @@ class TableBase:
         self.moves_made = 0
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        #: told the id of every game that ends with a result; answers lines for the channel (the ratings)
+        self.after_game: Callable[[int], list[str]] | None = None
 
     @property
     def plugin(self) -> GamePlugin:
