@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export."""
+"""The ``bazaarbot`` command: run | console | bench | export | ratings."""
 
 from __future__ import annotations
 
@@ -129,6 +129,22 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _ratings(args: argparse.Namespace) -> int:
+    from bazaarbot.ratings import Ratings
+    from bazaarbot.store import Store
+
+    config = load_config(args.config)
+    path = args.db or config.bot.db
+    store = Store(path)
+    try:
+        games = Ratings(store, config.bot.ratings.min_games).rebuild()
+        rated = store.db.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
+    finally:
+        store.close()
+    print(f"rebuilt the ratings of {path} from {games} finished games: {rated} ratings")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bazaarbot", description="A chat-room game bot.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug output")
@@ -158,6 +174,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
+    ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")
+    ratings.add_argument("-c", "--config", help="TOML config file")
+    ratings.add_argument("--db", help="sqlite file")
+    ratings.set_defaults(func=_ratings)
     return parser
 
 

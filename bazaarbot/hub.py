@@ -230,6 +230,14 @@ class Hub:
             return None
         return table.board()
 
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self._default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
+
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
         return {

@@ -20,7 +20,7 @@ from bazaarbot.ratings import model
 from bazaarbot.ratings.identity import identity_of, is_ai, network_of, played_by_owner
 from bazaarbot.ratings.model import Rating
 from bazaarbot.ratings.records import Change, PastGame, RatingRecords, Standing
-from bazaarbot.ratings.text import changes_line
+from bazaarbot.ratings.text import changes_line, who
 from bazaarbot.store import Store
 
 log = logging.getLogger(__name__)
@@ -289,6 +289,27 @@ class Ratings:
             key=lambda s: (-s.rating.conservative, -s.games, s.identity),
         )
         return ranked[:limit]
+
+    def view(self, network: str, game: str, seats: list[tuple[str, str]]) -> dict[str, object]:
+        """Plain data for a page: the game's best, and each seated (key, nick)'s rating in it."""
+
+        def entry(name: str, standing: Standing | None) -> dict[str, object]:
+            rating = standing.rating if standing is not None else model.initial()
+            return {
+                "name": name,
+                "rating": round(rating.conservative, 2),
+                "mu": round(rating.mu, 2),
+                "sigma": round(rating.sigma, 2),
+                "games": standing.games if standing is not None else 0,
+            }
+
+        return {
+            "game": game,
+            "title": self.titles.get(game, game),
+            "min_games": self.min_games,
+            "top": [entry(who(s), s) for s in self.top(network, game)],
+            "players": [entry(nick, self.standing(network, game, identity_of(key))) for key, nick in seats],
+        }
 
     def identity_called(self, network: str, nick: str) -> str | None:
         """The rated identity last seen under ``nick`` (an account's before a bare nick's), else None."""
