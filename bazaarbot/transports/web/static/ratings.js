@@ -25,7 +25,7 @@
   heading.append(headingText, headingGame);
   const list = document.createElement("ol");
   list.id = "ratings-list";
-  list.className = "ratings-list";
+  list.className = watching ? "ratings-list seated" : "ratings-list";
   const note = document.createElement("p");
   note.id = "ratings-note";
   note.className = "muted small";
