@@ -243,3 +243,28 @@ def test_ratings_survive_a_restart_and_the_rebuild_command_reproduces_them(tmp_p
         assert store.db.execute("SELECT * FROM rating_changes ORDER BY game_id, seat").fetchall() == changes
     finally:
         store.close()
+
+
+def test_a_rating_that_could_not_be_written_is_caught_up_by_the_next_game(tmp_path, monkeypatch):
+    bot = bot_at(tmp_path)
+    seat(bot, ["alice", "bob"])
+    records = bot.hub.ratings.records
+    real = records.add_changes
+
+    def broken(changes):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(records, "add_changes", broken)
+    out = play(bot, ["alice", "bob"], 0)
+    assert any(s.startswith("Game over:") for s in said(out))
+    assert "Ratings" not in text(out) and "Traceback" not in text(out)
+    monkeypatch.setattr(records, "add_changes", real)
+    line = next(s for s in said(play(bot, ["alice", "bob"], 0)) if s.startswith("Ratings"))
+    assert text(bot.line("alice", "/stats")).startswith("alice at Count: 2 games, 2 wins")
+    assert "alice " in line
+
+
+def test_a_long_nick_asked_about_is_cut_short(tmp_path):
+    bot = bot_at(tmp_path)
+    answer = text(bot.line("alice", "/stats " + "x" * 300))
+    assert answer == "x" * 32 + " has no rated games yet."

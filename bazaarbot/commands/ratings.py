@@ -19,6 +19,9 @@ HISTORY_GAMES = 5
 #: places ``/top`` lists
 TOP_PLACES = 5
 
+#: a nick asked about is cut to this length (no nick on any network is longer)
+NICK_SHOWN = 32
+
 
 def _answer(ctx: Context, lines: list[str]) -> list[Outgoing]:
     """One short line where it was asked; anything longer privately, as a listing."""
@@ -49,6 +52,7 @@ def _identity(ctx: Context, nick: str | None) -> tuple[str, str]:
     """
     if nick is None:
         return ctx.user.key, ctx.nick
+    nick = nick[:NICK_SHOWN]
     if is_ai(nick.lower()):
         return identity_of(nick.lower()), nick.lower()
     seated = ctx.host.seated_key(ctx.network, nick)

@@ -172,6 +172,11 @@ class Ratings:
         self.min_games = min_games
         #: game name -> the title players read
         self.titles = dict(titles or {})
+        #: (ended, id) of the latest game taken in, read from the store once
+        self._last: tuple[float, int] | None = None
+        self._last_read = False
+        #: every finished game before the latest one taken in is known to be rated
+        self._complete = False
 
     def after_game(self, game_id: int) -> list[str]:
         """Rate a game that just ended and give the channel's line about it (none when nobody was rated).
@@ -205,16 +210,27 @@ class Ratings:
         if not games:
             return []
         game = games[0]
-        last = self.records.last_rated()
-        if (last is not None and (game.ended, game.id) < last) or self.records.missing_games() > 1:
+        if not self._complete:
+            self._complete = True
+            if self.records.missing_games() > 1:  # an earlier game was never rated
+                self.rebuild()
+                return self.records.changes(game_id)
+        if not self._last_read:
+            self._last, self._last_read = self.records.last_rated(), True
+        if self._last is not None and (game.ended, game.id) < self._last:
             self.rebuild()
             return self.records.changes(game_id)
         changes, standings = rate_game(game, self.records.standing)
-        with self.conn:
-            self.conn.execute("BEGIN")
-            for standing in standings:
-                self.records.put(standing)
-            self.records.add_changes(changes)
+        try:
+            with self.conn:
+                self.conn.execute("BEGIN")
+                for standing in standings:
+                    self.records.put(standing)
+                self.records.add_changes(changes)
+        except Exception:
+            self._complete = False  # the next game checks for this one and rebuilds
+            raise
+        self._last, self._last_read = (game.ended, game.id), True
         return changes
 
     def rebuild(self) -> int:
@@ -233,10 +249,14 @@ class Ratings:
             for standing in current.values():
                 self.records.put(standing)
             self.records.add_changes(changes)
+        self._last = (games[-1].ended, games[-1].id) if games else None
+        self._last_read = True
+        self._complete = True
         return len(games)
 
     def catch_up(self) -> bool:
         """At start-up: rebuild when a finished game was never rated (the bot stopped in between)."""
+        self._complete = True
         if self.records.missing_games() == 0:
             return False
         self.rebuild()
