@@ -29,15 +29,23 @@ from bazaarbot.sanitize import sanitize
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
+from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
+
+
+#: a user over the rate limit is told so at most once in this many seconds (never silence for long)
+RATE_WARNING_INTERVAL = 5.0
+
+#: words a seated player may say plainly during their game, meaning the command of that name
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
 
 
 @dataclass
 class _Bucket:
     tokens: float
     stamp: float
-    warned: bool = False
+    warned_at: float | None = None
 
 
 @dataclass
@@ -49,7 +57,7 @@ class RateLimiter:
     buckets: dict[tuple[str, str], _Bucket] = field(default_factory=dict)
 
     def allow(self, network: str, key: str) -> tuple[bool, bool]:
-        """(allowed, warn): warn is true once when a user first runs dry."""
+        """(allowed, warn): warn when a refused user was not told in the last few seconds."""
         now = self.clock()
         bucket = self.buckets.get((network, key))
         if bucket is None:
@@ -59,10 +67,11 @@ class RateLimiter:
         bucket.stamp = now
         if bucket.tokens >= 1:
             bucket.tokens -= 1
-            bucket.warned = False
+            bucket.warned_at = None
             return True, False
-        warn = not bucket.warned
-        bucket.warned = True
+        warn = bucket.warned_at is None or now - bucket.warned_at >= RATE_WARNING_INTERVAL
+        if warn:
+            bucket.warned_at = now
         return False, warn
 
 
@@ -295,16 +304,20 @@ class Hub:
         if not text or raw_nick.lower() == self.settings.nick.lower():
             return []
         command = parse_command(text, self.settings.nick)
-        table = self.tables.get((network, channel.lower())) if channel else None
         is_move = False
+        typo_hint: list[Outgoing] = []
         if command is None:
-            if channel is None:
+            playing = self._playing_table(network, channel, user)
+            words = text.split()
+            looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
+            if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
+                command = Command(words[0].lower(), tuple(words[1:]))
+            elif channel is None or looks_like_move:
                 is_move = True
             else:
-                running = table is not None and table.running and table.game_seat_of(user.key) is not None
-                if not (running and table is not None and table.plugin.is_move(text[:200])):
+                typo_hint = self._typo_hint(network, playing, user, text) if playing is not None else []
+                if not typo_hint:
                     return []  # chatter: never answered
-                is_move = True
         if len(text) > self.settings.max_line:
             return [
                 Tell(
@@ -328,6 +341,8 @@ class Hub:
                     )
                 ]
             return []
+        if typo_hint:
+            return typo_hint
         if is_move:
             return self._move(network, channel, user, text)
         assert command is not None
@@ -345,6 +360,9 @@ class Hub:
                 Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))
             ]
         if not target.plugin.is_move(rest):
+            hint = self._typo_hint(network, target, user, rest)
+            if hint:
+                return hint
             return [
                 Tell(
                     network,
@@ -355,6 +373,27 @@ class Hub:
                 )
             ]
         return target.move(self._actor(network, user), rest)
+
+    def _playing_table(self, network: str, channel: str | None, user: User) -> Table | None:
+        """The table where ``user`` plays a running game: the channel's, or privately the only one."""
+        if channel is not None:
+            table = self.tables.get((network, channel.lower()))
+        else:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if table is None or not table.running or table.game_seat_of(user.key) is None:
+            return None
+        return table
+
+    def _typo_hint(self, network: str, table: Table, user: User, text: str) -> list[Outgoing]:
+        """``Did you mean "take spice"?`` when one slip in the first word is all that keeps it from a move."""
+        seat = table.game_seat_of(user.key)
+        if seat is None:
+            return []
+        fixed = corrected_move(table.plugin, table.state, seat, text[:200])
+        if fixed is None:
+            return []
+        return [Tell(network, user.nick, _('Did you mean "{move}"?').format(move=fixed))]
 
     def _private_target(
         self, network: str, user: User, text: str, command: str = ""

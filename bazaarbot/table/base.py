@@ -47,6 +47,8 @@ class TableBase:
         self.state: Any = None
         self.game_id: int | None = None
         self.moves_made = 0
+        #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
+        self.undo_point: Any = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
         #: told the id of every game that ends with a result; answers lines for the channel (the ratings)
