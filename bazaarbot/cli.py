@@ -9,10 +9,16 @@ import json
 import logging
 import signal
 import sys
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from bazaarbot.config import AdminPolicy, ConfigError, load_config
 from bazaarbot.i18n import set_language
+
+if TYPE_CHECKING:
+    from bazaarbot.plugin import GamePlugin, Result
+    from bazaarbot.store import Store
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -132,17 +138,51 @@ def _bench_ai(args: argparse.Namespace, games: dict) -> int:
     if not game.min_players <= players <= game.max_players:
         print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
         return 2
-    bench.run(
-        args.game,
-        level=args.level,
-        vs=args.vs,
-        games=args.games,
-        players=players,
-        seed=args.seed,
-        levels=levels,
-        say=lambda line: print(line, flush=True),
-    )
+    store: Store | None = None
+    record: Callable[[list[str], Result], None] | None = None
+    if args.record:
+        from bazaarbot.ratings import record_result
+        from bazaarbot.store import Store
+
+        store = opened = Store(args.db or config.bot.db)
+
+        def record_game(keys: list[str], result: Result) -> None:
+            record_result(opened, game, keys, result, seed=args.seed)
+
+        record = record_game
+
+    try:
+        bench.run(
+            args.game,
+            level=args.level,
+            vs=args.vs,
+            games=args.games,
+            players=players,
+            seed=args.seed,
+            levels=levels,
+            say=lambda line: print(line, flush=True),
+            record=record,
+        )
+        if store is not None:
+            _print_ai_ratings(store, game)
+    finally:
+        if store is not None:
+            store.close()
     return 0
+
+
+def _print_ai_ratings(store: Store, game: GamePlugin) -> None:
+    """The AI levels' ratings in ``game`` after recorded benchmark games, the strongest first."""
+    from bazaarbot.ratings import Ratings
+    from bazaarbot.ratings.text import rating_text
+
+    ratings = Ratings(store, min_games=1)
+    levels = [s for s in ratings.top("", game.name, limit=100) if s.identity.startswith("ai:")]
+    listed = ", ".join(
+        f"{s.identity} {rating_text(s.rating)} ({s.games} games, {s.rating.conservative:.1f} ranked)"
+        for s in levels
+    )
+    print(f"AI ratings at {game.title}: {listed}", flush=True)
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -207,6 +247,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
     bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
     bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
+    bench.add_argument(
+        "--record", action="store_true", help="bench ai: file and rate the games in the store (AI ratings)"
+    )
+    bench.add_argument("--db", help="bench ai --record: sqlite file (default: the config's)")
     bench.set_defaults(func=_bench)
 
     export = sub.add_parser("export", help="print a game as JSON")

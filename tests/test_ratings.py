@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from openskill.models import PlackettLuce
 
@@ -239,3 +243,46 @@ def test_ai_levels_line_up_by_strength_after_benchmark_games(store):
         record_result(store, "count", keys, Result({0: 1.0, 1: 0.0}, [[0], [1]], [0]))
     ratings = Ratings(store, min_games=1)
     assert [s.identity for s in ratings.top(NET, "count")] == order
+
+
+def test_bench_ai_record_files_every_game_and_rates_the_levels(tmp_path):
+    root = Path(__file__).resolve().parent.parent
+    config = tmp_path / "small.toml"
+    config.write_text("[ai.levels.medium]\niterations = 24\ndepth = 8\n")
+    db = tmp_path / "bench.sqlite"
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bazaarbot.cli",
+            "bench",
+            "ai",
+            "bazaar",
+            "--level",
+            "medium",
+            "--vs",
+            "random",
+        ]
+        + ["--games", "2", "--record", "--db", str(db), "-c", str(config)],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    last = run.stdout.strip().splitlines()[-1]
+    assert last.startswith("AI ratings at Bazaar (Sid Sackson): ai:")
+    store = Store(db)
+    try:
+        ratings = Ratings(store, min_games=1)
+        levels = {s.identity: s for s in ratings.top("bench", "bazaar")}
+        assert set(levels) == {"ai:medium", "ai:random"}
+        assert levels["ai:medium"].games == levels["ai:random"].games == 2
+        keys = store.db.execute("SELECT user_key FROM results WHERE game_id=2 ORDER BY seat").fetchall()
+        assert [k[0] for k in keys] == ["ai:random:1", "ai:medium:2"]  # the measured level's seat rotates
+        before = _everything(store)
+        ratings.rebuild()
+        assert _everything(store) == before
+    finally:
+        store.close()
