@@ -268,3 +268,24 @@ def test_a_long_nick_asked_about_is_cut_short(tmp_path):
     bot = bot_at(tmp_path)
     answer = text(bot.line("alice", "/stats " + "x" * 300))
     assert answer == "x" * 32 + " has no rated games yet."
+
+
+def test_a_web_nick_claim_renamed_by_its_browser_takes_its_record_along(tmp_path):
+    bot = bot_at(tmp_path)
+    bot.line("alice", "/new count target=3", account="alice")
+    bot.line("bob", "/join", account="bob")
+    bot.line("alice", "/start", account="alice")
+    bot.line("alice", "add 3", account="alice")
+    bot.hub.rename(NETWORK, User("alice", account="alice"), User("alicia", account="alicia"))
+    assert text(bot.line("alicia", "/stats", account="alicia")).startswith("alicia at Count: 1 game, 1 win")
+    # whoever claims the freed nick later starts afresh
+    assert text(bot.line("alice", "/stats", account="alice")) == "alice has no rated games yet."
+
+
+def test_logging_in_to_an_account_does_not_hand_it_the_bare_nicks_record(tmp_path):
+    bot = bot_at(tmp_path)
+    seat(bot, ["alice", "bob"])
+    play(bot, ["alice", "bob"], 0)
+    bot.hub.rename(NETWORK, User("alice"), User("alice", account="alice"))
+    assert bot.hub.ratings.standing(NETWORK, "count", "a:alice") is None
+    assert bot.hub.ratings.standing(NETWORK, "count", "n:alice") is not None

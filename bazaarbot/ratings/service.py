@@ -263,12 +263,15 @@ class Ratings:
         return True
 
     def renamed(self, network: str, old_key: str, new_key: str) -> bool:
-        """An account-less nick change: its record follows, unless the new nick has a record of its own.
+        """A key change on rename: the record follows, unless the new key has a record of its own.
 
-        Only ``n:`` keys move, and only to a nick with no results on the network,
-        so nobody takes over an account's record or another nick's.
+        An account-less nick (``n:`` to ``n:``) or a web nick claim moved by its
+        browser (``a:`` to ``a:``; an IRC account never changes on a nick change)
+        takes its results along, but only to a key with no results on the
+        network, and never between ``n:`` and ``a:`` (logging in to an account
+        does not hand it a bare nick's record), so nobody takes over another's.
         """
-        if old_key == new_key or not (old_key.startswith("n:") and new_key.startswith("n:")):
+        if old_key == new_key or old_key[:2] != new_key[:2] or old_key[:2] not in ("n:", "a:"):
             return False
         games_of = "game_id IN (SELECT id FROM games WHERE network=?)"
         had = self.conn.execute(
