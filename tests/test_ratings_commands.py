@@ -289,3 +289,18 @@ def test_logging_in_to_an_account_does_not_hand_it_the_bare_nicks_record(tmp_pat
     bot.hub.rename(NETWORK, User("alice"), User("alice", account="alice"))
     assert bot.hub.ratings.standing(NETWORK, "count", "a:alice") is None
     assert bot.hub.ratings.standing(NETWORK, "count", "n:alice") is not None
+
+
+def test_stats_with_only_a_game_name_shows_ones_own_record_in_it(tmp_path):
+    bot = bot_at(tmp_path)
+    seat(bot, ["alice", "bob"])
+    play(bot, ["alice", "bob"], 1)
+    assert text(bot.line("bob", "/stats count")).startswith("bob at Count: 1 game, 1 win (100%)")
+
+
+def test_top_said_privately_names_the_game_of_the_table_one_sits_at(tmp_path):
+    bot = bot_at(tmp_path)
+    seat(bot, ["alice", "bob"])
+    play(bot, ["alice", "bob"], 0)
+    lines = told(bot.dm("bob", "/top"), "bob")[0].splitlines()
+    assert lines[0].startswith("Best at Count") and lines[1].startswith("1. alice ")
