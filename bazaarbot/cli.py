@@ -9,16 +9,10 @@ import json
 import logging
 import signal
 import sys
-from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from bazaarbot.config import AdminPolicy, ConfigError, load_config
 from bazaarbot.i18n import set_language
-
-if TYPE_CHECKING:
-    from bazaarbot.plugin import GamePlugin, Result
-    from bazaarbot.store import Store
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -138,19 +132,14 @@ def _bench_ai(args: argparse.Namespace, games: dict) -> int:
     if not game.min_players <= players <= game.max_players:
         print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
         return 2
-    store: Store | None = None
-    record: Callable[[list[str], Result], None] | None = None
+    store = None
+    record = None
     if args.record:
-        from bazaarbot.ratings import record_result
+        from bazaarbot.ratings.bench import recorder
         from bazaarbot.store import Store
 
-        store = opened = Store(args.db or config.bot.db)
-
-        def record_game(keys: list[str], result: Result) -> None:
-            record_result(opened, game, keys, result, seed=args.seed)
-
-        record = record_game
-
+        store = Store(args.db or config.bot.db)
+        record = recorder(store, game, args.seed)
     try:
         bench.run(
             args.game,
@@ -164,25 +153,13 @@ def _bench_ai(args: argparse.Namespace, games: dict) -> int:
             record=record,
         )
         if store is not None:
-            _print_ai_ratings(store, game)
+            from bazaarbot.ratings.bench import ai_ratings_line
+
+            print(ai_ratings_line(store, game), flush=True)
     finally:
         if store is not None:
             store.close()
     return 0
-
-
-def _print_ai_ratings(store: Store, game: GamePlugin) -> None:
-    """The AI levels' ratings in ``game`` after recorded benchmark games, the strongest first."""
-    from bazaarbot.ratings import Ratings
-    from bazaarbot.ratings.text import rating_text
-
-    ratings = Ratings(store, min_games=1)
-    levels = [s for s in ratings.top("", game.name, limit=100) if s.identity.startswith("ai:")]
-    listed = ", ".join(
-        f"{s.identity} {rating_text(s.rating)} ({s.games} games, {s.rating.conservative:.1f} ranked)"
-        for s in levels
-    )
-    print(f"AI ratings at {game.title}: {listed}", flush=True)
 
 
 def _export(args: argparse.Namespace) -> int:
