@@ -288,7 +288,13 @@ class Store:
         if not row:
             return
         players = json.loads(row[0])
-        players[seat] = {"key": user_key, "nick": nick}
+        players[seat] = {**players[seat], "key": user_key, "nick": nick}
+        with self.db.conn:
+            self.db.conn.execute("BEGIN")
+            self.db.conn.execute("UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id])
+
+    def set_players(self, game_id: int, players: list[dict[str, object]]) -> None:
+        """Who holds each seat of a running game now (a person or an AI), as ``Seat.record`` gives it."""
         with self.db.conn:
             self.db.conn.execute("BEGIN")
             self.db.conn.execute("UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id])

@@ -67,7 +67,7 @@ def test_an_abandoned_game_is_not_rated(tmp_path):
     seat(bot, ["alice", "bob"])
     bot.line("alice", "/start")
     bot.line("alice", "add 1")
-    out = bot.line("bob", "/leave")
+    out = bot.line("root", "/reset", account="root")  # an admin ends the running game
     assert "abandoned" in text(out) and "Ratings" not in text(out)
     assert text(bot.line("alice", "/stats")) == "alice has no rated games yet."
     assert "abandoned" in text(bot.line("alice", "/history"))
@@ -304,3 +304,15 @@ def test_top_said_privately_names_the_game_of_the_table_one_sits_at(tmp_path):
     play(bot, ["alice", "bob"], 0)
     lines = told(bot.dm("bob", "/top"), "bob")[0].splitlines()
     assert lines[0].startswith("Best at Count") and lines[1].startswith("1. alice ")
+
+
+def test_a_nick_change_on_irc_without_an_account_takes_the_record_along(tmp_path):
+    bot = bot_at(tmp_path)
+    mask = {"mask": "alice!al@home.example"}
+    bot.line("alice", "/new count target=3", **mask)
+    bot.line("bob", "/join", mask="bob!b@elsewhere.example")
+    bot.line("alice", "/start", **mask)
+    bot.line("alice", "add 3", **mask)
+    bot.hub.rename(NETWORK, User("alice", **mask), User("alice_", mask="alice_!al@home.example"))
+    answer = text(bot.line("alice_", "/stats", mask="alice_!al@home.example"))
+    assert answer.startswith("alice_ at Count: 1 game, 1 win")

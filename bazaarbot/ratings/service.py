@@ -25,6 +25,9 @@ from bazaarbot.store import Store
 
 log = logging.getLogger(__name__)
 
+#: the kinds of key whose record follows a rename (an AI's key never changes)
+RENAMED_KINDS = ("a:", "m:", "n:")
+
 #: the network ``record_result`` files games under when the caller names none (``bazaarbot bench ai``)
 BENCH_NETWORK = "bench"
 
@@ -265,13 +268,14 @@ class Ratings:
     def renamed(self, network: str, old_key: str, new_key: str) -> bool:
         """A key change on rename: the record follows, unless the new key has a record of its own.
 
-        An account-less nick (``n:`` to ``n:``) or a web nick claim moved by its
-        browser (``a:`` to ``a:``; an IRC account never changes on a nick change)
-        takes its results along, but only to a key with no results on the
-        network, and never between ``n:`` and ``a:`` (logging in to an account
-        does not hand it a bare nick's record), so nobody takes over another's.
+        A nick change of somebody without an account (``m:nick!user@host`` or a
+        bare ``n:nick``) or a web nick claim moved by its browser (``a:`` to
+        ``a:``; an IRC account never changes on a nick change) takes its
+        results along, but only to a key with no results on the network, and
+        never from one kind of key to another (logging in to an account does not
+        hand it a nick's record), so nobody takes over another's.
         """
-        if old_key == new_key or old_key[:2] != new_key[:2] or old_key[:2] not in ("n:", "a:"):
+        if old_key == new_key or old_key[:2] != new_key[:2] or old_key[:2] not in RENAMED_KINDS:
             return False
         games_of = "game_id IN (SELECT id FROM games WHERE network=?)"
         had = self.conn.execute(
