@@ -26,6 +26,7 @@ from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, W
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seatcodes import SeatCodes
@@ -136,7 +137,11 @@ class Hub:
             self.table_settings.abandon_grace,
             wall_clock,
         )
+        self.ratings = Ratings(
+            self.store, self.settings.ratings.min_games, {name: g.title for name, g in self.games.items()}
+        )
         self._restore()
+        self.ratings.catch_up()
 
     @classmethod
     def open(cls, db: str | Path, **kwargs: object) -> Hub:
@@ -214,6 +219,7 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        table.after_game = self.ratings.after_game
         return table
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
@@ -332,6 +338,14 @@ class Hub:
         if table is None or not table.running:
             return None
         return table.board()
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self._default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
@@ -649,6 +663,14 @@ class Hub:
     def table_at(self, network: str, channel: str) -> Table | None:
         return self.tables.get((network, channel.lower()))
 
+    def seated_key(self, network: str, nick: str) -> str | None:
+        for (net, _c), table in self.tables.items():
+            if net == network:
+                for seat in [*table.seats, *table.players]:
+                    if seat.nick.lower() == nick.lower():
+                        return seat.key
+        return None
+
     def set_pref(self, network: str, key: str, name: str, value: str) -> None:
         self.store.set_pref(network, key, name, value)
         self.prefs[(network, key, name)] = value
@@ -666,6 +688,7 @@ class Hub:
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
+        self.ratings.renamed(network, old_key, new_key)
         for (net, _c), table in self.tables.items():
             if net == network:
                 table.rename(old_key, new_key, nick)

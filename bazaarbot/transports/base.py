@@ -150,6 +150,9 @@ class HubPort(Protocol):
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
 
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The ratings beside a channel's table: the best of its game and the seated players' ratings."""
+
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
 
