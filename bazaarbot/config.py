@@ -39,6 +39,8 @@ class BotSettings:
     max_line: int = 400
     leave_grace: float = 60.0
     rate_limit: RateLimit = field(default_factory=RateLimit)
+    #: a running game's state is snapshotted every this many moves (0: only at shutdown)
+    snapshot_every: int = 50
 
 
 @dataclass(frozen=True)
@@ -123,7 +125,19 @@ def parse_config(data: dict[str, Any]) -> Config:
     _check_keys(data, "config", {"bot", "web", "irc"})
     b = data.get("bot", {})
     _check_keys(
-        b, "bot", {"nick", "db", "default_game", "language", "seed", "max_line", "leave_grace", "rate_limit"}
+        b,
+        "bot",
+        {
+            "nick",
+            "db",
+            "default_game",
+            "language",
+            "seed",
+            "max_line",
+            "leave_grace",
+            "rate_limit",
+            "snapshot_every",
+        },
     )
     rl = b.get("rate_limit", {})
     _check_keys(rl, "bot.rate_limit", {"commands", "per_seconds"})
@@ -142,7 +156,10 @@ def parse_config(data: dict[str, Any]) -> Config:
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
+        snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
     )
+    if bot.snapshot_every < 0:
+        raise ConfigError("bot.snapshot_every must be 0 (only at shutdown) or a number of moves")
     w = data.get("web", {})
     _check_keys(w, "web", {"enabled", "host", "port", "network", "max_message", "admins"})
     web = WebSettings(

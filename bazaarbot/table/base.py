@@ -48,6 +48,8 @@ class TableBase:
         self.moves_made = 0
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        #: why a stored game cannot go on under the installed rules (the table waits for /reset)
+        self.paused: str | None = None
 
     @property
     def plugin(self) -> GamePlugin:

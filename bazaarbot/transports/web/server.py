@@ -96,6 +96,8 @@ class WebTransport:
         self.watchers: dict[str, set[Conn]] = {}
         self.nicks: dict[str, set[Conn]] = {}
         self.boards: dict[str, str | None] = {}
+        #: the table's change count when its board was last rendered, per room
+        self.board_versions: dict[str, object] = {}
         self.history: History | None = None
         self._runner: web.AppRunner | None = None
         self._stopping = False
@@ -389,6 +391,7 @@ class WebTransport:
     def _forget(self, room: str) -> None:
         if room not in self.rooms and room not in self.watchers:
             self.boards.pop(room, None)
+            self.board_versions.pop(room, None)
 
     def _rooms_of(self, nick: str) -> set[str]:
         rooms: set[str] = set()
@@ -488,12 +491,18 @@ class WebTransport:
 
     def _board(self, room: str) -> str | None:
         assert self.hub is not None
+        self.board_versions[room] = self.hub.board_version(self.network, room)
         board = self.hub.public_board(self.network, room)
         self.boards[room] = board
         return board
 
     def _refresh_board(self, room: str) -> None:
+        """After a public line: re-render the board only if the table changed since the last render."""
         assert self.hub is not None
+        version = self.hub.board_version(self.network, room)
+        if room in self.boards and self.board_versions.get(room) == version:
+            return
+        self.board_versions[room] = version
         board = self.hub.public_board(self.network, room)
         if room in self.boards and self.boards[room] == board:
             return
