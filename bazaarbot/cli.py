@@ -109,6 +109,14 @@ def _bench(args: argparse.Namespace) -> int:
             for label, value in games[name].bench(args.seconds):
                 print(f"{name}: {value:,.0f} {label}")
         return 0
+    if args.what == "load":
+        from bazaarbot import bench_load
+
+        game = args.load_game or args.game or "jaipur"
+        if game not in games:
+            print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+            return 2
+        return bench_load.main(args.tables, args.seconds, game, args.bots)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -148,9 +156,12 @@ def build_parser() -> argparse.ArgumentParser:
     console.set_defaults(func=_console)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["engine"])
-    bench.add_argument("game", nargs="?", help="one game (default: all)")
+    bench.add_argument("what", choices=["engine", "load"])
+    bench.add_argument("game", nargs="?", help="one game (default: all; load: jaipur)")
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
+    bench.add_argument("--tables", type=int, default=100, help="load: live tables")
+    bench.add_argument("--game", dest="load_game", help="load: the game every table plays")
+    bench.add_argument("--bots", action="store_true", help="load: AI seats at some tables")
     bench.set_defaults(func=_bench)
 
     export = sub.add_parser("export", help="print a game as JSON")

@@ -16,6 +16,7 @@ scopes from disk, so memory is as it was and the lines answer "nothing changed".
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -61,6 +62,21 @@ class Unit:
             if not waiter.done():
                 waiter.set_result(ok)
         self.waiters.clear()
+
+
+def _merged(batch: list[Unit]) -> list[tuple[str, list[Sequence[Any]]]]:
+    """The batch's statements in order, consecutive runs of one statement as one row list."""
+    runs: list[tuple[str, list[Sequence[Any]]]] = []
+    for unit in batch:
+        for w in unit.writes:
+            rows = list(w.params) if w.many else [w.params]
+            if not rows:
+                continue
+            if runs and runs[-1][0] == w.sql:
+                runs[-1][1].extend(rows)
+            else:
+                runs.append((w.sql, rows))
+    return runs
 
 
 class StoreWriter:
@@ -181,7 +197,31 @@ class StoreWriter:
             return self._write_batch(batch)
 
     def _write_batch(self, batch: list[Unit]) -> set[Scope]:
-        """Write the batch in one transaction; the scopes whose writes did not make it."""
+        """Write the batch in one transaction; the scopes whose writes did not make it.
+
+        The fast path merges runs of the same statement into one ``executemany``
+        (few calls into sqlite, so the writer thread seldom waits for the
+        interpreter lock). If anything is refused, the transaction is rolled
+        back and written again unit by unit, each in a savepoint, so only the
+        refused line (and the lines that build on it) fail.
+        """
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for sql, rows in _merged(batch):
+                conn.executemany(sql, rows)
+            conn.execute("COMMIT")
+        except sqlite3.Error:
+            log.warning("a batch of %d lines was refused; writing it line by line", len(batch))
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+            return self._write_units(batch)
+        self.commits += 1
+        self.units_committed += len(batch)
+        return set()
+
+    def _write_units(self, batch: list[Unit]) -> set[Scope]:
         conn = self.conn
         failed: set[Scope] = set()
         try:
