@@ -50,11 +50,16 @@ class RateLimiter:
     clock: Callable[[], float] = time.monotonic
     buckets: dict[tuple[str, str], _Bucket] = field(default_factory=dict)
 
+    #: past this many buckets, the ones refilled to the brim are dropped (memory stays bounded)
+    prune_above: int = 10_000
+
     def allow(self, network: str, key: str) -> tuple[bool, bool]:
         """(allowed, warn): warn is true once when a user first runs dry."""
         now = self.clock()
         bucket = self.buckets.get((network, key))
         if bucket is None:
+            if len(self.buckets) >= self.prune_above:
+                self._prune(now)
             bucket = self.buckets[(network, key)] = _Bucket(float(self.limit.commands), now)
         rate = self.limit.commands / self.limit.per_seconds
         bucket.tokens = min(float(self.limit.commands), bucket.tokens + (now - bucket.stamp) * rate)
@@ -66,6 +71,13 @@ class RateLimiter:
         warn = not bucket.warned
         bucket.warned = True
         return False, warn
+
+    def _prune(self, now: float) -> None:
+        """Forget users whose bucket is full again: a new bucket for them would be the same."""
+        idle = self.limit.per_seconds
+        self.buckets = {k: b for k, b in self.buckets.items() if now - b.stamp < idle}
+        # everybody still active: prune again only after as many new users again
+        self.prune_above = max(self.prune_above, 2 * len(self.buckets))
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
@@ -407,7 +419,8 @@ class Hub:
             if channel is None:
                 is_move = True
             else:
-                running = table is not None and table.running and table.game_seat_of(user.key) is not None
+                live = table is not None and (table.running or table.paused is not None)
+                running = live and table is not None and table.game_seat_of(user.key) is not None
                 if not (running and table is not None and table.plugin.is_move(text[:200])):
                     return []  # chatter: never answered
                 is_move = True
@@ -460,6 +473,9 @@ class Hub:
         target, rest = self._private_target(network, user, text)
         if isinstance(target, list):
             return target
+        paused = self._paused_refusal(target, self._actor(network, user), None)
+        if paused is not None:
+            return paused
         if not target.running or target.game_seat_of(user.key) is None:
             return [
                 Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))
