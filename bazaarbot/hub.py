@@ -175,9 +175,15 @@ class Hub:
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line and send its answers once its writes are on disk (group commit)."""
-        await self._run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
 
-    async def _run_and_send(self, work: Callable[[], list[Outgoing]], network: str, nick: str | None) -> None:
+    async def run_and_send(self, work: Callable[[], list[Outgoing]], network: str, nick: str | None) -> None:
+        """Run ``work`` (a line, an identity event, a timer's action) as one unit of the store,
+        then send what it answered once its writes are committed.
+
+        Anything that changes tables outside a line should go through here, so
+        its writes join a group commit and the seat index follows its changes.
+        """
         unit, messages = self._in_unit(work, network, nick)
         if not unit.settled:
             await self.store.commit(unit)
@@ -312,6 +318,7 @@ class Hub:
         except Exception:
             log.exception("a line from %r on %s failed", nick, network)
             unit.writes.clear()
+            store.forget_created([unit])
             broken = True
             messages = (
                 [
@@ -360,7 +367,7 @@ class Hub:
 
     def _reload_failed(self, units: list[Unit]) -> None:
         """A commit did not make it: every table (and the preferences) it touched comes back from disk."""
-        self.store.after_failure()
+        self.store.forget_created(units)
         tables: list[Table] = []
         for unit in units:
             for scope in unit.scopes:
@@ -643,7 +650,7 @@ class Hub:
             self.rename(network, old, new)
             return []
 
-        await self._run_and_send(work, network, None)
+        await self.run_and_send(work, network, None)
 
     def rename(self, network: str, old: User, new: User) -> None:
         nick = sanitize(new.nick)
@@ -666,14 +673,14 @@ class Hub:
         key = user.key
         self._cancel_leave(network, key)
         if delay <= 0:
-            await self._run_and_send(lambda: self.leave_now(network, channel, key), network, None)
+            await self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
             return
         loop = asyncio.get_running_loop()
 
         def fire() -> None:
             self._pending_leaves.pop((network, key), None)
             task = loop.create_task(
-                self._run_and_send(lambda: self.leave_now(network, channel, key), network, None)
+                self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
             )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)

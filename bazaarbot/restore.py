@@ -83,11 +83,15 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     table.players = players
     if game.rules_version != plugin.rules_version:
         return _restore_other_rules(table, running, store, plugin)
+    state = None
     if snapshot is not None and snapshot.rules_version == plugin.rules_version:
-        state = plugin.from_json(snapshot.state)
+        try:
+            state = plugin.from_json(snapshot.state)
+        except Exception:
+            log.exception("game %s: its snapshot cannot be read; replaying the whole log", game.id)
         tail = running.tail
         moves_made = snapshot.n + len(tail)
-    else:
+    if state is None:
         tail = running.tail if snapshot is None else store.moves(game.id)
         state = plugin.setup(names, random.Random(game.seed), game.options)
         moves_made = len(tail)

@@ -231,15 +231,15 @@ class Store:
         if self.writer.queued:
             self.writer.commit_now()
 
-    def after_failure(self) -> None:
-        """A commit failed: forget ids given out for rows that never reached the disk."""
-        self._load_ids_keep_counters()
+    def forget_created(self, units: list[Unit]) -> None:
+        """Units that never reached the disk: the table ids they gave out are free again.
 
-    def _load_ids_keep_counters(self) -> None:
-        next_table, next_game = self._next_table, self._next_game
-        self._load_ids()
-        self._next_table = max(next_table, self._next_table)
-        self._next_game = max(next_game, self._next_game)
+        (Ids are never reused: the counters only grow. A running game the
+        reload brings back registers its table again in ``running_games``.)
+        """
+        for unit in units:
+            for key in unit.created:
+                self._table_ids.pop(key, None)
 
     # --- schema ---------------------------------------------------------------
     def schema_version(self) -> int:
@@ -261,6 +261,8 @@ class Store:
         table_id = self._next_table
         self._next_table += 1
         self._table_ids[(network, channel)] = table_id
+        if self.writer.open is not None:
+            self.writer.open.created.append((network, channel))
         self.writer.write(
             table_scope(table_id),
             "INSERT INTO tables(id, network, channel, game, options, host, colors, created) "
@@ -451,6 +453,7 @@ class Store:
             )
             snapshot = Snapshot(row[8], row[9], json.loads(row[10])) if row[8] is not None else None
             found[game.id] = RunningGameRow(game, snapshot)
+            self._game_tables[game.id] = game.table_id
         for game_id, n, seat, author, text, at in self.db.conn.execute(
             "SELECT m.game_id, m.n, m.seat, m.author, m.text, m.at FROM games g "
             "LEFT JOIN snapshots s ON s.game_id = g.id "

@@ -52,6 +52,8 @@ class Unit:
 
     writes: list[Write] = field(default_factory=list)
     scopes: set[Scope] = field(default_factory=set)
+    #: (network, channel) of the table rows this unit inserts (their ids were given out from memory)
+    created: list[tuple[str, str]] = field(default_factory=list)
     settled: bool = False
     ok: bool = True
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)

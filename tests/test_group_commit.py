@@ -185,3 +185,20 @@ async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(tmp
     logged = checker.conn.execute("SELECT text FROM moves ORDER BY id").fetchall()
     assert logged == [("add 1",), ("add 2",)]
     await checker.stop()
+
+
+def test_a_new_table_whose_first_write_fails_starts_again_from_nothing(tmp_path):
+    bot = Driver(tmp_path / "g.sqlite")
+    conn = bot.hub.store.db.conn
+    conn.execute(
+        "CREATE TRIGGER no_tables BEFORE INSERT ON tables BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+    )
+    out = bot.line("alice", "/join", channel="#new")
+    assert told(out, "alice") == ["Sorry, that could not be saved; nothing changed. Try again."]
+    table = bot.hub.tables[(NETWORK, "#new")]
+    assert table.seats == [] and table.id is None
+    assert bot.hub.seated_tables(NETWORK, "n:alice") == []
+    conn.execute("DROP TRIGGER no_tables")
+    assert "alice joins" in "\n".join(m.text for m in bot.line("alice", "/join", channel="#new"))
+    bot = bot.restart()
+    assert [s.nick for s in bot.hub.tables[(NETWORK, "#new")].seats] == ["alice"]
