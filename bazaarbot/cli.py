@@ -117,8 +117,40 @@ def _bench(args: argparse.Namespace) -> int:
             print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
             return 2
         return bench_load.main(args.tables, args.seconds, game, args.bots)
+    if args.what == "ai":
+        return _bench_ai(args, games)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
+
+
+def _bench_ai(args: argparse.Namespace, games: dict) -> int:
+    from bazaarbot.ai import bench
+
+    config = load_config(args.config)
+    if not args.game or args.game not in games:
+        print(f"name a game: bench ai <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    levels = config.ai.levels
+    for policy in (args.level, args.vs):
+        if policy not in levels and policy not in ("random", "greedy"):
+            print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
+            return 2
+    game = games[args.game]
+    players = args.players or max(2, game.min_players)
+    if not game.min_players <= players <= game.max_players:
+        print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
+        return 2
+    bench.run(
+        args.game,
+        level=args.level,
+        vs=args.vs,
+        games=args.games,
+        players=players,
+        seed=args.seed,
+        levels=levels,
+        say=lambda line: print(line, flush=True),
+    )
+    return 0
 
 
 def _export(args: argparse.Namespace) -> int:
@@ -156,12 +188,24 @@ def build_parser() -> argparse.ArgumentParser:
     console.set_defaults(func=_console)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["engine", "load"])
-    bench.add_argument("game", nargs="?", help="one game (default: all; load: jaipur)")
+    bench.add_argument(
+        "what",
+        choices=["engine", "ai", "load"],
+        help="engine speed, an AI level's strength, or live-table load",
+    )
+    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one; load: jaipur)")
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
-    bench.add_argument("--tables", type=int, default=100, help="load: live tables")
-    bench.add_argument("--game", dest="load_game", help="load: the game every table plays")
-    bench.add_argument("--bots", action="store_true", help="load: AI seats at some tables")
+    bench.add_argument("--level", default="hard", help="bench ai: the AI level measured")
+    bench.add_argument(
+        "--vs", default="greedy", help="bench ai: the opponent (random, greedy, easy, medium, hard)"
+    )
+    bench.add_argument("--games", type=int, default=20, help="bench ai: games (Jaipur: matches) to play")
+    bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
+    bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
+    bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
+    bench.add_argument("--tables", type=int, default=100, help="bench load: live tables")
+    bench.add_argument("--game", dest="load_game", help="bench load: the game every table plays")
+    bench.add_argument("--bots", action="store_true", help="bench load: AI seats at some tables")
     bench.set_defaults(func=_bench)
 
     export = sub.add_parser("export", help="print a game as JSON")

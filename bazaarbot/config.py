@@ -7,6 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
+from bazaarbot.ai.pool import default_workers
+
 
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the key and what it needs."""
@@ -77,10 +80,21 @@ class IrcNetwork:
 
 
 @dataclass(frozen=True)
+class AiSettings:
+    """AI players: worker processes, the pause before an AI's move is played, and the levels."""
+
+    workers: int = field(default_factory=default_workers)
+    #: seconds an AI waits at least before its move is played, so people can follow
+    move_delay: float = 1.0
+    levels: dict[str, Level] = field(default_factory=lambda: dict(DEFAULT_LEVELS))
+
+
+@dataclass(frozen=True)
 class Config:
     bot: BotSettings = field(default_factory=BotSettings)
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
+    ai: AiSettings = field(default_factory=AiSettings)
 
 
 def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -120,9 +134,44 @@ def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPoli
     )
 
 
+_LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration": float, "mistakes": float}
+
+
+def _ai(section: Any) -> AiSettings:
+    if not isinstance(section, dict):
+        raise ConfigError("ai must be a table with workers, move_delay, levels")
+    _check_keys(section, "ai", {"workers", "move_delay", "levels"})
+    workers = _take(section, "ai", "workers", int, default_workers())
+    if workers < 1:
+        raise ConfigError("ai.workers must be at least 1")
+    move_delay = _take(section, "ai", "move_delay", float, 1.0)
+    if move_delay < 0:
+        raise ConfigError("ai.move_delay must be 0 or more seconds")
+    raw_levels = section.get("levels", {})
+    if not isinstance(raw_levels, dict):
+        raise ConfigError("ai.levels must be a table of easy, medium, hard")
+    _check_keys(raw_levels, "ai.levels", set(DEFAULT_LEVELS))
+    levels = dict(DEFAULT_LEVELS)
+    for name, raw in raw_levels.items():
+        where = f"ai.levels.{name}"
+        if not isinstance(raw, dict):
+            raise ConfigError(f"{where} must be a table with {', '.join(_LEVEL_KEYS)}")
+        _check_keys(raw, where, set(_LEVEL_KEYS))
+        base = DEFAULT_LEVELS[name]
+        values = {key: _take(raw, where, key, kind, getattr(base, key)) for key, kind in _LEVEL_KEYS.items()}
+        if values["iterations"] < 0 or values["depth"] < 0:
+            raise ConfigError(f"{where}: iterations and depth must be 0 or more")
+        if values["time_cap"] <= 0 or values["exploration"] < 0:
+            raise ConfigError(f"{where}: time_cap must be above 0 and exploration 0 or more")
+        if not 0 <= values["mistakes"] <= 1:
+            raise ConfigError(f"{where}.mistakes must be between 0 and 1")
+        levels[name] = Level(name, **values)
+    return AiSettings(workers=workers, move_delay=move_delay, levels=levels)
+
+
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc"})
+    _check_keys(data, "config", {"bot", "web", "irc", "ai"})
     b = data.get("bot", {})
     _check_keys(
         b,
@@ -213,7 +262,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
             )
         )
-    return Config(bot=bot, web=web, irc=tuple(networks))
+    return Config(bot=bot, web=web, irc=tuple(networks), ai=_ai(data.get("ai", {})))
 
 
 def load_config(path: str | Path | None) -> Config:

@@ -31,15 +31,23 @@ from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
+from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
+
+
+#: a user over the rate limit is told so at most once in this many seconds (never silence for long)
+RATE_WARNING_INTERVAL = 5.0
+
+#: words a seated player may say plainly during their game, meaning the command of that name
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
 
 
 @dataclass
 class _Bucket:
     tokens: float
     stamp: float
-    warned: bool = False
+    warned_at: float | None = None
 
 
 @dataclass
@@ -54,7 +62,7 @@ class RateLimiter:
     prune_above: int = 10_000
 
     def allow(self, network: str, key: str) -> tuple[bool, bool]:
-        """(allowed, warn): warn is true once when a user first runs dry."""
+        """(allowed, warn): warn when a refused user was not told in the last few seconds."""
         now = self.clock()
         bucket = self.buckets.get((network, key))
         if bucket is None:
@@ -66,10 +74,11 @@ class RateLimiter:
         bucket.stamp = now
         if bucket.tokens >= 1:
             bucket.tokens -= 1
-            bucket.warned = False
+            bucket.warned_at = None
             return True, False
-        warn = not bucket.warned
-        bucket.warned = True
+        warn = bucket.warned_at is None or now - bucket.warned_at >= RATE_WARNING_INTERVAL
+        if warn:
+            bucket.warned_at = now
         return False, warn
 
     def _prune(self, now: float) -> None:
@@ -357,6 +366,9 @@ class Hub:
             at = 0
         every = self.settings.snapshot_every
         due = table.moves_made - at >= every if every > 0 else False
+        # a step that may still be undone is not snapshotted: its undo must find it in the replayed tail
+        if table.undo_point is not None:
+            due = force = False
         if due or (force and table.moves_made > at):
             plugin = table.plugin
             self.store.save_snapshot(
@@ -422,15 +434,20 @@ class Hub:
         if table is not None:
             self._use(table)
         is_move = False
+        typo_hint: list[Outgoing] = []
         if command is None:
-            if channel is None:
+            playing = self._playing_table(network, channel, user)
+            words = text.split()
+            looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
+            if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
+                command = Command(words[0].lower(), tuple(words[1:]))
+            elif channel is None or looks_like_move:
                 is_move = True
             else:
-                live = table is not None and (table.running or table.paused is not None)
-                running = live and table is not None and table.game_seat_of(user.key) is not None
-                if not (running and table is not None and table.plugin.is_move(text[:200])):
+                live = playing is not None and playing.running
+                typo_hint = self._typo_hint(network, playing, user, text) if live and playing else []
+                if not typo_hint:
                     return []  # chatter: never answered
-                is_move = True
         if len(text) > self.settings.max_line:
             return [
                 Tell(
@@ -454,6 +471,8 @@ class Hub:
                     )
                 ]
             return []
+        if typo_hint:
+            return typo_hint
         if is_move:
             return self._move(network, channel, user, text)
         assert command is not None
@@ -488,6 +507,9 @@ class Hub:
                 Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))
             ]
         if not target.plugin.is_move(rest):
+            hint = self._typo_hint(network, target, user, rest)
+            if hint:
+                return hint
             return [
                 Tell(
                     network,
@@ -498,6 +520,29 @@ class Hub:
                 )
             ]
         return target.move(self._actor(network, user), rest)
+
+    def _playing_table(self, network: str, channel: str | None, user: User) -> Table | None:
+        """Where ``user`` plays a running (or paused) game: the channel's table, or privately the only one."""
+        if channel is not None:
+            table = self.tables.get((network, channel.lower()))
+        else:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if table is None or table.game_seat_of(user.key) is None:
+            return None
+        if not table.running and table.paused is None:
+            return None
+        return table
+
+    def _typo_hint(self, network: str, table: Table, user: User, text: str) -> list[Outgoing]:
+        """``Did you mean "take spice"?`` when one slip in the first word is all that keeps it from a move."""
+        seat = table.game_seat_of(user.key)
+        if seat is None:
+            return []
+        fixed = corrected_move(table.plugin, table.state, seat, text[:200])
+        if fixed is None:
+            return []
+        return [Tell(network, user.nick, _('Did you mean "{move}"?').format(move=fixed))]
 
     def _private_target(
         self, network: str, user: User, text: str, command: str = ""

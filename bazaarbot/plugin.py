@@ -166,6 +166,16 @@ class GamePlugin(ABC):
             parts.append(text)
         return "; ".join(parts)
 
+    def undoable(self, state: Any, seat: int, move: Any) -> bool:
+        """Whether ``move`` (parsed, not yet applied) could be taken back after it is played.
+
+        True only for a step that reveals nothing and draws no chance (no card
+        drawn, no die rolled, no hidden thing shown, no random number used), so
+        that the state before it is exactly what the player may return to. The
+        table offers ``/undo`` while the same seat is still to act.
+        """
+        return False
+
     # --- persistence --------------------------------------------------------
     @abstractmethod
     def to_json(self, state: Any) -> dict[str, Any]:
@@ -193,6 +203,68 @@ class GamePlugin(ABC):
             seat = seats[0]
             command = rng.choice(self.legal_commands(state, seat))
             self.apply(state, seat, self.parse(state, seat, command))
+
+    # --- optional AI hooks ------------------------------------------------------
+    # The search in ``bazaarbot.ai`` works through these. Every one has a default
+    # that works for any game through the text path; a plugin overrides them for
+    # speed (an internal move form instead of text) or for game knowledge (an
+    # evaluation, priors, better rollout and greedy policies).
+
+    def ai_actions(self, state: Any, seat: int) -> list[Any]:
+        """The legal moves of ``seat`` in the plugin's fastest hashable form (default: the commands)."""
+        return self.legal_commands(state, seat)
+
+    def ai_play(self, state: Any, seat: int, action: Any) -> None:
+        """Play one action from ``ai_actions`` in place, without building any text if possible."""
+        self.apply(state, seat, self.parse(state, seat, action))
+
+    def ai_command(self, state: Any, seat: int, action: Any) -> str:
+        """The action spelled as the command a player types (one of ``legal_commands``)."""
+        return str(action)
+
+    def evaluate(self, state: Any, seat: int) -> float | None:
+        """A heuristic value in [0, 1] of ``state`` for ``seat`` (its chance to win), or None.
+
+        Used to cut rollouts short and by the default greedy policy; None means
+        the game offers no evaluation and rollouts run to the end.
+        """
+        return None
+
+    def horizon(self, state: Any) -> Any:
+        """A cut-off rollouts stop at when its value changes (e.g. a new round); None for none.
+
+        Only used together with ``evaluate``: a rollout ends at the game's end,
+        at the search's depth limit, or when the horizon moves, whichever comes first.
+        """
+        return None
+
+    def priors(self, state: Any, seat: int, actions: list[Any]) -> list[float] | None:
+        """Move priors (any positive weights, one per action) for PUCT, or None for plain UCT."""
+        return None
+
+    def rollout_action(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """The rollout policy: one action from ``ai_actions`` (default uniform random)."""
+        actions = self.ai_actions(state, seat)
+        return actions[int(rng.random() * len(actions))]
+
+    def greedy_action(self, state: Any, seat: int, rng: random.Random) -> Any:
+        """One ply: the action whose result ``evaluate`` likes best (random when there is no evaluation)."""
+        actions = self.ai_actions(state, seat)
+        best: list[Any] = []
+        best_value = -1.0
+        for action in actions:
+            after = self.clone(state)
+            self.ai_play(after, seat, action)
+            outcome = self.result(after)
+            judged = (1.0 if seat in outcome.winners else 0.0) if outcome else self.evaluate(after, seat)
+            if judged is None:
+                return actions[int(rng.random() * len(actions))]
+            value = judged
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif value >= best_value - 1e-12:
+                best.append(action)
+        return best[int(rng.random() * len(best))]
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Figures for ``bazaarbot bench engine <game>`` as (label, value) pairs.

@@ -46,6 +46,7 @@ def apply_row(table: Table, row: TableRow, games: dict[str, GamePlugin], default
 
 def clear_game(table: Table) -> None:
     table.state = None
+    table.undo_point = None
     table.game_id = None
     table.players = []
     table.moves_made = 0
@@ -61,10 +62,10 @@ def _matches(plugin: GamePlugin, state: Any, snapshot: dict[str, Any]) -> bool:
     return bool(_normal(plugin.to_json(state)) == _normal(snapshot))
 
 
-def _replay(plugin: GamePlugin, state: Any, moves: list[dict[str, Any]]) -> Any:
+def _replay(table: Table, moves: list[dict[str, Any]]) -> None:
+    """Play logged commands again on ``table.state`` the way the table played them (undos included)."""
     for record in moves:
-        plugin.apply(state, record["seat"], plugin.parse(state, record["seat"], record["text"]))
-    return state
+        table._replay(record["seat"], record["text"], record["n"] + 1)
 
 
 def restore_game(table: Table, running: RunningGameRow, store: Store, games: dict[str, GamePlugin]) -> int:
@@ -95,9 +96,14 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
         tail = running.tail if snapshot is None else store.moves(game.id)
         state = plugin.setup(names, random.Random(game.seed), game.options)
         moves_made = len(tail)
-    _replay(plugin, state, tail)
-    _follow_renames(state, names)
     table.state = state
+    table.undo_point = None
+    try:
+        _replay(table, tail)
+    except Exception:
+        clear_game(table)
+        raise
+    _follow_renames(table.state, names)
     table.moves_made = moves_made
     return len(tail)
 
@@ -115,19 +121,25 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
     moves = store.moves(game.id)
     why = ""
     try:
-        state = plugin.setup(names, random.Random(game.seed), game.options)
+        table.state = plugin.setup(names, random.Random(game.seed), game.options)
+        table.undo_point = None
         for index, record in enumerate(moves):
-            if snapshot is not None and index == snapshot.n and not _matches(plugin, state, snapshot.state):
+            if (
+                snapshot is not None
+                and index == snapshot.n
+                and not _matches(plugin, table.state, snapshot.state)
+            ):
                 why = "differs from its snapshot"
                 break
-            _replay(plugin, state, [record])
+            _replay(table, [record])
         at_end = snapshot is not None and snapshot.n == len(moves)
-        if not why and at_end and not _matches(plugin, state, snapshot.state):
+        if not why and at_end and not _matches(plugin, table.state, snapshot.state):
             why = "differs from its snapshot"
     except Exception as error:  # the new rules refuse an old move
         why = f"move refused: {error}"
     if why:
         table.state = None
+        table.undo_point = None
         table.paused = _(
             "The game of {game} here is paused: it was saved under rules {old} and this bot has "
             "rules {new}, which cannot replay it. An admin can /reset the table."
@@ -141,8 +153,7 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
             why,
         )
         return 0
-    _follow_renames(state, names)
-    table.state = state
+    _follow_renames(table.state, names)
     table.moves_made = len(moves)
     note = f"replayed under rules {plugin.rules_version} (saved under {game.rules_version})"
     store.set_rules_version(game.id, plugin.rules_version, note)

@@ -8,25 +8,23 @@ costs the same at 10 tables as at 10,000.
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from bazaarbot.table import Table as Seated
+from bazaarbot.table import Table
 
 
 class SeatIndex:
     """(network, user key) -> the tables they sit at; (network, nick) -> the key seated under it."""
 
     def __init__(self) -> None:
-        self._entries: dict[Seated, tuple[str, frozenset[tuple[str, str]]]] = {}
-        self._tables: dict[tuple[str, str], dict[Seated, None]] = {}
+        self._entries: dict[Table, tuple[str, frozenset[tuple[str, str]]]] = {}
+        self._tables: dict[tuple[str, str], dict[Table, None]] = {}
         self._keys: dict[tuple[str, str], Counter[str]] = {}
-        self._order: dict[Seated, int] = {}
+        self._order: dict[Table, int] = {}
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def update(self, table: Seated) -> None:
+    def update(self, table: Table) -> None:
         """Bring the table's entry up to date with its seats (a few comparisons when nothing moved)."""
         network = table.network
         pairs = frozenset((s.key, s.nick.lower()) for s in (*table.seats, *table.players))
@@ -47,7 +45,7 @@ class SeatIndex:
             self._order.pop(table, None)
 
     def _forget(
-        self, network: str, key: str, nick: str, table: Seated, keep: frozenset[tuple[str, str]]
+        self, network: str, key: str, nick: str, table: Table, keep: frozenset[tuple[str, str]]
     ) -> None:
         if not any(k == key for k, _n in keep):
             tables = self._tables.get((network, key))
@@ -63,7 +61,7 @@ class SeatIndex:
             if not keys:
                 del self._keys[(network, nick)]
 
-    def drop(self, table: Seated) -> None:
+    def drop(self, table: Table) -> None:
         """Forget a table altogether."""
         old = self._entries.pop(table, None)
         if old is None:
@@ -73,7 +71,7 @@ class SeatIndex:
             self._forget(network, key, nick, table, frozenset())
         self._order.pop(table, None)
 
-    def tables_of(self, network: str, key: str) -> list[Seated]:
+    def tables_of(self, network: str, key: str) -> list[Table]:
         """The tables where ``key`` has a lobby or game seat, oldest table first."""
         found = self._tables.get((network, key))
         if not found:

@@ -6,6 +6,7 @@ import json
 import logging
 import sqlite3
 
+import stepgame
 from botdriver import NETWORK, Driver, said, text, told
 from countgame import CountGame
 
@@ -199,3 +200,23 @@ def test_a_game_that_cannot_be_replayed_does_not_stop_the_start(tmp_path):
     bot.hub.store.close()
     again = Driver(tmp_path / "s.sqlite", games={"count": StricterGame()}, settings=settings(4))
     assert [s.nick for s in again.hub.tables[(NETWORK, "#other")].seats] == ["carol"]
+
+
+def test_a_step_that_may_be_undone_is_never_snapshotted_so_its_undo_replays(tmp_path):
+    step_settings = BotSettings(
+        default_game="step", seed=3, snapshot_every=1, rate_limit=RateLimit(commands=1000, per_seconds=1)
+    )
+    bot = Driver(tmp_path / "u.sqlite", games={"step": stepgame.GAME}, settings=step_settings)
+    bot.line("alice", "/join")
+    bot.line("bob", "/join")
+    bot.line("alice", "/start")
+    bot.line("alice", "pick 2")
+    bot.line("alice", "add")
+    assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")
+    bot.line("bob", "pick 3")  # undoable: no snapshot after it
+    assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")
+    again = bot.restart()
+    assert "bob takes back pick 3." in said(again.line("bob", "/undo"))
+    again.line("bob", "pick 1")
+    again = again.restart()
+    assert again.table.state.picked == 1 and again.table.moves_made == 5

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import REGISTRY, command
-from bazaarbot.i18n import N_, _, ngettext
+from bazaarbot.i18n import N_, _
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.transports.base import Outgoing
-
-
-def players_label(game: GamePlugin) -> str:
-    """``2 players`` or ``2-4 players``."""
-    if game.min_players == game.max_players:
-        return ngettext("{n} player", "{n} players", game.min_players).format(n=game.min_players)
-    return _("{lo}-{hi} players").format(lo=game.min_players, hi=game.max_players)
+from bazaarbot.wording import players_label
 
 
 @command("games", N_("list the games this bot can run"), aliases=("list",), table=False)

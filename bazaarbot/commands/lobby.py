@@ -57,3 +57,16 @@ def kick(ctx: Context) -> list[Outgoing]:
 )
 def reset(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().reset(ctx.actor)
+
+
+@command(
+    "undo",
+    N_("take back your own last step of this turn"),
+    who=Who.SEATED,
+    details=N_(
+        "Only while it is still your turn, and only a step that revealed nothing (no card drawn, "
+        "no die rolled). The undo is recorded with the game."
+    ),
+)
+def undo(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().undo(ctx.actor)

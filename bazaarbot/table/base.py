@@ -46,6 +46,8 @@ class TableBase:
         self.state: Any = None
         self.game_id: int | None = None
         self.moves_made = 0
+        #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
+        self.undo_point: Any = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
         #: why a stored game cannot go on under the installed rules (the table waits for /reset)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from bazaarbot.i18n import _
@@ -11,8 +12,23 @@ from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.transports.base import Outgoing
+from bazaarbot.wording import number
 
 log = logging.getLogger(__name__)
+
+#: the move-log entry of an ``/undo`` (no game's command starts with a slash)
+UNDO_RECORD = "/undo"
+
+
+@dataclass(frozen=True)
+class UndoPoint:
+    """The step that may still be taken back: who played it, its text, the state before it."""
+
+    seat: int
+    text: str
+    snapshot: dict[str, Any]
+    #: the number of logged commands right after the step (any later command closes the chance)
+    moves_made: int
 
 
 class RunningGame(TableBase):
@@ -83,50 +99,112 @@ class RunningGame(TableBase):
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
             return [self.tell(nick, _("You are not playing a game at this table."))]
-        plugin = self.plugin
-        to_act = plugin.to_act(self.state)
+        to_act = self.plugin.to_act(self.state)
         if seat not in to_act:
             waiting = ", ".join(self.players[s].nick for s in to_act)
             return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
+        return self.play(seat, actor.user.key, text, nick)
+
+    def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
+        """Play ``text`` for ``seat`` (a person's or an AI's command): record it, then say what happened.
+
+        ``author`` is the identity written to the move log; a refusal is told to ``answer_to``.
+        """
+        plugin = self.plugin
         before = [plugin.private_view(self.state, i) for i in range(len(self.players))]
         try:
             move = plugin.parse(self.state, seat, text)
+            snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
             outcome = plugin.apply(self.state, seat, move)
         except MoveError as error:
-            return [self.tell(nick, error.message)]
+            return [self.tell(answer_to, error.message)]
         except Exception:
             log.exception("game %s: move %r by seat %s failed", self.game_id, text, seat)
             self._reload()
             return [
                 self.tell(
-                    nick, _("Sorry, that move could not be played (an error in the game); nothing changed.")
+                    answer_to,
+                    _("Sorry, that move could not be played (an error in the game); nothing changed."),
                 )
             ]
-        try:
-            assert self.game_id is not None
-            self.store.append_move(self.game_id, self.moves_made, seat, actor.user.key, text)
-        except Exception:
-            log.exception("game %s: could not record a move", self.game_id)
-            self._reload()
-            return [self.tell(nick, _("Sorry, that move could not be saved; nothing changed. Try again."))]
-        self.moves_made += 1
+        if not self._record(seat, author, text, answer_to):
+            return [
+                self.tell(answer_to, _("Sorry, that move could not be saved; nothing changed. Try again."))
+            ]
+        self.undo_point = None
+        if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
+            self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
         for index, lines in outcome.private.items():
             for line in lines:
                 out.append(self.tell(self.players[index].nick, line))
-        for index, old in enumerate(before):
-            new = plugin.private_view(self.state, index)
-            if new and new != old:
-                out.append(self.tell(self.players[index].nick, new))
+        out += self._changed_views(before)
         result = plugin.result(self.state)
         if result is not None:
             out += self._finish(result)
         return out
 
+    def _record(self, seat: int, author: str, text: str, answer_to: str) -> bool:
+        """Append one accepted command to the move log; on failure memory is rebuilt from the store."""
+        try:
+            assert self.game_id is not None
+            self.store.append_move(self.game_id, self.moves_made, seat, author, text)
+        except Exception:
+            log.exception("game %s: could not record a move", self.game_id)
+            self._reload()
+            return False
+        self.moves_made += 1
+        return True
+
+    def _changed_views(self, before: list[str | None]) -> list[Outgoing]:
+        """Every seat's private view that differs from ``before``, to its owner."""
+        out: list[Outgoing] = []
+        for index, old in enumerate(before):
+            new = self.plugin.private_view(self.state, index)
+            if new and new != old:
+                out.append(self.tell(self.players[index].nick, new))
+        return out
+
+    def undo(self, actor: Actor) -> list[Outgoing]:
+        """Take back the speaker's own last step of this turn, when that step revealed nothing."""
+        nick = actor.user.nick
+        seat = self.game_seat_of(actor.user.key)
+        if not self.running or seat is None:
+            return [self.tell(nick, _("You are not playing a game at this table."))]
+        point = self.undo_point
+        if point is None or point.seat != seat or point.moves_made != self.moves_made:
+            return [
+                self.tell(
+                    nick,
+                    _(
+                        "Nothing to undo: only your own last step of this turn can be taken back, "
+                        "and only when it revealed nothing (no card drawn, no die rolled)."
+                    ),
+                )
+            ]
+        before = [self.plugin.private_view(self.state, i) for i in range(len(self.players))]
+        if not self._record(seat, actor.user.key, UNDO_RECORD, nick):
+            return [self.tell(nick, _("Sorry, that could not be saved; nothing changed. Try again."))]
+        self.state = self._restored_state(point.snapshot)
+        self.undo_point = None
+        out: list[Outgoing] = [
+            self.say(_("{nick} takes back {move}.").format(nick=self.players[seat].nick, move=point.text)),
+            self.say(self.plugin.board(self.state)),
+        ]
+        return out + self._changed_views(before)
+
+    def _restored_state(self, snapshot: dict[str, Any]) -> Any:
+        """The state of a snapshot, with today's display names (a nick may have changed since)."""
+        state = self.plugin.from_json(snapshot)
+        if hasattr(state, "players"):
+            for index, seat in enumerate(self.players):
+                state.players[index] = seat.nick
+        return state
+
     def _finish(self, result: Result) -> list[Outgoing]:
         winners = ", ".join(self.players[i].nick for i in result.winners)
         scores = ", ".join(
-            f"{self.players[i].nick} {_fmt(result.scores.get(i, 0))}" for i in range(len(self.players))
+            f"{self.players[i].nick} {number(result.scores.get(i, 0))}" for i in range(len(self.players))
         )
         line = _("Game over: {winners} {verb}! Scores: {scores}.").format(
             winners=winners, verb=_("win") if len(result.winners) > 1 else _("wins"), scores=scores
@@ -201,12 +279,24 @@ class RunningGame(TableBase):
         self.players = [Seat(i + 1, p["key"], p["nick"]) for i, p in enumerate(players)]
         state = plugin.setup([p["nick"] for p in players], random.Random(seed), options)
         moves = self.store.moves(game_id)
-        for record in moves:
-            plugin.apply(state, record["seat"], plugin.parse(state, record["seat"], record["text"]))
         self.state = state
+        self.undo_point = None
+        for index, record in enumerate(moves):
+            self._replay(record["seat"], record["text"], index + 1)
         self.game_id = game_id
         self.moves_made = len(moves)
 
-
-def _fmt(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+    def _replay(self, seat: int, text: str, moves_made: int) -> None:
+        """Play one logged command again exactly as it was played, an undo included."""
+        plugin = self.plugin
+        if text == UNDO_RECORD:
+            assert self.undo_point is not None, "an undo in the log with nothing to undo"
+            self.state = self._restored_state(self.undo_point.snapshot)
+            self.undo_point = None
+            return
+        move = plugin.parse(self.state, seat, text)
+        snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
+        plugin.apply(self.state, seat, move)
+        self.undo_point = None
+        if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
+            self.undo_point = UndoPoint(seat, text, snapshot, moves_made)

@@ -9,6 +9,7 @@ from bazaarbot.i18n import _
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.transports.base import Outgoing
+from bazaarbot.wording import players_label
 
 
 class Lobby(TableBase):
@@ -79,10 +80,9 @@ class Lobby(TableBase):
         self.options = options
         out = [
             self.say(
-                _("This table now plays {game} ({lo}-{hi} players){opts}.").format(
+                _("This table now plays {game} ({players}){opts}.").format(
                     game=plugin.title,
-                    lo=plugin.min_players,
-                    hi=plugin.max_players,
+                    players=players_label(plugin),
                     opts=(" " + ", ".join(f"{k}={v}" for k, v in options.items())) if options else "",
                 )
             )

@@ -6,6 +6,7 @@ from bazaarbot.i18n import _
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
 from bazaarbot.transports.base import Outgoing
+from bazaarbot.wording import players_label
 
 
 class Views(TableBase):
@@ -20,14 +21,13 @@ class Views(TableBase):
                 game=plugin.title, names=names, who=to_act or "-"
             )
         if not self.seats:
-            return _("{game} table, nobody seated ({lo}-{hi} players). /join to sit down.").format(
-                game=plugin.title, lo=plugin.min_players, hi=plugin.max_players
+            return _("{game} table, nobody seated ({players}). /join to sit down.").format(
+                game=plugin.title, players=players_label(plugin)
             )
         names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
-        return _("{game} lobby ({lo}-{hi} players). Seated: {names}. Host: {host}. /start to begin.").format(
+        return _("{game} lobby ({players}). Seated: {names}. Host: {host}. /start to begin.").format(
             game=plugin.title,
-            lo=plugin.min_players,
-            hi=plugin.max_players,
+            players=players_label(plugin),
             names=names,
             host=self.host_nick(),
         )

@@ -12,6 +12,7 @@ from . import colours as col
 from . import parse as parsing
 from . import render, rules
 from .bench import bench_figures, play_policy_move
+from .bench import policy_move as play_policy_choice
 from .deck import ALL_COMBOS, deck_problems, is_valuable
 from .state import OVER, BazaarState
 
@@ -153,7 +154,7 @@ class BazaarGame(GamePlugin):
                     hidden = candidate
                     break
             if hidden is None:  # constraints too tight to re-draw: reshuffle the actual hidden ones
-                hidden = [c for f in new.fields for c in f[:-1]]
+                hidden = sorted(c for f in new.fields for c in f[:-1])
                 rng.shuffle(hidden)
             for f, n in enumerate(slots):
                 if n:
@@ -167,6 +168,24 @@ class BazaarGame(GamePlugin):
         """Random play that always buys when it can, so the game ends."""
         while state.phase != OVER:
             play_policy_move(state, rng)
+
+    # the AI's fast path, evaluation and rollout policy (see ai.py)
+    def ai_actions(self, state: BazaarState, seat: int) -> list[tuple]:
+        return rules.legal_moves(state, seat)
+
+    def ai_play(self, state: BazaarState, seat: int, action: tuple) -> None:
+        rules.apply_move(state, action)
+
+    def ai_command(self, state: BazaarState, seat: int, action: tuple) -> str:
+        return command_text(action)
+
+    def evaluate(self, state: BazaarState, seat: int) -> float:
+        from . import ai
+
+        return ai.evaluate(state, seat)
+
+    def rollout_action(self, state: BazaarState, seat: int, rng: random.Random) -> tuple:
+        return play_policy_choice(state, rng)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_figures(self, seconds)

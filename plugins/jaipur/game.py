@@ -8,8 +8,8 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
+from . import ai, random_play, render, rules
 from . import parse as parsing
-from . import random_play, render, rules
 from . import state as st
 from .bench import run as bench_run
 from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
@@ -178,7 +178,8 @@ class JaipurGame(GamePlugin):
         known = new.known[other]
         # cards seen going into the opponent's hand stay there; the rest is re-dealt
         size = sum(hand) - sum(known)
-        pool = new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])]
+        # sorted first, so the re-deal depends on what the seat knows, never on the hidden order
+        pool = sorted(new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])])
         rng.shuffle(pool)
         new_hand = known[:]
         deck: list[int] = []
@@ -192,7 +193,7 @@ class JaipurGame(GamePlugin):
         new.deck = deck
         for i in range(3):
             won = new.bonus_won[other][i]
-            unknown = new.bonus[i] + won
+            unknown = sorted(new.bonus[i] + won)
             rng.shuffle(unknown)
             new.bonus_won[other][i] = unknown[: len(won)]
             new.bonus[i] = unknown[len(won) :]
@@ -201,6 +202,28 @@ class JaipurGame(GamePlugin):
     def rollout(self, state: JaipurState, rng: random.Random) -> None:
         """Random legal actions through the fast internal path until the match ends."""
         random_play.rollout(state, rng)
+
+    # the AI's fast path and game knowledge (see ai.py)
+    def ai_actions(self, state: JaipurState, seat: int) -> list[Action]:
+        return ai.actions(state, seat)
+
+    def ai_play(self, state: JaipurState, seat: int, action: Action) -> None:
+        ai.play(state, action)
+
+    def ai_command(self, state: JaipurState, seat: int, action: Action) -> str:
+        return ai.command(action)
+
+    def evaluate(self, state: JaipurState, seat: int) -> float:
+        return ai.evaluate(state, seat)
+
+    def horizon(self, state: JaipurState) -> int:
+        return ai.horizon(state)
+
+    def priors(self, state: JaipurState, seat: int, actions: list[Action]) -> list[float]:
+        return ai.priors(state, seat, actions)
+
+    def rollout_action(self, state: JaipurState, seat: int, rng: random.Random) -> Action:
+        return ai.rollout_action(state, rng)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_run(self, seconds)

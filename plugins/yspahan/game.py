@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import render
+from . import ai, render
 from .explain import explain
 from .parse import format_action, looks_like_move, parse_command
 from .rules import DEFAULT_OPTIONS, actor, advance, legal, setup, step
@@ -176,6 +176,7 @@ class Yspahan(GamePlugin):
         for p in range(st.n):
             if p != seat:
                 pool.extend(st.hands[p])
+        pool.sort()  # the re-deal depends on what the seat knows, never on the hidden order
         rng.shuffle(pool)
         i = 0
         for p in range(st.n):
@@ -193,6 +194,19 @@ class Yspahan(GamePlugin):
         while state.phase != P_END:
             acts = legal(state)
             step(state, acts[int(rnd() * len(acts))], None)
+
+    # the AI's fast path and evaluation (see ai.py)
+    def ai_actions(self, state: State, seat: int) -> list[tuple[int, ...]]:
+        return ai.actions(state, seat)
+
+    def ai_play(self, state: State, seat: int, action: Any) -> None:
+        ai.play(state, action)
+
+    def ai_command(self, state: State, seat: int, action: Any) -> str:
+        return ai.command(state, action)
+
+    def evaluate(self, state: State, seat: int) -> float:
+        return ai.evaluate(state, seat)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Random play at 2, 3 and 4 players on the compact path, plus the text path for comparison."""

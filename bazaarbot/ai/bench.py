@@ -1,0 +1,97 @@
+"""``bazaarbot bench ai``: an AI level against a baseline, in-process, seats rotated.
+
+Each game puts the AI in seat ``i mod K`` and the baseline in every other
+seat; a shared win counts as a win. A Jaipur game is a whole match (the
+plugin plays rounds until two seals). Only decisions with a real choice
+are timed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .choose import choose_action, game_named
+from .levels import Level
+from .seed import ai_seed
+
+
+@dataclass
+class BenchResult:
+    games: int = 0
+    wins: int = 0
+    players: int = 2
+    times: list[float] = field(default_factory=list)
+
+    def interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.games)
+
+    def summary(self) -> str:
+        low, high = self.interval()
+        rate = 100.0 * self.wins / self.games if self.games else 0.0
+        mean = sum(self.times) / len(self.times) if self.times else 0.0
+        worst = max(self.times) if self.times else 0.0
+        return (
+            f"win rate {rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%) over {self.games} games; "
+            f"mean {mean:.3f} s/move, max {worst:.3f} s/move"
+        )
+
+
+def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (95% by default)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def run(
+    game_name: str,
+    level: str = "hard",
+    vs: str = "greedy",
+    games: int = 20,
+    players: int = 2,
+    seed: int = 1,
+    levels: dict[str, Level] | None = None,
+    say: Callable[[str], None] = print,
+) -> BenchResult:
+    """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary."""
+    game = game_named(game_name)
+    if not game.min_players <= players <= game.max_players:
+        raise ValueError(f"{game_name} takes {game.min_players} to {game.max_players} players")
+    defaults = {o.name: o.default for o in game.options}
+    names = [f"p{i + 1}" for i in range(players)]
+    outcome = BenchResult(players=players)
+    for index in range(games):
+        game_seed = seed * 1_000_003 + index
+        ai_seat = index % players
+        state = game.setup(names, random.Random(game_seed), defaults)
+        move = 0
+        while (result := game.result(state)) is None:
+            actor = game.to_act(state)[0]
+            policy = level if actor == ai_seat else vs
+            rng = random.Random(ai_seed(game_seed, move, actor))
+            started = time.perf_counter()
+            action = choose_action(game, state, actor, policy, rng, levels)
+            spent = time.perf_counter() - started
+            if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
+                outcome.times.append(spent)
+            game.ai_play(state, actor, action)
+            move += 1
+        won = ai_seat in result.winners
+        outcome.games += 1
+        outcome.wins += won
+        say(
+            f"game {index + 1}: {level} in seat {ai_seat + 1} {'wins' if won else 'loses'} "
+            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}"
+        )
+    if players > 2:
+        say(f"expected share 1/{players} = {100 / players:.1f}%")
+    say(outcome.summary())
+    return outcome

@@ -1,0 +1,214 @@
+"""Single-observer Information-Set Monte Carlo Tree Search (SO-ISMCTS).
+
+Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 2012. Each iteration re-deals everything the deciding seat cannot
+see (the plugin's ``determinize``), then walks one tree whose edges are
+actions: selection only among the actions legal in this determinization,
+with availability counts in the exploration term; expansion of one new edge;
+a rollout with the plugin's rollout policy, cut off by its evaluation when it
+has one; and backpropagation of each seat's own reward to the edges that seat
+chose. Whose decision it is comes from ``to_act`` at every step, so
+multi-step turns and decisions outside the mover's turn need nothing special.
+
+With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(1+n),
+unvisited edges valued at the mean of the tried ones); without, it is UCT over the
+availability counts, trying every available edge once first.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from bazaarbot.plugin import GamePlugin
+
+from .node import Node
+from .rewards import final_rewards, rewards
+
+
+@dataclass(frozen=True)
+class SearchBudget:
+    """How much one decision may cost: iterations decide, ``time_cap`` (seconds) is a safety net."""
+
+    iterations: int
+    time_cap: float = 10.0
+    #: rollout plies before the evaluation takes over (when the plugin has one)
+    depth: int = 20
+    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
+    exploration: float = 0.7
+
+
+def _overrides(game: GamePlugin, name: str) -> bool:
+    return getattr(type(game), name) is not getattr(GamePlugin, name)
+
+
+class Search:
+    """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action."""
+
+    def __init__(
+        self,
+        game: GamePlugin,
+        state: Any,
+        seat: int,
+        budget: SearchBudget,
+        rng: random.Random,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.game = game
+        self.state = state
+        self.seat = seat
+        self.budget = budget
+        self.rng = rng
+        self.clock = clock
+        self.seats = len(state.players)
+        self.root = Node()
+        self.has_eval = game.evaluate(state, seat) is not None
+        self.has_priors = _overrides(game, "priors")
+        self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
+        self.iterations = 0
+
+    def run(self) -> dict[Any, Node]:
+        """Iterate until the budget is spent; the root's children by action."""
+        deadline = self.clock() + self.budget.time_cap
+        for i in range(self.budget.iterations):
+            self.iterate()
+            self.iterations = i + 1
+            if i % 8 == 7 and self.clock() > deadline:
+                break
+        return self.root.children
+
+    def best_action(self) -> Any:
+        """The most visited root action that is legal in the real state (ties: the better mean)."""
+        legal = self.game.ai_actions(self.state, self.seat)
+        children = self.run()
+        best = None
+        best_key = (-1, -1.0)
+        for action in legal:
+            child = children.get(action)
+            key = (child.visits, child.mean()) if child else (0, -1.0)
+            if key > best_key:
+                best, best_key = action, key
+        return best
+
+    # --- one iteration ---------------------------------------------------------
+    def iterate(self) -> None:
+        game = self.game
+        rng = self.rng
+        state = game.determinize(self.state, self.seat, rng)
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        while True:
+            result = game.result(state)
+            if result is not None:
+                self._backprop(path, final_rewards(result, self.seats))
+                return
+            actors = game.to_act(state)
+            if not actors:
+                return
+            actor = actors[0]
+            actions = game.ai_actions(state, actor)
+            node.visits += 1
+            action, child, expanded = self._select(node, state, actor, actions)
+            game.ai_play(state, actor, action)
+            path.append((child, actor))
+            node = child
+            if expanded:
+                break
+        self._backprop(path, self._rollout(state))
+
+    def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
+        """Pick an edge; returns (action, child, whether it was just created)."""
+        children = node.children
+        if self.has_priors:
+            return self._select_puct(node, state, actor, actions)
+        untried = []
+        for action in actions:
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.avail += 1
+        if untried:
+            action = untried[int(self.rng.random() * len(untried))]
+            child = Node()
+            child.avail = 1
+            children[action] = child
+            return action, child, True
+        c = self.budget.exploration
+        best = None
+        best_score = -math.inf
+        log = math.log
+        for action in actions:
+            child = children[action]
+            score = child.value / child.visits + c * math.sqrt(log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = action, score
+        return best, children[best], False
+
+    def _select_puct(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
+        children = node.children
+        missing = [a for a in actions if a not in children]
+        if missing:
+            weights = self.game.priors(state, actor, actions) or [1.0] * len(actions)
+            total = sum(weights) or 1.0
+            for action, weight in zip(actions, weights, strict=True):
+                if action not in children:
+                    children[action] = Node(weight / total)
+        available = 0
+        won = 0.0
+        for action in actions:
+            child = children[action]
+            child.avail += 1
+            available += child.visits
+            won += child.value
+        c = self.budget.exploration * math.sqrt(available + 1)
+        # first-play urgency: an untried edge is worth what this seat's tried edges average here
+        fpu = won / available if available else 0.5
+        best = None
+        best_score = -math.inf
+        for action in actions:
+            child = children[action]
+            n = child.visits
+            q = child.value / n if n else fpu
+            score = q + c * child.prior / (1 + n)
+            if score > best_score:
+                best, best_score = action, score
+        child = children[best]
+        return best, child, child.visits == 0
+
+    def _rollout(self, state: Any) -> list[float]:
+        game = self.game
+        rng = self.rng
+        if not self.has_eval:
+            if self.fast_rollout:
+                game.rollout(state, rng)
+            else:
+                while game.result(state) is None:
+                    actors = game.to_act(state)
+                    if not actors:
+                        break
+                    game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
+            result = game.result(state)
+            return final_rewards(result, self.seats) if result else [0.0] * self.seats
+        horizon = game.horizon(state)
+        for _ply in range(self.budget.depth):
+            if game.result(state) is not None:
+                break
+            actors = game.to_act(state)
+            if not actors:
+                break
+            game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
+            if horizon is not None and game.horizon(state) != horizon:
+                break
+        values = rewards(game, state, self.seats)
+        return values if values is not None else [0.0] * self.seats
+
+    @staticmethod
+    def _backprop(path: list[tuple[Node, int]], values: list[float]) -> None:
+        for child, actor in path:
+            child.visits += 1
+            child.value += values[actor]

@@ -1,0 +1,45 @@
+"""The named AI levels: what each may spend on a decision, and how ``easy`` errs.
+
+``easy`` does not search: it plays the one-ply greedy move and, like a
+beginner, sometimes one of the next best moves instead (never a random
+one). ``medium`` and ``hard`` are ISMCTS with an iteration budget; the time
+cap only guards against a slow machine, so with the same seed the same
+iterations give the same move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ismcts import SearchBudget
+
+
+@dataclass(frozen=True)
+class Level:
+    """One level: a search budget (``iterations`` 0 means no search) and a beginner's error rate."""
+
+    name: str
+    iterations: int
+    time_cap: float
+    #: rollout plies before the plugin's evaluation takes over
+    depth: int = 20
+    exploration: float = 0.7
+    #: chance of playing the second or third best one-ply move instead of the best
+    mistakes: float = 0.0
+
+    def budget(self) -> SearchBudget:
+        return SearchBudget(self.iterations, self.time_cap, self.depth, self.exploration)
+
+
+DEFAULT_LEVELS: dict[str, Level] = {
+    "easy": Level("easy", iterations=0, time_cap=1.0, mistakes=0.35),
+    "medium": Level("medium", iterations=300, time_cap=1.0),
+    "hard": Level("hard", iterations=1500, time_cap=4.0),
+}
+
+#: the baselines the bench may play against, besides the levels
+BASELINES = ("random", "greedy")
+
+
+def level_names() -> tuple[str, ...]:
+    return tuple(DEFAULT_LEVELS)

@@ -1,0 +1,94 @@
+"""``AiPool``: AI decisions in worker processes, so the event loop never waits for a search.
+
+The state travels as the plugin's ``to_json``; the answer is the command
+text. A think can be cancelled (by its future or by the key it was started
+with, e.g. a table); an answer that arrives after that is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from .choose import choose
+from .levels import DEFAULT_LEVELS, Level
+
+
+def default_workers() -> int:
+    """One less than the cores (the event loop keeps one), at least one."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+class AiPool:
+    """A process pool that thinks for AI seats; create it once, ``shutdown`` it at the end."""
+
+    def __init__(
+        self,
+        workers: int | None = None,
+        levels: dict[str, Level] | None = None,
+        executor: Executor | None = None,
+    ) -> None:
+        self.workers = workers if workers is not None else default_workers()
+        if self.workers < 1:
+            raise ValueError("an AI pool needs at least one worker")
+        self.levels = dict(levels) if levels is not None else dict(DEFAULT_LEVELS)
+        self._executor = executor
+        self._pending: dict[Any, set[asyncio.Future[str]]] = {}
+        self._closed = False
+
+    def _pool(self) -> Executor:
+        if self._closed:
+            raise RuntimeError("the AI pool is shut down")
+        if self._executor is None:
+            # spawn: a forked copy of a running event loop (threads, sockets) is not safe
+            context = multiprocessing.get_context("spawn")
+            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        return self._executor
+
+    def submit(
+        self, game: str, state_json: dict[str, Any], seat: int, level: str, seed: int, key: Any = None
+    ) -> asyncio.Future[str]:
+        """Start a think now; the future gives the command, or is cancelled and never delivers."""
+        if level not in self.levels and level not in ("random", "greedy"):
+            raise KeyError(f"no AI level {level!r}; known: {', '.join(self.levels)}")
+        loop = asyncio.get_running_loop()
+        future = loop.run_in_executor(self._pool(), choose, game, state_json, seat, level, seed, self.levels)
+        waiting = self._pending.setdefault(key, set())
+        waiting.add(future)
+
+        def forget(done: asyncio.Future[str]) -> None:
+            waiting.discard(done)
+            if not waiting and self._pending.get(key) is waiting:
+                del self._pending[key]
+
+        future.add_done_callback(forget)
+        return future
+
+    async def think(
+        self, game: str, state_json: dict[str, Any], seat: int, level: str, seed: int, key: Any = None
+    ) -> str:
+        """The command the AI plays; raises ``asyncio.CancelledError`` if the think was cancelled."""
+        return await self.submit(game, state_json, seat, level, seed, key)
+
+    def thinking(self, key: Any = None) -> bool:
+        """Whether a think started with ``key`` is still pending."""
+        return bool(self._pending.get(key))
+
+    def cancel(self, key: Any = None) -> int:
+        """Cancel every pending think started with ``key``; returns how many were cancelled."""
+        futures = list(self._pending.pop(key, ()))
+        for future in futures:
+            future.cancel()
+        return len(futures)
+
+    def shutdown(self) -> None:
+        """Cancel everything pending and stop the workers (without waiting for a running search)."""
+        self._closed = True
+        for key in list(self._pending):
+            self.cancel(key)
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

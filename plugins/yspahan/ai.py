@@ -1,0 +1,68 @@
+"""Game knowledge for the AI: the action-tuple fast path and an evaluation.
+
+A seat's value is its score plus what it holds towards future points:
+cubes in souks it leads (completed souks score in full at the week's end),
+its caravan cubes, and gold, camels and cards, which are worth less as the
+game runs out. Values become chances to win with a softmax over the seats.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .board import SOUK_POINTS, SOUK_SIZE
+from .parse import format_action
+from .rules import DAYS, WEEKS, actor, advance, caravan_scores, legal, step
+from .state import P_END, State
+
+#: share of a partly filled souk's points counted (a full one counts whole)
+PARTIAL_SOUK = 0.45
+#: share of the caravan's current scoring counted
+CARAVAN_SHARE = 0.6
+#: value of one gold, camel or card at the start of the game (falls to a tenth by the end)
+GOLD_VALUE = 0.45
+CAMEL_VALUE = 0.45
+CARD_VALUE = 1.2
+#: softmax temperature in points
+TEMPERATURE = 6.0
+
+
+def actions(state: State, seat: int) -> list[tuple[int, ...]]:
+    return legal(state) if actor(state) == seat else []
+
+
+def play(state: State, action: Any) -> None:
+    step(state, tuple(action), None)
+    advance(state, None)
+
+
+def command(state: State, action: Any) -> str:
+    return format_action(state, tuple(action))
+
+
+def seat_value(state: State, seat: int, caravan: list[int]) -> float:
+    value = float(state.score[seat])
+    for s, owner in enumerate(state.souk_own):
+        if owner == seat and state.souk_n[s]:
+            share = 1.0 if state.souk_n[s] >= SOUK_SIZE[s] else PARTIAL_SOUK * state.souk_n[s] / SOUK_SIZE[s]
+            value += SOUK_POINTS[s] * share
+    value += CARAVAN_SHARE * caravan[seat]
+    days_left = (WEEKS - state.week) * DAYS + (DAYS - state.day) + 1
+    time_left = 0.1 + 0.9 * days_left / (WEEKS * DAYS)
+    resources = GOLD_VALUE * state.gold[seat] + CAMEL_VALUE * state.camels[seat]
+    resources += CARD_VALUE * len(state.hands[seat])
+    return value + time_left * resources
+
+
+def evaluate(state: State, seat: int) -> float:
+    """A softmax share of the seats' values: ``seat``'s chance to win, in [0, 1]."""
+    if state.phase == P_END:
+        top = max(state.score)
+        winners = [p for p in range(state.n) if state.score[p] == top]
+        return 1.0 / len(winners) if seat in winners else 0.0
+    caravan = caravan_scores(state)
+    values = [seat_value(state, p, caravan) for p in range(state.n)]
+    top = max(values)
+    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
+    return weights[seat] / sum(weights)
