@@ -14,6 +14,8 @@ from dataclasses import replace
 from bazaarbot.config import AdminPolicy, ConfigError, load_config
 from bazaarbot.i18n import set_language
 
+log = logging.getLogger("bazaarbot")
+
 
 def _console(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
@@ -27,14 +29,19 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
+        ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
             args.db or settings.db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
+            tables=config.tables,
+            ai=ai,
+            turn_seconds=config.turn_seconds(),
         )
         console = ConsoleTransport(script=args.script)
         await console.start(hub)
+        await hub.start()
         if not args.script:
             print(
                 "bazaarbot console: type NICK: TEXT (e.g. alice: /join), NICK@dm: TEXT for a private line; "
@@ -55,12 +62,19 @@ def _run(args: argparse.Namespace) -> int:
 
     config = load_config(args.config)
     set_language(config.bot.language)
-    admins = {config.web.network: config.web.admins}
+    admins = {config.web.network: web_admin_policy(config.web.admins)}
     for network in config.irc:
         admins[network.name] = network.admins
 
     async def main() -> None:
-        hub = Hub.open(args.db or config.bot.db, settings=config.bot, admins=admins)
+        hub = Hub.open(
+            args.db or config.bot.db,
+            settings=config.bot,
+            admins=admins,
+            tables=config.tables,
+            ai=config.ai,
+            turn_seconds=config.turn_seconds(),
+        )
         transports = []
         if config.web.enabled:
             from bazaarbot.transports.web import WebTransport
@@ -87,12 +101,46 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
+        await hub.start()
         await stop.wait()
         for transport in transports:
             await transport.stop()
         await hub.close()
 
     asyncio.run(main())
+    return 0
+
+
+def web_admin_policy(configured: AdminPolicy) -> AdminPolicy:
+    """The web chat's admin policy: nobody by nick; admins prove a token made by ``bazaarbot admin-token``."""
+    if configured.accounts or configured.masks or configured.ops_are_admins:
+        log.warning(
+            "[web.admins] no longer makes anyone an admin (a web nick is whatever a browser claimed "
+            "first); make a token with 'bazaarbot admin-token NAME' and type /admin TOKEN in the page"
+        )
+    return AdminPolicy(ops_are_admins=False)
+
+
+def _admin_token(args: argparse.Namespace) -> int:
+    import sqlite3
+
+    from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
+
+    config = load_config(args.config)
+    conn = sqlite3.connect(args.db or config.bot.db)
+    try:
+        token = AdminTokens(conn).issue(args.name)
+    except AdminTokenError as error:
+        print(error, file=sys.stderr)
+        return 2
+    finally:
+        conn.close()
+    print(token)
+    print(
+        f"Web admin {args.name}: type /admin <the token above> once in the web chat, in the browser that "
+        "should hold the right. Any older token of this name no longer works.",
+        file=sys.stderr,
+    )
     return 0
 
 
@@ -213,6 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    token = sub.add_parser(
+        "admin-token", help="print a one-time web admin token for NAME (only its hash is kept)"
+    )
+    token.add_argument("name", help="who the admin is (a name for the log, not a nick)")
+    token.add_argument("-c", "--config", help="TOML config file")
+    token.add_argument("--db", help="sqlite file (default: the config's, bazaarbot.sqlite)")
+    token.set_defaults(func=_admin_token)
     return parser
 
 

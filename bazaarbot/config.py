@@ -17,11 +17,16 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class AdminPolicy:
-    """Who may use admin commands on one network: accounts and hostmask patterns, never bare nicks."""
+    """Who may use admin commands on one network: accounts and hostmask patterns, never bare nicks.
+
+    ``ops_are_admins`` trusts the network's channel registration (services):
+    without it, whoever reaches an empty channel first is its operator, so it
+    is off unless the operator of a network turns it on.
+    """
 
     accounts: tuple[str, ...] = ()
     masks: tuple[str, ...] = ()
-    ops_are_admins: bool = True
+    ops_are_admins: bool = False
 
 
 @dataclass(frozen=True)
@@ -44,6 +49,40 @@ class BotSettings:
     rate_limit: RateLimit = field(default_factory=RateLimit)
     #: a running game's state is snapshotted every this many moves (0: only at shutdown)
     snapshot_every: int = 50
+    #: tables one identity may sit at on one network at once
+    max_tables: int = 10
+
+
+@dataclass(frozen=True)
+class WebLimits:
+    """What one client of the web chat may hold, so no client can lock the others out."""
+
+    #: open websockets from one remote address
+    connections_per_address: int = 20
+    #: nick claims (new or renamed) from one remote address per minute
+    claims_per_minute: int = 10
+    #: rooms one nick is in at once (over all of its tabs)
+    rooms_per_nick: int = 10
+    #: seconds a websocket that has not claimed a nick (nor watches a room) may stay silent
+    idle_unclaimed: float = 60.0
+    #: seconds a claimed (or watching) websocket may stay silent
+    idle_claimed: float = 3600.0
+    #: seconds after its last use a claim that never sat at a table is forgotten
+    stale_claim: float = 86400.0
+    #: malformed frames one websocket may send before it is disconnected
+    bad_frames: int = 10
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """How tables keep games going: the turn clock, AI takeover, abandoning a game nobody plays."""
+
+    #: seconds per decision before the AI plays it (None: no clock); a network may set its own
+    turn_seconds: int | None = 300
+    #: the AI level that takes over a seat a person left
+    takeover_level: str = "medium"
+    #: a game in which no person plays any more is abandoned after this many seconds
+    abandon_grace: float = 300.0
 
 
 @dataclass(frozen=True)
@@ -53,7 +92,11 @@ class WebSettings:
     port: int = 8080
     network: str = "web"
     max_message: int = 400
-    admins: AdminPolicy = field(default_factory=lambda: AdminPolicy(ops_are_admins=False))
+    #: parsed for old configs only: web admins come from ``bazaarbot admin-token``, never from a nick
+    admins: AdminPolicy = field(default_factory=AdminPolicy)
+    limits: WebLimits = field(default_factory=WebLimits)
+    #: this network's turn clock in seconds (None: the ``[tables]`` default)
+    turn_seconds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -77,6 +120,8 @@ class IrcNetwork:
     #: token bucket: ``burst`` lines at once, then ``lines_per_second``
     burst: int = 4
     lines_per_second: float = 1.0
+    #: this network's turn clock in seconds (None: the ``[tables]`` default)
+    turn_seconds: int | None = None
 
 
 @dataclass(frozen=True)
@@ -95,6 +140,41 @@ class Config:
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
     ai: AiSettings = field(default_factory=AiSettings)
+    tables: TableSettings = field(default_factory=TableSettings)
+
+    def turn_seconds(self) -> dict[str, int | None]:
+        """Each network's default turn clock."""
+        default = self.tables.turn_seconds
+
+        def pick(own: int | None) -> int | None:
+            return default if own is None else (own or None)
+
+        found = {self.web.network: pick(self.web.turn_seconds)}
+        found.update({n.name: pick(n.turn_seconds) for n in self.irc})
+        return found
+
+
+#: the shortest turn clock a table may set (seconds)
+MIN_TURN_SECONDS = 5
+
+
+def _turn_seconds(section: dict[str, Any], where: str, default: int | None) -> int | None:
+    """A turn clock setting: seconds (at least ``MIN_TURN_SECONDS``), 0 for no clock, None when unset."""
+    value = _take(section, where, "turn_seconds", int, default)
+    if value and value < MIN_TURN_SECONDS:
+        raise ConfigError(f"{where}.turn_seconds must be 0 (no clock) or at least {MIN_TURN_SECONDS}")
+    return value
+
+
+def _tables(section: dict[str, Any]) -> TableSettings:
+    _check_keys(section, "tables", {"turn_seconds", "takeover_level", "abandon_grace"})
+    level = _take(section, "tables", "takeover_level", str, "medium")
+    if level not in ("easy", "medium", "hard"):
+        raise ConfigError("tables.takeover_level must be easy, medium or hard")
+    grace = _take(section, "tables", "abandon_grace", float, 300.0)
+    if grace < 0:
+        raise ConfigError("tables.abandon_grace must not be negative")
+    return TableSettings(_turn_seconds(section, "tables", 300) or None, level, grace)
 
 
 def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -134,6 +214,23 @@ def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPoli
     )
 
 
+def _web_limits(section: dict[str, Any]) -> WebLimits:
+    raw = section.get("limits", {})
+    where = "web.limits"
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{where} must be a table")
+    defaults = WebLimits()
+    _check_keys(raw, where, set(WebLimits.__dataclass_fields__))
+    values: dict[str, Any] = {}
+    for name in WebLimits.__dataclass_fields__:
+        default = getattr(defaults, name)
+        value = _take(raw, where, name, type(default), default)
+        if value <= 0:
+            raise ConfigError(f"{where}.{name} must be more than 0")
+        values[name] = value
+    return WebLimits(**values)
+
+
 _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration": float, "mistakes": float}
 
 
@@ -171,7 +268,8 @@ def _ai(section: Any) -> AiSettings:
 
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "ai"})
+    _check_keys(data, "config", {"bot", "web", "irc", "ai", "tables"})
+    tables = _tables(data.get("tables", {}))
     b = data.get("bot", {})
     _check_keys(
         b,
@@ -186,6 +284,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "leave_grace",
             "rate_limit",
             "snapshot_every",
+            "max_tables",
         },
     )
     rl = b.get("rate_limit", {})
@@ -206,11 +305,16 @@ def parse_config(data: dict[str, Any]) -> Config:
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
         snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
+        max_tables=_take(b, "bot", "max_tables", int, 10),
     )
     if bot.snapshot_every < 0:
         raise ConfigError("bot.snapshot_every must be 0 (only at shutdown) or a number of moves")
+    if bot.max_tables < 1:
+        raise ConfigError("bot.max_tables must be at least 1")
     w = data.get("web", {})
-    _check_keys(w, "web", {"enabled", "host", "port", "network", "max_message", "admins"})
+    _check_keys(
+        w, "web", {"enabled", "host", "port", "network", "max_message", "admins", "limits", "turn_seconds"}
+    )
     web = WebSettings(
         enabled=_take(w, "web", "enabled", bool, True),
         host=_take(w, "web", "host", str, "127.0.0.1"),
@@ -218,6 +322,8 @@ def parse_config(data: dict[str, Any]) -> Config:
         network=_take(w, "web", "network", str, "web"),
         max_message=_take(w, "web", "max_message", int, 400),
         admins=_admins(w, "web", False),
+        limits=_web_limits(w),
+        turn_seconds=_turn_seconds(w, "web", None),
     )
     if not 0 <= web.port <= 65535:
         raise ConfigError("web.port must be between 0 and 65535")
@@ -256,13 +362,14 @@ def parse_config(data: dict[str, Any]) -> Config:
                 sasl_password=_take(n, where, "sasl_password", str, None),
                 nickserv_password=_take(n, where, "nickserv_password", str, None),
                 channels=channels,
-                admins=_admins(n, where, True),
+                admins=_admins(n, where, False),
                 leave_grace=_take(n, where, "leave_grace", float, bot.leave_grace),
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
+                turn_seconds=_turn_seconds(n, where, None),
             )
         )
-    return Config(bot=bot, web=web, irc=tuple(networks), ai=_ai(data.get("ai", {})))
+    return Config(bot=bot, web=web, irc=tuple(networks), ai=_ai(data.get("ai", {})), tables=tables)
 
 
 def load_config(path: str | Path | None) -> Config:

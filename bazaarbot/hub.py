@@ -15,18 +15,22 @@ import fnmatch
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
+from bazaarbot.ai import AiPool
+from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
-from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
-from bazaarbot.i18n import _
+from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
 from bazaarbot.restore import reload_table, restore_into
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
@@ -90,7 +94,9 @@ class RateLimiter:
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
-    """Admin by services account, hostmask pattern, or channel-operator status the transport vouched for."""
+    """Admin by a secret the transport checked, services account, hostmask pattern, or vouched op status."""
+    if user.is_admin:
+        return True
     if user.account and user.account.lower() in policy.accounts:
         return True
     if user.mask and any(fnmatch.fnmatchcase(user.mask.lower(), m.lower()) for m in policy.masks):
@@ -109,14 +115,25 @@ class Hub:
         admins: dict[str, AdminPolicy] | None = None,
         clock: Callable[[], float] = time.monotonic,
         unlimited_networks: frozenset[str] = frozenset(),
+        tables: TableSettings | None = None,
+        ai: AiSettings | None = None,
+        turn_seconds: dict[str, int | None] | None = None,
+        ai_pool: AiPool | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
         self.settings = settings or BotSettings()
+        self.table_settings = tables or TableSettings()
+        self.ai_settings = ai or AiSettings()
+        #: each network's default turn clock (a network not named uses the ``[tables]`` default)
+        self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
+        self.codes = SeatCodes(store.db.conn)
+        self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
         self.prefs: dict[tuple[str, str, str], str] = {}
@@ -133,6 +150,18 @@ class Hub:
         #: the tables the line being processed used (None outside a line)
         self._touched: dict[Table, None] | None = None
         store.writer.on_failure = self._reload_failed
+        self._clock_task: asyncio.Task[None] | None = None
+        #: (network, channel) -> the settings a table stored before this start
+        self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
+        self.autoplay = Autoplay(
+            self.send_all,
+            self.spawn,
+            lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
+            self.ai_settings.move_delay,
+            self.table_settings.abandon_grace,
+            wall_clock,
+            run=lambda work: self.run_and_send(work, "", None),
+        )
         self._restore()
 
     @classmethod
@@ -143,15 +172,19 @@ class Hub:
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:
         """Every table and running game from the file: a few queries, snapshots plus short tails."""
+        for pref in self.store.prefs():
+            self.prefs[(pref["network"], pref["user_key"], pref["name"])] = pref["value"]
+            if pref["user_key"].startswith(("#", "&")) and pref["value"]:  # a table's own settings
+                self._table_prefs.setdefault((pref["network"], pref["user_key"]), {})[pref["name"]] = pref[
+                    "value"
+                ]
         running = {}
         for found in self.store.running_games():
             running.setdefault(found.game.table_id, found)
         default = self._default_game()
         for row in self.store.load_tables():
             game = row.game if row.game in self.games else default
-            table = Table(
-                self.store,
-                self.games,
+            table = self._new_table(
                 row.id,
                 row.network,
                 row.channel,
@@ -160,7 +193,6 @@ class Hub:
                 row.host,
                 [Seat(s.seat, s.user_key, s.nick) for s in row.seats],
                 row.colors,
-                self.settings.seed,
             )
             game_row = running.get(row.id)
             restore_into(table, game_row, self.store, self.games)
@@ -170,8 +202,79 @@ class Hub:
             self.tables[(row.network, row.channel.lower())] = table
             self._by_id[row.id] = table
             self.index.update(table)
-        for pref in self.store.prefs():
-            self.prefs[(pref["network"], pref["user_key"], pref["name"])] = pref["value"]
+
+    def _new_table(
+        self,
+        table_id: int | None,
+        network: str,
+        channel: str,
+        game: str,
+        options: dict[str, Any] | None = None,
+        host: str = "",
+        seats: list[Seat] | None = None,
+        colors: bool = False,
+    ) -> Table:
+        """A table with its stored settings, the network's defaults, and the hub watching its game."""
+        key = channel.lower()
+        settings = {
+            name: value for (net, who, name), value in self.prefs.items() if net == network and who == key
+        }
+        table = Table(
+            self.store,
+            self.games,
+            table_id,
+            network,
+            channel,
+            game,
+            options,
+            host,
+            seats,
+            colors,
+            self.settings.seed,
+            settings=settings,
+            default_turn_seconds=self.turn_seconds.get(network, self.table_settings.turn_seconds),
+            default_takeover_level=self.table_settings.takeover_level,
+        )
+        table.wall_clock = self.wall_clock
+        table.on_change = self.autoplay.changed
+        return table
+
+    # --- what runs by itself: AI seats and the turn clock ---------------------------------
+    def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run background work the hub waits for in ``idle`` and cancels in ``close``."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def start(self) -> None:
+        """After the transports are up: AIs that were thinking before a restart think again; clocks run."""
+        for table in self.tables.values():
+            if table.running:
+                self.autoplay.changed(table)
+        self.autoplay.flush()
+        if self._clock_task is None:
+            self._clock_task = asyncio.get_running_loop().create_task(self._run_clock())
+
+    async def _run_clock(self) -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the turn clock failed")
+
+    async def tick(self, now: float | None = None) -> None:
+        """Advance every turn clock to ``now`` (the wall clock by default) and send what that says."""
+        await self.run_and_send(lambda: self.autoplay.tick(list(self.tables.values()), now), "", None)
+        self.autoplay.flush()
+
+    async def network_down(self, network: str) -> None:
+        """The bot lost the connection to a network: that network's turn clocks stand still."""
+        self.autoplay.network_down(network, list(self.tables.values()))
+
+    async def network_up(self, network: str) -> None:
+        self.autoplay.network_up(network, list(self.tables.values()))
 
     def _default_game(self) -> str:
         if self.settings.default_game in self.games:
@@ -183,8 +286,9 @@ class Hub:
         self.transports[transport.network] = transport
 
     async def handle(self, incoming: Incoming) -> None:
-        """Process one line and send its answers once its writes are on disk (group commit)."""
+        """Process one line, send its answers once its writes are on disk; then AIs to act think."""
         await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        self.autoplay.flush()
 
     async def run_and_send(self, work: Callable[[], list[Outgoing]], network: str, nick: str | None) -> None:
         """Run ``work`` (a line, an identity event, a timer's action) as one unit of the store,
@@ -220,15 +324,7 @@ class Hub:
         if table is not None:
             return self._use(table)
         if table is None:
-            table = Table(
-                self.store,
-                self.games,
-                None,
-                network,
-                channel,
-                self._default_game(),
-                base_seed=self.settings.seed,
-            )
+            table = self._new_table(None, network, channel, self._default_game())
             self.tables[key] = table
         return self._use(table)
 
@@ -321,6 +417,8 @@ class Hub:
         broken = False
         try:
             messages = self._apply_prefs(work())
+            for table in self._written(unit):  # changed by a timer or an AI, not through a lookup
+                touched.setdefault(table, None)
             for table in touched:
                 self._maybe_snapshot(table)
                 store.touch_table(table.id)
@@ -356,6 +454,14 @@ class Hub:
                 self._changes[table] = self._changes.get(table, 0) + 1
         return unit, messages
 
+    def _written(self, unit: Unit) -> list[Table]:
+        """The tables whose rows ``unit`` writes."""
+        return [
+            self._by_id[scope[1]]
+            for scope in unit.scopes
+            if isinstance(scope, tuple) and scope[0] == "table" and scope[1] in self._by_id
+        ]
+
     def _maybe_snapshot(self, table: Table, force: bool = False) -> None:
         """Every ``snapshot_every`` moves (and at shutdown) the game's state joins the line's writes."""
         if not table.running or table.game_id is None:
@@ -382,11 +488,9 @@ class Hub:
         self.store.forget_created(units)
         tables: list[Table] = []
         for unit in units:
-            for scope in unit.scopes:
-                if scope == PREFS:
-                    self._reload_prefs()
-                elif isinstance(scope, tuple) and scope[0] == "table" and scope[1] in self._by_id:
-                    tables.append(self._by_id[scope[1]])
+            if PREFS in unit.scopes:
+                self._reload_prefs()
+            tables += self._written(unit)
         self._reload_tables(list(dict.fromkeys(tables)))
 
     def _reload_tables(self, tables: list[Table]) -> None:
@@ -406,7 +510,7 @@ class Hub:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
-                key = self._key_for_nick(message.network, message.nick)
+                key = message.key or self._key_for_nick(message.network, message.nick)
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)
@@ -429,6 +533,15 @@ class Hub:
         text = sanitize(incoming.text)
         if not text or raw_nick.lower() == self.settings.nick.lower():
             return []
+        back: list[Outgoing] = []
+        if channel is not None:  # a player the AI stood in for is back the moment they say anything here
+            table = self.tables.get((network, channel.lower()))
+            if table is not None and table.running:
+                back = table.person_spoke(user.key, self._actor(network, user))
+        return back + self._line(network, channel, user, text)
+
+    def _line(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
+        """One sanitised line: a command, a move, a near-miss of a move, or chatter."""
         command = parse_command(text, self.settings.nick)
         table = self.tables.get((network, channel.lower())) if channel else None
         if table is not None:
@@ -646,6 +759,36 @@ class Hub:
             )
         return None
 
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
+        limit = self.settings.max_tables
+        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
+            return None
+        if len(self.seated_tables(network, user.key)) < limit:
+            return None
+        return Tell(
+            network,
+            user.nick,
+            ngettext(
+                "You sit at {n} table already, the limit; /leave one first.",
+                "You sit at {n} tables already, the limit; /leave one first.",
+                limit,
+            ).format(n=limit),
+        )
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+        if len(args) != 1:
+            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
+        owner = self.codes.owner(network, args[0])
+        table = self.tables.get((network, owner[0])) if owner else None
+        if table is None:
+            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
+        out, old_key = table.claim_seat(self._actor(network, user), args[0])
+        if old_key is not None:
+            self._cancel_leave(network, old_key)
+        return out
+
     def _unknown_command(
         self, network: str, channel: str | None, user: User, command: Command, text: str
     ) -> list[Outgoing]:
@@ -761,9 +904,15 @@ class Hub:
         self.store.commit_now()
 
     async def close(self) -> None:
+        if self._clock_task is not None:
+            self._clock_task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._clock_task
+            self._clock_task = None
         for handle in self._pending_leaves.values():
             handle.cancel()
         self._pending_leaves.clear()
+        self.autoplay.shutdown()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(BaseException):

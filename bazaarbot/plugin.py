@@ -90,6 +90,17 @@ class Result:
     detail: str = ""
 
 
+def options_text(options: tuple[Option, ...]) -> str:
+    """The table options as lines for ``/rules``: ``name=default - help``, so a host sees every choice."""
+    lines = []
+    for option in options:
+        default = option.default
+        if isinstance(default, bool):
+            default = "on" if default else "off"
+        lines.append(f"{option.name}={default} - {option.help}")
+    return "\n".join(lines)
+
+
 class GamePlugin(ABC):
     """Base class for a game. Subclasses set the identity fields and implement the rules."""
 
@@ -134,6 +145,18 @@ class GamePlugin(ABC):
         verbs (or an alias of one).
         """
 
+    def undoable(self, state: Any, seat: int, move: Any) -> bool:
+        """Whether ``seat`` could take ``move`` back right after playing it (``/undo``).
+
+        Called with the state *before* the move (the plugin may try it on a
+        clone). True only when the move reveals nothing (no card drawn, no die
+        rolled, no hidden thing shown, no random number consumed) and leaves
+        the decision with the same seat in the same turn; the table then undoes
+        it by replaying the log without it, which gives exactly this state.
+        The default, False, suits games whose turn is a single step.
+        """
+        return False
+
     # --- views --------------------------------------------------------------
     @abstractmethod
     def board(self, state: Any) -> str:
@@ -166,15 +189,13 @@ class GamePlugin(ABC):
             parts.append(text)
         return "; ".join(parts)
 
-    def undoable(self, state: Any, seat: int, move: Any) -> bool:
-        """Whether ``move`` (parsed, not yet applied) could be taken back after it is played.
+    def remove_seat(self, state: Any, seat: int) -> Outcome | None:
+        """Take ``seat`` out of the game for good (a leaver under the game's own rules), in place.
 
-        True only for a step that reveals nothing and draws no chance (no card
-        drawn, no die rolled, no hidden thing shown, no random number used), so
-        that the state before it is exactly what the player may return to. The
-        table offers ``/undo`` while the same seat is still to act.
+        Returns what happened, or None when the game has no such rule (the
+        table then lets an AI play the seat). Like ``apply`` it is deterministic.
         """
-        return False
+        return None
 
     # --- persistence --------------------------------------------------------
     @abstractmethod

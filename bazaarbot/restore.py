@@ -47,6 +47,9 @@ def apply_row(table: Table, row: TableRow, games: dict[str, GamePlugin], default
 def clear_game(table: Table) -> None:
     table.state = None
     table.undo_point = None
+    table.timeouts = {}
+    table.reset_requests = {}
+    table.turn_clock = None
     table.game_id = None
     table.players = []
     table.moves_made = 0
@@ -77,11 +80,14 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     """
     game, snapshot = running.game, running.snapshot
     plugin = games[game.plugin]
-    players = [Seat(i + 1, p["key"], p["nick"]) for i, p in enumerate(game.players)]
     names = [p["nick"] for p in game.players]
     table.game_name = game.plugin
     table.game_id = game.id
-    table.players = players
+    table.game_seed = game.seed
+    table.players = [
+        Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+        for i, p in enumerate(game.players)
+    ]
     if game.rules_version != plugin.rules_version:
         return _restore_other_rules(table, running, store, plugin)
     state = None
@@ -103,16 +109,18 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     except Exception:
         clear_game(table)
         raise
-    _follow_renames(table.state, names)
+    _follow_renames(table)
     table.moves_made = moves_made
+    table.notify()
     return len(tail)
 
 
-def _follow_renames(state: Any, names: list[str]) -> None:
-    """A nick change after the snapshot is in the game's players, not in the snapshot."""
+def _follow_renames(table: Table) -> None:
+    """The names the game shows: a nick change after the snapshot, a seat an AI took over."""
+    state = table.state
     if hasattr(state, "players") and isinstance(state.players, list):
-        for index, nick in enumerate(names[: len(state.players)]):
-            state.players[index] = nick
+        for index, seat in enumerate(table.players[: len(state.players)]):
+            state.players[index] = seat.label
 
 
 def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, plugin: GamePlugin) -> int:
@@ -153,8 +161,9 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
             why,
         )
         return 0
-    _follow_renames(table.state, names)
+    _follow_renames(table)
     table.moves_made = len(moves)
+    table.notify()
     note = f"replayed under rules {plugin.rules_version} (saved under {game.rules_version})"
     store.set_rules_version(game.id, plugin.rules_version, note)
     log.warning("game %s: %s", game.id, note)

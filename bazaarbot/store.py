@@ -381,8 +381,14 @@ class Store:
     def rename_player(self, game_id: int, seat: int, nick: str, user_key: str) -> None:
         self.writer.write(
             self._game_scope(game_id),
-            "UPDATE games SET players=json_set(players, ?, json(?)) WHERE id=?",
-            [f"$[{int(seat)}]", json.dumps({"key": user_key, "nick": nick}), game_id],
+            "UPDATE games SET players=json_set(players, ?, ?, ?, ?) WHERE id=?",
+            [f"$[{int(seat)}].key", user_key, f"$[{int(seat)}].nick", nick, game_id],
+        )
+
+    def set_players(self, game_id: int, players: list[dict[str, object]]) -> None:
+        """Who holds each seat of a running game now (a person or an AI), as ``Seat.record`` gives it."""
+        self.writer.write(
+            self._game_scope(game_id), "UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id]
         )
 
     def save_snapshot(self, game_id: int, n: int, rules_version: str, state: dict[str, Any]) -> None:

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 from countgame import GAME as COUNT
 
-from bazaarbot.config import AdminPolicy, BotSettings, RateLimit
+from bazaarbot.ai import DEFAULT_LEVELS, AiPool
+from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
 
 NETWORK = "test"
+
+#: AI levels with small budgets, so tests that play against an AI stay quick
+TEST_LEVELS = {
+    name: replace(level, iterations=min(level.iterations, 40)) for name, level in DEFAULT_LEVELS.items()
+}
+
+
+def thread_ai_pool() -> AiPool:
+    """The real AI, thinking in a thread instead of a worker process (no process start-up per test)."""
+    return AiPool(1, TEST_LEVELS, executor=ThreadPoolExecutor(1))
 
 
 class Driver:
@@ -24,6 +37,8 @@ class Driver:
         settings: BotSettings | None = None,
         admins: AdminPolicy | None = None,
         clock=None,
+        wall_clock=None,
+        tables: TableSettings | None = None,
     ) -> None:
         self.db = db
         self.games = games or {"count": COUNT}
@@ -33,16 +48,29 @@ class Driver:
         self.admins = admins or AdminPolicy(
             accounts=("root",), masks=("*!*@admin.example",), ops_are_admins=True
         )
-        kwargs = {"clock": clock} if clock else {}
+        kwargs: dict = {"clock": clock} if clock else {}
+        if wall_clock is not None:
+            kwargs["wall_clock"] = wall_clock
+        self.wall_clock = wall_clock
+        self.tables = tables
         self.hub = Hub(
-            Store(db), games=self.games, settings=self.settings, admins={NETWORK: self.admins}, **kwargs
+            Store(db),
+            games=self.games,
+            settings=self.settings,
+            admins={NETWORK: self.admins},
+            ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS),
+            ai_pool=thread_ai_pool(),
+            tables=tables,
+            **kwargs,
         )
         self.replies: list[Outgoing] = []
 
     def restart(self) -> Driver:
         """A new hub on the same file, as after a restart of the bot."""
         self.hub.store.close()
-        return Driver(self.db, self.games, self.settings, self.admins)
+        return Driver(
+            self.db, self.games, self.settings, self.admins, wall_clock=self.wall_clock, tables=self.tables
+        )
 
     def line(self, nick: str, text: str, channel: str | None = "#t", **user: object) -> list[Outgoing]:
         out = self.hub.process(Incoming(NETWORK, channel, User(nick, **user), text))  # type: ignore[arg-type]

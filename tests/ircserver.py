@@ -166,11 +166,19 @@ def ircserver_flood(tmp_path: Path) -> Iterator[IrcServer]:
 
 
 class RawClient:
-    """An IRC client that speaks raw lines: ``send`` writes one, ``expect`` waits for one that matches."""
+    """An IRC client that speaks raw lines: ``send`` writes one, ``expect`` waits for one that matches.
 
-    def __init__(self, nick: str, port: int) -> None:
+    ``ident`` is the user name sent with USER (ngircd shows it as ``~ident``)
+    and ``source`` the loopback address it connects from (ngircd, with DNS
+    off, shows it as the host): two clients with different ones are two
+    different ``user@host`` under whatever nick they take.
+    """
+
+    def __init__(self, nick: str, port: int, ident: str | None = None, source: str = "127.0.0.1") -> None:
         self.nick = nick
         self.port = port
+        self.ident = ident or nick
+        self.source = source
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.lines: list[str] = []
@@ -179,10 +187,12 @@ class RawClient:
         self._task: asyncio.Task[None] | None = None
 
     async def connect(self, channels: tuple[str, ...] = ()) -> RawClient:
-        self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.reader, self.writer = await asyncio.open_connection(
+            "127.0.0.1", self.port, local_addr=(self.source, 0)
+        )
         self._task = asyncio.create_task(self._read())
         self.send(f"NICK {self.nick}")
-        self.send(f"USER {self.nick} 0 * :raw test client")
+        self.send(f"USER {self.ident} 0 * :raw test client")
         await self.expect(lambda line: f" 001 {self.nick} " in line, timeout=10)
         for channel in channels:
             await self.join(channel)

@@ -47,7 +47,7 @@ def test_zero_or_seven_players_are_refused(n):
 
 def test_start_player_is_seat_1_then_seat_order():
     assert R.START_SEAT == 0
-    s = GAME.setup(["a", "b", "c"], random.Random(3), {})
+    s = GAME.setup(["a", "b", "c"], random.Random(3), {"auto_pass": False})
     order = []
     for _ in range(6):
         order.append(s.turn)
@@ -59,7 +59,13 @@ def test_start_player_is_seat_1_then_seat_order():
 
 def test_classic_options_are_off_by_default():
     defaults = {o.name: o.default for o in GAME.options}
-    assert defaults == {"table": "generated", "quality_gate": False, "hand_limit": False, "bank": False}
+    assert defaults == {
+        "table": "generated",
+        "quality_gate": False,
+        "hand_limit": False,
+        "bank": False,
+        "auto_pass": True,
+    }
     s = GAME.setup(["a", "b"], random.Random(1), {})
     assert s.hand_limit == 0 and s.bank is None
 

@@ -47,9 +47,9 @@ def test_board_shows_every_players_stones_and_score_and_whose_turn():
     s = build_state(hands=["2 blue red", "", "5 yellow"], turn=1)
     s.scores = [7, 0, 12]
     text = GAME.board(s)
-    assert "alice 7 pts, 0 bought, stones 3: 2 blue, 1 red" in text
-    assert ">bob 0 pts, 0 bought, stones 0: no stones" in text
-    assert "carol 12 pts, 0 bought, stones 5: 5 yellow" in text
+    assert "alice 7 points, 0 bought, 3 stones: 2 blue, 1 red" in text
+    assert ">bob 0 points, 0 bought, 0 stones: no stones" in text
+    assert "carol 12 points, 0 bought, 5 stones: 5 yellow" in text
     assert text.splitlines()[-1].startswith("Now: bob to move: draw")
 
 
@@ -126,4 +126,4 @@ def test_rules_summary_and_command_help_teach_the_game():
         assert word in GAME.command_help
     assert all(len(line) < 300 for line in GAME.command_help.splitlines())
     assert (GAME.name, GAME.min_players, GAME.max_players) == ("bazaar", 1, 6)
-    assert GAME.rules_version == "bazaar-1"
+    assert GAME.rules_version == "bazaar-2"

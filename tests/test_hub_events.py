@@ -45,14 +45,16 @@ async def test_handle_sends_every_answer_through_the_transport(tmp_path):
     assert sum(1 for t in private if t.startswith("You sit in seat")) == 2
 
 
-async def test_quit_leaves_the_game_after_the_grace_period(tmp_path):
+async def test_quit_hands_the_seat_to_an_ai_after_the_grace_period(tmp_path):
     bot, recorder = await seated_game(tmp_path)
     await bot.hub.user_left(NETWORK, None, User("bob"), grace=0.05)
-    assert bot.table.running  # not yet
+    assert bot.table.players[1].ai is None  # not yet
     await asyncio.sleep(0.2)
     await bot.hub.idle()
-    assert not bot.table.running and [s.nick for s in bot.table.seats] == ["alice"]
+    assert bot.table.running and [s.nick for s in bot.table.seats] == ["alice"]
+    assert bot.table.players[1].ai == "medium"
     assert any("bob is gone" in m.text for m in recorder.sent)
+    assert any("An AI (medium) now plays seat 2 for bob" in m.text for m in recorder.sent)
 
 
 async def test_coming_back_within_the_grace_period_keeps_the_seat(tmp_path):

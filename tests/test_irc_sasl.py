@@ -117,7 +117,7 @@ async def test_cap_sasl_and_accounts(tmp_path: Path, sasl_ok: bool) -> None:
         await wait_until(lambda: table.seat_of("a:carolacct").nick == "carol_away", 5, "the nick to follow")
         server.send(":dave!~d@h JOIN #bazaar * :Dave")
         server.send(":dave!~d@h PRIVMSG #bazaar :!join")
-        await wait_until(lambda: table.seat_of("n:dave") is not None, 5, "dave's seat by nick")
+        await wait_until(lambda: table.seat_of("m:dave!~d@h") is not None, 5, "dave's seat by nick and host")
         server.send(":dave!~d@h ACCOUNT daveacct")  # logs in: the seat moves to the account
         await wait_until(lambda: table.seat_of("a:daveacct") is not None, 5, "dave's seat by account")
         assert bot.roster.user("alice", "#bazaar").is_op

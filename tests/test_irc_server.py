@@ -253,10 +253,10 @@ async def test_quit_in_a_game_starts_the_grace_period(tmp_path: Path, ircserver:
     hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
     await bob.close()
     closing.remove(bob)
-    await wait_until(lambda: (NET, "n:bob") in hub._pending_leaves, what="the grace period")
+    await wait_until(lambda: (NET, "m:bob!~bob@127.0.0.1") in hub._pending_leaves, what="the grace period")
     bob2 = await RawClient("bob", ircserver.port).connect((CHAN,))
     closing.append(bob2)
-    await wait_until(lambda: (NET, "n:bob") not in hub._pending_leaves, what="the return")
+    await wait_until(lambda: (NET, "m:bob!~bob@127.0.0.1") not in hub._pending_leaves, what="the return")
     assert table(hub).running
 
 
@@ -308,6 +308,7 @@ async def test_players_gone_during_an_outage_get_the_grace_period(
     alice2 = await RawClient("alice", ircserver.port).connect((CHAN,))
     closing.append(alice2)
     await wait_until(lambda: bot.roster.in_channel("alice", CHAN), 15, "the rejoin")
-    await wait_until(lambda: (NET, "n:bob") in hub._pending_leaves, what="bob's grace period")
-    await wait_until(lambda: (NET, "n:alice") not in hub._pending_leaves, what="alice is there")
+    await wait_until(lambda: (NET, "m:bob!~bob@127.0.0.1") in hub._pending_leaves, what="bob's grace period")
+    alice_key = "m:alice!~alice@127.0.0.1"
+    await wait_until(lambda: (NET, alice_key) not in hub._pending_leaves, what="alice is there")
     assert table(hub).running

@@ -99,7 +99,7 @@ def test_accounts_from_extended_join_tags_and_account_notify() -> None:
     assert roster.user("bob").account == "bobacct"
     events = feed(roster, ":frank!f@h JOIN #bazaar * :Frank", ":frank!f@h ACCOUNT frankacct")
     assert isinstance(events[-1], Renamed)
-    assert events[-1].old.key == "n:frank" and events[-1].new.key == "a:frankacct"
+    assert events[-1].old.key == "m:frank!f@h" and events[-1].new.key == "a:frankacct"
     assert feed(roster, ":frank!f@h ACCOUNT *") == []
     assert roster.user("frank").account is None
 
@@ -124,3 +124,24 @@ def test_own_nick_change_and_part() -> None:
     assert roster.me == "bot2"
     feed(roster, ":bot2!~bot@host PART #bazaar")
     assert roster.channel("#bazaar") is None
+
+
+def test_a_new_host_for_the_same_connection_moves_the_seat_with_it() -> None:
+    roster = joined()
+    feed(roster, ":gina!g@plain.host JOIN #bazaar")
+    events = feed(roster, ":gina!g@plain.host CHGHOST g gina.cloak")
+    assert events == [Renamed(roster_user("gina", "g", "plain.host"), roster_user("gina", "g", "gina.cloak"))]
+    assert events[0].new.key == "m:gina!g@gina.cloak"
+
+
+def test_a_nick_held_from_another_host_holds_nothing_of_the_owners() -> None:
+    roster = joined()
+    feed(roster, ":hal!h@home JOIN #bazaar")
+    assert roster.holds("hal", "m:hal!h@home")
+    feed(roster, ":hal!h@home QUIT :bye", ":hal!m@evil JOIN #bazaar")
+    assert not roster.holds("hal", "m:hal!h@home")
+    assert roster.holds("hal", "m:hal!m@evil")
+    assert not roster.holds("nobody", "m:nobody!n@h")  # unknown: nothing private goes there
+    assert roster.holds("anyone", "n:anyone")  # a bare nick key is the nick
+    assert roster.present("#bazaar", "hal", "m:hal!m@evil")
+    assert not roster.present("#bazaar", "hal", "m:hal!h@home")

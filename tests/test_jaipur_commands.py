@@ -134,10 +134,10 @@ def test_exchange_forms(market_state):
     for text in (
         "take 2 spice give 2 camels",
         "take spice spice give camel camel",
-        "swap 2 spice for 2 camels",
+        "swap 2 camels for 2 spice",
         "take 2 spices for 2 camels",
-        "tausche 2 Gewürze gegen 2 Kamele",
-        "cambiar 2 especias por 2 camellos",
+        "tausche 2 Kamele gegen 2 Gewürze",
+        "cambiar 2 camellos por 2 especias",
         "take 2 spice",
     ):
         assert parse(market_state, text) == two_for_two, text

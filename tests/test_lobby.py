@@ -187,36 +187,54 @@ def test_admin_is_never_a_bare_nick(bot):
     assert seated(bot) == ["alice", "bob"]
 
 
-def test_reset_by_host_before_start(bot):
+def test_reset_by_host_before_start_keeps_the_seats(bot):
     bot.line("alice", "/join")
     bot.line("bob", "/join")
-    bot.line("alice", "/reset")
+    out = bot.line("alice", "/reset")
+    assert seated(bot) == ["alice", "bob"] and "everybody stays seated" in text(out)
+
+
+def test_reset_clear_by_host_before_start_empties_the_table(bot):
+    bot.line("alice", "/join")
+    bot.line("bob", "/join")
+    bot.line("alice", "/reset clear")
     assert seated(bot) == [] and bot.table.host == ""
 
 
-def test_reset_of_running_game_needs_an_admin(bot):
+def test_reset_of_running_game_by_an_admin_happens_at_once(bot):
+    bot.line("alice", "/join")
+    bot.line("bob", "/join")
+    bot.line("alice", "/start")
+    game_id = bot.table.game_id
+    bot.line("root", "/reset", account="root")
+    assert not bot.table.running and seated(bot) == ["alice", "bob"]
+    assert bot.hub.store.game_record(game_id)["status"] == "abandoned"
+    bot.line("alice", "/start")
+    assert bot.table.running and bot.table.game_id != game_id  # a new deal, same people
+
+
+def test_reset_of_running_game_by_players_needs_everybodys_agreement(bot):
     bot.line("alice", "/join")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
     out = bot.line("alice", "/reset")
-    assert bot.table.running and "an admin" in text(out)
-    game_id = bot.table.game_id
-    bot.line("root", "/reset", account="root")
-    assert not bot.table.running and seated(bot) == []
-    assert bot.hub.store.game_record(game_id)["status"] == "abandoned"
+    assert bot.table.running and "bob: say /reset within 2 minutes" in text(out)
+    assert "Only the players" in text(bot.line("carol", "/reset"))
+    out = bot.line("bob", "/reset")
+    assert not bot.table.running and "reset by agreement of alice, bob" in text(out)
+    assert seated(bot) == ["alice", "bob"]
 
 
 @pytest.mark.parametrize("turn_of_leaver", [True, False])
-def test_leaving_a_running_game_abandons_it_whoever_is_to_act(bot, turn_of_leaver):
+def test_leaving_a_running_game_hands_the_seat_to_an_ai_whoever_is_to_act(bot, turn_of_leaver):
     bot.line("alice", "/join")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
-    game_id = bot.table.game_id
     leaver = "alice" if turn_of_leaver else "bob"
     out = bot.line(leaver, "/leave")
-    assert not bot.table.running
-    assert "abandoned" in text(out)
-    assert bot.hub.store.game_record(game_id)["status"] == "abandoned"
+    assert bot.table.running and "An AI (medium) now plays seat" in text(out)
+    index = 0 if turn_of_leaver else 1
+    assert bot.table.players[index].ai == "medium" and bot.table.players[index].nick == leaver
     assert leaver not in seated(bot) and len(seated(bot)) == 1
 
 
@@ -225,7 +243,7 @@ def test_kick_in_a_running_game_takes_the_same_leave_path(bot):
     bot.line("bob", "/join")
     bot.line("alice", "/start")
     bot.line("alice", "/kick bob")
-    assert not bot.table.running and seated(bot) == ["alice"]
+    assert bot.table.running and seated(bot) == ["alice"] and bot.table.players[1].ai == "medium"
 
 
 def test_disconnect_takes_the_same_leave_path(bot):
@@ -235,7 +253,7 @@ def test_disconnect_takes_the_same_leave_path(bot):
     from bazaarbot.transports.base import User
 
     out = bot.hub.leave_now("test", None, User("bob").key)
-    assert not bot.table.running and seated(bot) == ["alice"] and "bob is gone" in text(out)
+    assert seated(bot) == ["alice"] and "bob is gone" in text(out) and bot.table.players[1].ai == "medium"
 
 
 def test_status_in_lobby_and_game(bot):

@@ -53,7 +53,7 @@ def test_the_index_follows_join_leave_kick_reset_and_rename(tmp_path):
     assert hub.seated_tables(NETWORK, "n:bob") == []
     assert [t.channel for t in hub.seated_tables(NETWORK, "n:robert")] == ["#t"]
     assert hub._key_for_nick(NETWORK, "Robert") == "n:robert"
-    bot.line("alice", "/reset")
+    bot.line("alice", "/reset clear")
     assert hub.seated_tables(NETWORK, "n:alice") == hub.seated_tables(NETWORK, "n:robert") == []
 
 

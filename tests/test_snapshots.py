@@ -113,13 +113,12 @@ def test_all_running_games_load_in_a_fixed_number_of_queries(tmp_path):
         db = tmp_path / f"q{count}.sqlite"
         bot = Driver(db, games={"count": CountingGame()}, settings=settings(3))
         for i in range(count):
-            bot.line("a", "/new count target=1000", channel=f"#c{i}")
-            bot.line("b", "/join", channel=f"#c{i}")
-            bot.line("a", "/start", channel=f"#c{i}")
-            bot.line("a", "add 1", channel=f"#c{i}")
-            bot.line("b", "add 1", channel=f"#c{i}")
-            bot.line("a", "add 1", channel=f"#c{i}")
-            bot.line("b", "add 1", channel=f"#c{i}")
+            a, b = f"a{i}", f"b{i}"
+            bot.line(a, "/new count target=1000", channel=f"#c{i}")
+            bot.line(b, "/join", channel=f"#c{i}")
+            bot.line(a, "/start", channel=f"#c{i}")
+            for nick in (a, b, a, b):
+                bot.line(nick, "add 1", channel=f"#c{i}")
         bot.hub.store.close()
         statements: list[str] = []
         original = sqlite3.connect

@@ -147,7 +147,7 @@ def test_take_gold_with_the_shop_adds_two():
 
 
 def test_deliver_places_one_cube_per_die_and_hoist_adds_one():
-    st = set_tower(new_game(3), {"camels": (2, 3), "vases": (5, 2), "gold": (6, 2)})
+    st = set_tower(new_game(3, hoist_optional=False), {"camels": (2, 3), "vases": (5, 2), "gold": (6, 2)})
     st.built[0] |= 1 << HOIST
     play(st, "deliver vases")
     assert st.phase == P_PLACE and st.place_left == 3

@@ -42,7 +42,7 @@ def test_board_shows_the_whole_city_in_short_lines():
     assert "camels 3x1" in text and "gold 3x6 (1 yellow)" in text
     assert "vase1(4) Bob 1/1 done @E1" in text and "sack5(6) Cid 2/5 @W7" in text and "sack6(8) 0/6" in text
     assert "Supervisor at X" in text and "Caravan 2/12" in text and "row 1: Ann Dee" in text
-    assert "Ann: 0 pts, 2 gold, 0 camels, 0 cards, hoist." in text
+    assert "Ann: 0 points, 2 gold, 0 camels, 0 cards, hoist." in text
     assert sum(1 for line in lines if line.startswith(("Sacks:", "Barrels:", "Chests:", "Vases:"))) == 4
 
 
@@ -51,7 +51,7 @@ def test_board_never_shows_cards_in_hand():
     out = play(st, "draw 1")
     card = CARD_IDS[st.hands[0][0]]
     assert card not in GAME.board(st) and all(card not in line for line in out.public)
-    assert "1 cards" in GAME.board(st)
+    assert "1 card," in GAME.board(st)
     assert out.private[0] == [f"You drew {card}."]
     assert card in GAME.private_view(st, 0) and card_text(st.hands[0][0]) in GAME.private_view(st, 0)
     assert card not in GAME.private_view(st, 1)
@@ -70,7 +70,7 @@ def test_private_view_lists_cards_and_what_is_left_to_build():
 def test_every_update_ends_with_whose_decision_it_is():
     st = set_tower(new_game(3), {"camels": (1, 3), "gold": (6, 2)})
     out = play(st, "take camels")
-    assert out.public[-1].endswith("Ann: build, play cards, or done.")
+    assert out.public[-1].endswith("Ann: build, or done.")
     out = play(st, "done")
     assert "Now: Bob: pick dice" in out.public[-1]
 

@@ -14,7 +14,7 @@ from typing import Any
 import aiohttp
 from countgame import GAME as COUNT
 
-from bazaarbot.config import BotSettings, WebSettings
+from bazaarbot.config import BotSettings, WebLimits, WebSettings
 from bazaarbot.hub import Hub
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
@@ -39,9 +39,9 @@ class Served:
     transport: WebTransport
     clients: list[WsClient] = field(default_factory=list)
 
-    async def connect(self, headers: dict[str, str] | None = None) -> WsClient:
-        """A new tab on this server, closed when the server is."""
-        client = await WsClient.open(self.ws_url, headers)
+    async def connect(self, headers: dict[str, str] | None = None, source: str | None = None) -> WsClient:
+        """A new tab on this server (from the loopback address ``source``), closed when the server is."""
+        client = await WsClient.open(self.ws_url, headers, source)
         self.clients.append(client)
         return client
 
@@ -61,12 +61,14 @@ async def serve(
     port: int = 0,
     default_game: str = "count",
     leave_grace: float = 60.0,
+    limits: WebLimits | None = None,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
     """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
     settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
     hub = Hub(Store(db), games=games or {"count": COUNT}, settings=settings)
-    transport = WebTransport(WebSettings(host="127.0.0.1", port=port), **transport_options)
+    web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits())
+    transport = WebTransport(web_settings, **transport_options)
     hub.attach(transport)
     await transport.start(hub)
     served = Served(hub, transport)
@@ -89,8 +91,11 @@ class WsClient:
     _cursor: int = 0
 
     @classmethod
-    async def open(cls, url: str, headers: dict[str, str] | None = None) -> WsClient:
-        session = aiohttp.ClientSession()
+    async def open(
+        cls, url: str, headers: dict[str, str] | None = None, source: str | None = None
+    ) -> WsClient:
+        connector = aiohttp.TCPConnector(local_addr=(source, 0)) if source else None
+        session = aiohttp.ClientSession(connector=connector)
         try:
             ws = await session.ws_connect(url, headers=headers)
         except BaseException:

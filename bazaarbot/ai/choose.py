@@ -7,6 +7,7 @@ from functools import cache
 from typing import Any
 
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.registry import discover
 
 from .greedy import beginner_action, random_action
 from .ismcts import Search
@@ -16,8 +17,6 @@ from .levels import DEFAULT_LEVELS, Level
 @cache
 def game_named(name: str) -> GamePlugin:
     """The installed plugin called ``name`` (looked up once per process)."""
-    from bazaarbot.registry import discover
-
     games = discover()
     if name not in games:
         raise KeyError(f"no game {name!r}; installed: {', '.join(sorted(games))}")
@@ -64,7 +63,7 @@ def choose_action(
 
 
 def choose(
-    game_name: str,
+    game_name: str | GamePlugin,
     state_json: dict[str, Any],
     seat: int,
     level: str,
@@ -73,9 +72,11 @@ def choose(
 ) -> str:
     """The command the AI of ``level`` types for ``seat`` in this position (one of ``legal_commands``).
 
+    ``game_name`` names an installed game, or is the plugin itself (a game the caller holds).
+
     Deterministic for the same arguments (unless a level's time cap cuts a search short).
     """
-    game = game_named(game_name)
+    game = game_name if isinstance(game_name, GamePlugin) else game_named(game_name)
     state = game.from_json(state_json)
     action = choose_action(game, state, seat, level, random.Random(seed), levels)
     return game.ai_command(state, seat, action)

@@ -13,6 +13,8 @@ import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
+from bazaarbot.plugin import GamePlugin
+
 from .choose import choose
 from .levels import DEFAULT_LEVELS, Level
 
@@ -49,7 +51,13 @@ class AiPool:
         return self._executor
 
     def submit(
-        self, game: str, state_json: dict[str, Any], seat: int, level: str, seed: int, key: Any = None
+        self,
+        game: str | GamePlugin,
+        state_json: dict[str, Any],
+        seat: int,
+        level: str,
+        seed: int,
+        key: Any = None,
     ) -> asyncio.Future[str]:
         """Start a think now; the future gives the command, or is cancelled and never delivers."""
         if level not in self.levels and level not in ("random", "greedy"):
@@ -68,7 +76,13 @@ class AiPool:
         return future
 
     async def think(
-        self, game: str, state_json: dict[str, Any], seat: int, level: str, seed: int, key: Any = None
+        self,
+        game: str | GamePlugin,
+        state_json: dict[str, Any],
+        seat: int,
+        level: str,
+        seed: int,
+        key: Any = None,
     ) -> str:
         """The command the AI plays; raises ``asyncio.CancelledError`` if the think was cancelled."""
         return await self.submit(game, state_json, seat, level, seed, key)

@@ -20,7 +20,8 @@ from bazaarbot.transports.base import Outgoing
     ),
 )
 def new(ctx: Context) -> list[Outgoing]:
-    return ctx.the_table().new(ctx.actor, ctx.args)
+    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, ctx.the_table())
+    return [refusal] if refusal is not None else ctx.the_table().new(ctx.actor, ctx.args)
 
 
 @command(
@@ -32,7 +33,22 @@ def new(ctx: Context) -> list[Outgoing]:
     details=N_("The first to sit is the host."),
 )
 def join(ctx: Context) -> list[Outgoing]:
-    return ctx.the_table().join(ctx.actor, ctx.args)
+    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, ctx.the_table())
+    return [refusal] if refusal is not None else ctx.the_table().join(ctx.actor, ctx.args)
+
+
+@command(
+    "claim",
+    N_("take your seat back from a new address"),
+    args=N_("<code>"),
+    table=False,
+    details=N_(
+        "A seat taken without a services account belongs to your nick and address; the code I told "
+        "you privately at /join moves it to your new address. Each code works once (best said privately)."
+    ),
+)
+def claim(ctx: Context) -> list[Outgoing]:
+    return ctx.host.claim_seat(ctx.network, ctx.user, ctx.args)
 
 
 @command("leave", N_("get up (ends a running game you play in)"), aliases=("part", "quit"))
@@ -52,11 +68,37 @@ def kick(ctx: Context) -> list[Outgoing]:
 
 @command(
     "reset",
-    N_("empty this table and abandon its game (admin; the host before the start)"),
-    who=Who.HOST,
+    N_("end the game here; seats stay (clear: empty them too)"),
+    args=N_("[clear]"),
+    details=N_(
+        "Before the start the host resets alone; during a game an admin at once, or the players by "
+        "agreement: it happens when every other person in the game also says /reset within 2 minutes."
+    ),
 )
 def reset(ctx: Context) -> list[Outgoing]:
-    return ctx.the_table().reset(ctx.actor)
+    return ctx.the_table().reset(ctx.actor, ctx.args)
+
+
+@command(
+    "addbot",
+    N_("add an AI player to this table"),
+    args=N_("[easy|medium|hard]"),
+    aliases=("ai", "bot"),
+    where=Where.CHANNEL,
+    details=N_("/kick removes it before the start. A game needs at least one person."),
+)
+def addbot(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().addbot(ctx.actor, ctx.args)
+
+
+@command(
+    "back",
+    N_("play your seat again after the AI stood in for you"),
+    who=Who.SEATED,
+    details=N_("Saying anything at the table, or playing a move, brings you back too."),
+)
+def back(ctx: Context) -> list[Outgoing]:
+    return ctx.the_table().back(ctx.actor)
 
 
 @command(

@@ -7,9 +7,12 @@ They share the fields declared here.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.plugin import GamePlugin, Result
+from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
 from bazaarbot.table.seats import Seat
 from bazaarbot.transports.base import Outgoing, Say, Tell
@@ -31,6 +34,9 @@ class TableBase:
         seats: list[Seat] | None = None,
         colors: bool = False,
         base_seed: int | None = None,
+        settings: dict[str, str] | None = None,
+        default_turn_seconds: int | None = None,
+        default_takeover_level: str | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -48,10 +54,28 @@ class TableBase:
         self.moves_made = 0
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
+        #: the running game's seed (the AI's random numbers derive from it)
+        self.game_seed = 0
+        #: table settings kept in the store (clock, takeover level, ...), by name
+        self.settings: dict[str, str] = dict(settings or {})
+        self.default_turn_seconds = default_turn_seconds
+        self.default_takeover_level = default_takeover_level
+        #: the turn clock of the awaited decision (``clock.TurnClock``), made when first needed
+        self.turn_clock: Any = None
+        #: game seat -> decisions in a row the clock ran out on
+        self.timeouts: dict[int, int] = {}
+        #: seated person's key -> when they asked to /reset (an agreement of everybody seated)
+        self.reset_requests: dict[str, float] = {}
+        #: wall-clock time (the hub injects a fake one in tests)
+        self.wall_clock: Callable[[], float] = time.time
+        #: called when the game moved or changed hands (the hub looks for AI decisions then)
+        self.on_change: Callable[[Any], None] | None = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
         #: why a stored game cannot go on under the installed rules (the table waits for /reset)
         self.paused: str | None = None
+        #: one-time codes that move a seat bound to a host to its owner's new address
+        self.codes = SeatCodes(store.db.conn)
 
     @property
     def plugin(self) -> GamePlugin:
@@ -64,8 +88,19 @@ class TableBase:
     def say(self, text: str) -> Say:
         return Say(self.network, self.channel, text, colors=self.colors)
 
-    def tell(self, nick: str, text: str, listing: bool = False) -> Tell:
-        return Tell(self.network, nick, text, listing=listing)
+    def tell(self, nick: str, text: str, listing: bool = False, key: str | None = None) -> Tell:
+        """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
+        return Tell(self.network, nick, text, listing=listing, key=key)
+
+    def notify(self) -> None:
+        """Tell whoever watches this table that its game moved or changed hands."""
+        if self.on_change is not None:
+            self.on_change(self)
+
+    def tell_seat(self, index: int, text: str) -> list[Outgoing]:
+        """A private line for the person who plays game seat ``index``; nothing while an AI plays it."""
+        seat = self.players[index]
+        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key)]
 
     def seat_of(self, key: str) -> Seat | None:
         return next((s for s in self.seats if s.key == key), None)
@@ -83,6 +118,19 @@ class TableBase:
             self.id = self.store.ensure_table(self.network, self.channel, self.game_name)
         return self.id
 
+    @property
+    def settings_key(self) -> str:
+        """The store key of this table's settings (a channel name, never a person's key)."""
+        return self.channel.lower()
+
+    def save_setting(self, name: str, value: str) -> None:
+        """Keep one table setting in memory and on disk."""
+        if value:
+            self.settings[name] = value
+        else:
+            self.settings.pop(name, None)
+        self.store.set_pref(self.network, self.settings_key, name, value)
+
     def save_lobby(self) -> None:
         self.store.save_lobby(
             self.ensure_saved(),
@@ -95,4 +143,12 @@ class TableBase:
 
     def _end_game(self, status: str, note: str, result: Result | None = None) -> list[Outgoing]:
         """End the running game (the game part implements it)."""
+        raise NotImplementedError
+
+    def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
+        """Play one command for a game seat (the game part implements it)."""
+        raise NotImplementedError
+
+    def skip_seat(self, index: int) -> list[Outgoing] | None:
+        """Take a game seat out of the game (the game part implements it)."""
         raise NotImplementedError

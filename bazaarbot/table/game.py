@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError, Result
-from bazaarbot.table.base import TableBase
+from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.transports.base import Outgoing
 from bazaarbot.wording import number
@@ -18,6 +18,10 @@ log = logging.getLogger(__name__)
 
 #: the move-log entry of an ``/undo`` (no game's command starts with a slash)
 UNDO_RECORD = "/undo"
+#: the move-log entry of a seat taken out of the game under ``leavers=skip``
+SKIP_RECORD = "/skip"
+#: the ``ai`` mark of a seat that left under ``leavers=skip``: nobody plays it any more
+SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -31,7 +35,7 @@ class UndoPoint:
     moves_made: int
 
 
-class RunningGame(TableBase):
+class RunningGame(AiSeats):
     """Starting, playing, finishing and replaying a table's game."""
 
     def start(self, actor: Actor) -> list[Outgoing]:
@@ -46,6 +50,8 @@ class RunningGame(TableBase):
             ]
         plugin = self.plugin
         count = len(self.seats)
+        if all(s.is_bot for s in self.seats):
+            return [self.tell(nick, _("A game needs at least one person; /join first."))]
         if count < plugin.min_players:
             return [
                 self.say(
@@ -69,7 +75,10 @@ class RunningGame(TableBase):
             seed = random.Random(f"{self.base_seed}:{number}").randrange(2**62)
         defaults = {o.name: o.default for o in plugin.options}
         options = {**defaults, **self.options}
-        self.players = list(self.seats)
+        self.players = [replace(s, ai=s.bot_level, away=False) for s in self.seats]
+        self.game_seed = seed
+        self.timeouts = {}
+        self.reset_requests = {}
         self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
             self.ensure_saved(),
@@ -79,18 +88,19 @@ class RunningGame(TableBase):
             plugin.rules_version,
             seed,
             options,
-            [{"key": s.key, "nick": s.nick} for s in self.players],
+            [s.record() for s in self.players],
         )
         self.moves_made = 0
-        names = _(" vs ").join(s.nick for s in self.players)
+        self.notify()
+        names = _(" vs ").join(s.label for s in self.players)
         out: list[Outgoing] = [
             self.say(_("{game} starts: {names}.").format(game=plugin.title, names=names)),
             self.say(plugin.board(self.state)),
         ]
-        for index, seat in enumerate(self.players):
+        for index in range(len(self.players)):
             view = plugin.private_view(self.state, index)
             if view:
-                out.append(self.tell(seat.nick, view))
+                out += self.tell_seat(index, view)
         return out
 
     def move(self, actor: Actor, text: str) -> list[Outgoing]:
@@ -99,11 +109,15 @@ class RunningGame(TableBase):
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
             return [self.tell(nick, _("You are not playing a game at this table."))]
+        back: list[Outgoing] = []
+        if self.players[seat].ai is not None:  # playing a move is the simplest way back to one's seat
+            back = self.take_back(seat, actor)
         to_act = self.plugin.to_act(self.state)
         if seat not in to_act:
-            waiting = ", ".join(self.players[s].nick for s in to_act)
-            return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
-        return self.play(seat, actor.user.key, text, nick)
+            waiting = ", ".join(self.players[s].label for s in to_act)
+            return back + [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
+        self.timeouts.pop(seat, None)
+        return back + self.play(seat, actor.user.key, text, nick)
 
     def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
         """Play ``text`` for ``seat`` (a person's or an AI's command): record it, then say what happened.
@@ -117,7 +131,8 @@ class RunningGame(TableBase):
             snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
             outcome = plugin.apply(self.state, seat, move)
         except MoveError as error:
-            return [self.tell(answer_to, error.message)]
+            owner = self.players[seat]
+            return [self.tell(answer_to, error.message, key=owner.key if owner.has_person else None)]
         except Exception:
             log.exception("game %s: move %r by seat %s failed", self.game_id, text, seat)
             self._reload()
@@ -137,7 +152,7 @@ class RunningGame(TableBase):
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
         for index, lines in outcome.private.items():
             for line in lines:
-                out.append(self.tell(self.players[index].nick, line))
+                out += self.tell_seat(index, line)
         out += self._changed_views(before)
         result = plugin.result(self.state)
         if result is not None:
@@ -154,6 +169,7 @@ class RunningGame(TableBase):
             self._reload()
             return False
         self.moves_made += 1
+        self.notify()
         return True
 
     def _changed_views(self, before: list[str | None]) -> list[Outgoing]:
@@ -162,7 +178,7 @@ class RunningGame(TableBase):
         for index, old in enumerate(before):
             new = self.plugin.private_view(self.state, index)
             if new and new != old:
-                out.append(self.tell(self.players[index].nick, new))
+                out += self.tell_seat(index, new)
         return out
 
     def undo(self, actor: Actor) -> list[Outgoing]:
@@ -193,18 +209,36 @@ class RunningGame(TableBase):
         ]
         return out + self._changed_views(before)
 
+    def skip_seat(self, index: int) -> list[Outgoing] | None:
+        """Take game seat ``index`` out of the game (the game's rules for a leaver); None if it cannot."""
+        plugin = self.plugin
+        trial = plugin.clone(self.state)
+        outcome = plugin.remove_seat(trial, index)
+        if outcome is None:
+            return None
+        if not self._record(index, self.players[index].key, SKIP_RECORD, self.players[index].nick):
+            return None
+        plugin.remove_seat(self.state, index)
+        self.players[index].ai = SKIPPED
+        self.save_players()
+        out: list[Outgoing] = [self.say(line) for line in outcome.public]
+        result = plugin.result(self.state)
+        if result is not None:
+            out += self._finish(result)
+        return out
+
     def _restored_state(self, snapshot: dict[str, Any]) -> Any:
         """The state of a snapshot, with today's display names (a nick may have changed since)."""
         state = self.plugin.from_json(snapshot)
         if hasattr(state, "players"):
             for index, seat in enumerate(self.players):
-                state.players[index] = seat.nick
+                state.players[index] = seat.label
         return state
 
     def _finish(self, result: Result) -> list[Outgoing]:
-        winners = ", ".join(self.players[i].nick for i in result.winners)
+        winners = ", ".join(self.players[i].label for i in result.winners)
         scores = ", ".join(
-            f"{self.players[i].nick} {number(result.scores.get(i, 0))}" for i in range(len(self.players))
+            f"{self.players[i].label} {number(result.scores.get(i, 0))}" for i in range(len(self.players))
         )
         line = _("Game over: {winners} {verb}! Scores: {scores}.").format(
             winners=winners, verb=_("win") if len(result.winners) > 1 else _("wins"), scores=scores
@@ -255,6 +289,13 @@ class RunningGame(TableBase):
         self.game_id = None
         self.players = []
         self.moves_made = 0
+        self.undo_point = None
+        self.timeouts = {}
+        self.reset_requests = {}
+        self.notify()
+        if self.turn_clock is not None:
+            self.turn_clock = None
+            self.save_setting("clock_state", "")
         return out
 
     def _reload(self) -> None:
@@ -276,19 +317,30 @@ class RunningGame(TableBase):
         """Replay a game from its log: setup with its seed, then every accepted command in order."""
         plugin = self.games[plugin_name]
         self.game_name = plugin_name
-        self.players = [Seat(i + 1, p["key"], p["nick"]) for i, p in enumerate(players)]
+        self.players = [
+            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+            for i, p in enumerate(players)
+        ]
+        self.game_seed = seed
         state = plugin.setup([p["nick"] for p in players], random.Random(seed), options)
         moves = self.store.moves(game_id)
         self.state = state
         self.undo_point = None
         for index, record in enumerate(moves):
             self._replay(record["seat"], record["text"], index + 1)
+        for index, seat in enumerate(self.players):
+            if seat.ai is not None and not seat.is_bot and hasattr(self.state, "players"):
+                self.state.players[index] = seat.label
         self.game_id = game_id
         self.moves_made = len(moves)
+        self.notify()
 
     def _replay(self, seat: int, text: str, moves_made: int) -> None:
         """Play one logged command again exactly as it was played, an undo included."""
         plugin = self.plugin
+        if text == SKIP_RECORD:
+            self.plugin.remove_seat(self.state, seat)
+            return
         if text == UNDO_RECORD:
             assert self.undo_point is not None, "an undo in the log with nothing to undo"
             self.state = self._restored_state(self.undo_point.snapshot)

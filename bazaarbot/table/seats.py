@@ -6,14 +6,67 @@ from dataclasses import dataclass
 
 from bazaarbot.transports.base import User
 
+#: the user-key prefix of an ``/addbot`` seat; no transport makes such keys
+AI_KEY_PREFIX = "ai:"
+
+
+def ai_key(level: str, number: int) -> str:
+    """The identity of an ``/addbot`` seat: unique per table and seat, never a person's key."""
+    return f"{AI_KEY_PREFIX}{level}:{number}"
+
+
+def ai_author(level: str) -> str:
+    """The author written to the move log for an AI's command (and the AI level's rating identity)."""
+    return f"{AI_KEY_PREFIX}{level}"
+
 
 @dataclass
 class Seat:
-    """A place at the table: the identity it is bound to and the nick shown."""
+    """A place at the table: the identity it is bound to, the nick shown, and who plays it now.
+
+    ``ai`` is the level of the AI that plays the seat, or None while its person
+    does. A seat added with ``/addbot`` has an AI key of its own; a person's
+    seat that an AI took over keeps the person's key (so they can come back),
+    until somebody else sits in.
+    """
 
     number: int
     key: str
     nick: str
+    ai: str | None = None
+    #: the person stopped answering (timed out three times); any word at the table brings them back
+    away: bool = False
+
+    @property
+    def is_bot(self) -> bool:
+        """Added as an AI (``/addbot``), not a person's seat."""
+        return self.key.startswith(AI_KEY_PREFIX)
+
+    @property
+    def bot_level(self) -> str | None:
+        """The level an ``/addbot`` seat plays at (its key says it); None for a person's seat."""
+        return self.key.split(":")[1] if self.is_bot else None
+
+    @property
+    def has_person(self) -> bool:
+        """A person plays this seat right now."""
+        return self.ai is None
+
+    @property
+    def label(self) -> str:
+        """The name shown for the seat: an AI is always marked as one."""
+        if self.is_bot or self.ai is None:
+            return self.nick
+        return f"{self.nick} (AI)"
+
+    def record(self) -> dict[str, object]:
+        """The seat as the store keeps it with a game."""
+        data: dict[str, object] = {"key": self.key, "nick": self.nick}
+        if self.ai is not None:
+            data["ai"] = self.ai
+        if self.away:
+            data["away"] = True
+        return data
 
 
 @dataclass(frozen=True)

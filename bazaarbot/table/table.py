@@ -1,4 +1,4 @@
-"""One channel's table, composed of its parts: lobby and seats, the running game, the views.
+"""One channel's table, composed of its parts: lobby and seats, the running game, AI seats, the clock, views.
 
 A table turns a command or a move into the messages to send. It asks the
 plugin to parse and apply a move and writes the accepted command to the

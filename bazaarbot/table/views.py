@@ -5,7 +5,7 @@ from __future__ import annotations
 from bazaarbot.i18n import _
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.transports.base import Outgoing, User
 from bazaarbot.wording import players_label
 
 
@@ -15,8 +15,8 @@ class Views(TableBase):
     def status(self) -> str:
         plugin = self.plugin
         if self.running:
-            to_act = ", ".join(self.players[s].nick for s in plugin.to_act(self.state))
-            names = _(" vs ").join(s.nick for s in self.players)
+            to_act = ", ".join(self.players[s].label for s in plugin.to_act(self.state))
+            names = _(" vs ").join(s.label for s in self.players)
             return _("{game} running: {names}. To act: {who}.").format(
                 game=plugin.title, names=names, who=to_act or "-"
             )
@@ -24,7 +24,7 @@ class Views(TableBase):
             return _("{game} table, nobody seated ({players}). /join to sit down.").format(
                 game=plugin.title, players=players_label(plugin)
             )
-        names = ", ".join(f"{s.number} {s.nick}" for s in self.seats)
+        names = ", ".join(f"{s.number} {s.label}" for s in self.seats)
         return _("{game} lobby ({players}). Seated: {names}. Host: {host}. /start to begin.").format(
             game=plugin.title,
             players=players_label(plugin),
@@ -40,7 +40,12 @@ class Views(TableBase):
     def hand(self, actor: Actor) -> list[Outgoing]:
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
-            return [self.tell(actor.user.nick, _("You are not playing a game at this table."))]
+            return [
+                self.tell(
+                    actor.user.nick,
+                    _("You are not playing a game at this table.") + self.claim_hint(actor.user),
+                )
+            ]
         view = self.plugin.private_view(self.state, seat)
         return [
             self.tell(
@@ -49,8 +54,19 @@ class Views(TableBase):
                 or _("You hold nothing secret in {game}; /board shows it all.").format(
                     game=self.plugin.title
                 ),
+                key=actor.user.key,
             )
         ]
+
+    def claim_hint(self, user: User) -> str:
+        """For somebody under a seated nick but from another address: how the real owner gets back in."""
+        seats = [*self.seats, *self.players]
+        if not any(s.nick.lower() == user.nick.lower() and s.key != user.key and not s.is_bot for s in seats):
+            return ""
+        return " " + _(
+            "A seat here is held by {nick} from another address; if it is yours, /claim <code> "
+            "with the code I told you at /join."
+        ).format(nick=user.nick)
 
     def moves(self, actor: Actor, full: bool, word: str = "") -> list[Outgoing]:
         """``/moves``: a summary, or (``all``) every legal command, or those that contain ``word``."""
@@ -61,12 +77,16 @@ class Views(TableBase):
         if seat not in self.plugin.to_act(self.state):
             if full:
                 return [self.tell(nick, "(no moves)")]
-            waiting = ", ".join(self.players[s].nick for s in self.plugin.to_act(self.state))
+            waiting = ", ".join(self.players[s].label for s in self.plugin.to_act(self.state))
             return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
             commands = self.plugin.legal_commands(self.state, seat)
             if word:
                 needle = word.lower()
                 commands = [c for c in commands if needle in c.lower()]
-            return [self.tell(nick, "\n".join(commands) if commands else "(no moves)", listing=True)]
-        return [self.tell(nick, self.plugin.brief_moves(self.state, seat))]
+            return [
+                self.tell(
+                    nick, "\n".join(commands) if commands else "(no moves)", listing=True, key=actor.user.key
+                )
+            ]
+        return [self.tell(nick, self.plugin.brief_moves(self.state, seat), key=actor.user.key)]

@@ -22,19 +22,28 @@ class User:
     identity; when present it, not the nick, identifies the player. ``mask``
     is ``nick!user@host`` where the network has one. ``is_op`` is the
     transport vouching that the user is an operator of the channel the
-    message came from.
+    message came from; ``is_admin`` that the user proved an admin secret
+    (a web admin token).
     """
 
     nick: str
     account: str | None = None
     mask: str | None = None
     is_op: bool = False
+    is_admin: bool = False
 
     @property
     def key(self) -> str:
-        """The stable identity a seat is bound to."""
+        """The strongest identity the transport has, which a seat is bound to.
+
+        A services account when known; else the nick together with the
+        ``user@host`` it came from (somebody else under the same nick is a
+        stranger); a bare nick only where the transport vouches for it.
+        """
         if self.account:
             return "a:" + self.account.lower()
+        if self.mask:
+            return "m:" + self.mask.lower()
         return "n:" + self.nick.lower()
 
 
@@ -71,6 +80,9 @@ class Tell:
     #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
     #: it, or drop what is left of it when the player asks again; game messages are never dropped
     listing: bool = False
+    #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
+    #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
+    key: str | None = None
 
 
 Outgoing = Say | Tell

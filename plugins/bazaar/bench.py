@@ -39,9 +39,11 @@ def policy_move(s: BazaarState, rng: random.Random) -> tuple:
             return ("trade", row, back)
         if rules.can_draw(s):
             return ("draw",)
-    if phase in (BUY, ACTION):  # after the action, or stuck with an empty bank
+    if phase == BUY:
         fields = rules.buyable_fields(s, seat)
         return ("buy", rng.choice(fields)) if fields else ("pass",)
+    if phase == ACTION:  # stuck with an empty bank: no purchase without a draw or a trade
+        return ("pass",)
     raise ValueError(f"no move in phase {phase}")
 
 

@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from bazaarbot.i18n import _, ngettext
-from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
+from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import colours as col
 from . import parse as parsing
@@ -14,7 +14,7 @@ from . import render, rules
 from .bench import bench_figures, play_policy_move
 from .bench import policy_move as play_policy_choice
 from .deck import ALL_COMBOS, deck_problems, is_valuable
-from .state import OVER, BazaarState
+from .state import BUY, OVER, BazaarState
 
 #: tries at re-drawing the hidden combinations in ``determinize`` before falling back to a reshuffle
 DETERMINIZE_TRIES = 200
@@ -27,7 +27,7 @@ class BazaarGame(GamePlugin):
     title = "Bazaar (Sid Sackson)"
     min_players = 1
     max_players = 6
-    rules_version = "bazaar-1"
+    rules_version = "bazaar-2"
     options = (
         Option(
             "table",
@@ -38,6 +38,7 @@ class BazaarGame(GamePlugin):
         Option("quality_gate", False, "only accept generated tables where every five-of-a-kind is reachable"),
         Option("hand_limit", False, "classic rule: at most 10 stones at the end of a turn"),
         Option("bank", False, "classic rule: a finite bank of 20 stones per colour"),
+        Option("auto_pass", True, "the turn passes by itself when nothing can be bought after the action"),
     )
     rules_summary = (
         "Collect stones and buy combinations of five for points. Each turn: draw a stone (1 in 6 is a joker, "
@@ -47,8 +48,9 @@ class BazaarGame(GamePlugin):
         "Points by stones left after buying (0/1/2/3+): normal 5/3/2/1, valuable (4+ of one colour) 8/5/3/2. "
         "Once a field is sold out, later purchases score 8/5/3/2 and 12/8/5/3.\n"
         "The game ends when all 24 combinations are sold; most points wins, ties share the win.\n"
-        "Options: table=fixed (the test table), quality_gate=on (only well-balanced tables), "
-        "hand_limit=on (classic: 10 stones), bank=on (classic: 20 stones per colour)."
+        "With bank=on, a player who can neither draw nor trade buys nothing and passes. Blocked round: "
+        "when every player in turn has had to pass that way, a whole round, the game ends there.\n"
+        "Options (/new bazaar name=value):\n" + options_text(options)
     )
     command_help = (
         "draw (zieh) - take a stone; a joker asks for a colour: joker red (or just: red)\n"
@@ -70,6 +72,7 @@ class BazaarGame(GamePlugin):
             quality_gate=bool(values["quality_gate"]),
             hand_limit=bool(values["hand_limit"]),
             bank=bool(values["bank"]),
+            auto_pass=bool(values["auto_pass"]),
         )
 
     def to_act(self, state: BazaarState) -> list[int]:
@@ -80,6 +83,23 @@ class BazaarGame(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return parsing.is_move(text)
+
+    def undoable(self, state: BazaarState, seat: int, move: tuple) -> bool:
+        """A trade, a joker's colour or a stone given back, when the same player is still to act this turn.
+
+        Draws roll the die and purchases turn up the next combination, so they are final.
+        """
+        if move[0] not in ("trade", "joker", "discard") or rules.refusal(state, seat, move) is not None:
+            return False
+        trial = state.clone()
+        rules.apply_move(trial, move)
+        _auto_passes(trial)
+        return (
+            trial.phase != OVER
+            and trial.turn == seat
+            and trial.turn_number == state.turn_number
+            and trial.rng.getstate() == state.rng.getstate()
+        )
 
     def parse(self, state: BazaarState, seat: int, text: str) -> tuple:
         return parsing.parse(state, seat, text)
@@ -92,6 +112,7 @@ class BazaarGame(GamePlugin):
         empty_before = state.high_rates()
         produced = rules.apply_move(state, move)
         lines = [_describe(state, seat, move, produced, stuck_before, empty_before)]
+        lines.extend(_auto_passes(state))
         if state.phase == OVER:
             if state.blocked:
                 lines.append(_("Nobody could draw or trade for a whole round: the game ends here."))
@@ -189,6 +210,19 @@ class BazaarGame(GamePlugin):
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_figures(self, seconds)
+
+
+def _auto_passes(state: BazaarState) -> list[str]:
+    """With ``auto_pass``, end every turn that has only 'pass' left, saying so; the lines for the channel."""
+    lines: list[str] = []
+    while state.auto_pass and state.phase != OVER and rules.must_pass(state):
+        who = state.players[state.turn]
+        if state.phase == BUY:
+            lines.append(_("{who} can buy nothing, so the turn passes.").format(who=who))
+        else:
+            lines.append(_("{who} can neither draw nor trade and passes.").format(who=who))
+        rules.apply_move(state, ("pass",))
+    return lines
 
 
 def command_text(move: tuple) -> str:

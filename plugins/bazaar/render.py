@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from . import colours as col
 from .deck import PER_FIELD, is_valuable
 from .exchange import Row
 from .rules import TOTAL_PURCHASES, buyable_fields, can_draw, excess, joker_colours, possible_trades, stuck
-from .state import ACTION, BUY, DISCARD, JOKER, OVER, BazaarState
+from .state import BUY, DISCARD, JOKER, OVER, BazaarState
 
 #: keep every line of the board below this many characters (IRC allows about 400 bytes)
 MAX_LINE = 250
@@ -53,18 +53,19 @@ def status(s: BazaarState) -> str:
             who=who, choices=choices
         )
     if s.phase == DISCARD:
-        return _("{who} holds {held} stones, the limit is {limit}: give back {n} (discard <colour>).").format(
-            who=who, held=sum(s.hands[seat]), limit=s.hand_limit, n=excess(s, seat)
+        return _("{who} holds {held}, the limit is {limit}: give back {n} (discard <colour>).").format(
+            who=who, held=stone_count(sum(s.hands[seat])), limit=s.hand_limit, n=excess(s, seat)
         )
-    if s.phase == BUY or stuck(s):
+    if stuck(s):
+        return _("{who} cannot draw or trade (the bank is empty), so buys nothing: type pass.").format(
+            who=who
+        )
+    if s.phase == BUY:
         fields = buyable_fields(s, seat)
-        lead = (
-            _("{who} cannot draw or trade (the bank is empty)").format(who=who) if s.phase == ACTION else who
-        )
         if fields:
             options = " / ".join(f"buy {f + 1}" for f in fields)
-            return _("{lead}: {options}, or pass.").format(lead=lead, options=options)
-        return _("{lead}: nothing to buy, type pass.").format(lead=lead)
+            return _("{who}: {options}, or pass.").format(who=who, options=options)
+        return _("{who}: nothing to buy, type pass.").format(who=who)
     if not s.has_acted[seat]:
         return _("{who} to move: draw (a first move is always a draw).").format(who=who)
     trades = possible_trades(s, seat)
@@ -94,14 +95,19 @@ def player_text(s: BazaarState, seat: int) -> str:
     hand = s.hands[seat]
     held = sum(hand)
     marker = ">" if seat == s.turn and s.phase != OVER else ""
-    return _("{marker}{name} {points} pts, {n} bought, stones {held}: {stones}").format(
+    return _("{marker}{name} {points}, {n} bought, {held}: {stones}").format(
         marker=marker,
         name=s.players[seat],
-        points=s.scores[seat],
+        points=ngettext("{n} point", "{n} points", s.scores[seat]).format(n=s.scores[seat]),
         n=len(s.purchases[seat]),
-        held=held,
+        held=stone_count(held),
         stones=col.stones(hand, ", "),
     )
+
+
+def stone_count(n: int) -> str:
+    """'1 stone', '3 stones'."""
+    return ngettext("{n} stone", "{n} stones", n).format(n=n)
 
 
 def board(s: BazaarState) -> str:
@@ -148,10 +154,12 @@ def brief(s: BazaarState, seat: int) -> str:
         return "joker " + " | ".join(col.NAMES[c] for c in joker_colours(s))
     if s.phase == DISCARD:
         held = [col.NAMES[c] for c in range(5) if s.hands[seat][c]]
-        return _("discard <colour> ({n} to give back): {colours}").format(
+        return _("discard <colour> ({n} to give back): {colours}").format(  # a bare count: no noun
             n=excess(s, seat), colours=" | ".join(held)
         )
-    if s.phase == BUY or stuck(s):
+    if stuck(s):
+        return "pass"
+    if s.phase == BUY:
         return " | ".join([f"buy {f + 1}" for f in buyable_fields(s, seat)] + ["pass"])
     parts = ["draw"] if can_draw(s) else []
     trades = possible_trades(s, seat)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from . import colours as col
 from .colours import NCOL
@@ -41,6 +41,7 @@ def new_game(
     quality_gate: bool = False,
     hand_limit: bool = False,
     bank: bool = False,
+    auto_pass: bool = True,
 ) -> BazaarState:
     """A fresh table, a fresh deck, empty hands; seat 1 starts."""
     s = BazaarState()
@@ -51,6 +52,7 @@ def new_game(
     s.quality_gate = quality_gate
     s.hand_limit = HAND_LIMIT if hand_limit else 0
     s.bank = [BANK_PER_COLOUR] * NCOL if bank else None
+    s.auto_pass = auto_pass
     s.rows = FIXED_TABLE if table == "fixed" else generate_table(rng, quality_gate)
     s.fields = deal(generate_deck(rng))
     s.hands = [[0] * NCOL for _i in range(n)]
@@ -119,8 +121,19 @@ def buyable_fields(s: BazaarState, seat: int) -> list[int]:
 
 
 def may_buy_now(s: BazaarState) -> bool:
-    """The player to act has made his action (or could not make any) and not bought yet."""
-    return s.phase == BUY or stuck(s)
+    """The player to act has drawn or traded this turn and not bought yet.
+
+    A player who could do neither (an empty bank) buys nothing: the seed allows
+    a purchase only after a draw or a trade.
+    """
+    return s.phase == BUY
+
+
+def must_pass(s: BazaarState) -> bool:
+    """The turn can only end now: stuck, or acted with nothing to buy (what ``auto_pass`` plays)."""
+    if s.phase == ACTION:
+        return stuck(s)
+    return s.phase == BUY and not buyable_fields(s, s.turn)
 
 
 def joker_colours(s: BazaarState) -> list[int]:
@@ -168,10 +181,14 @@ def _phase_hint(s: BazaarState) -> str:
     if s.phase == JOKER:
         return _("choose the joker's colour first, e.g. 'joker red'")
     if s.phase == DISCARD:
-        return _("give back {n} stone(s) first, e.g. 'discard {colour}'").format(
-            n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])]
-        )
-    if s.phase == BUY or stuck(s):
+        return ngettext(
+            "give back {n} stone first, e.g. 'discard {colour}'",
+            "give back {n} stones first, e.g. 'discard {colour}'",
+            excess(s, seat),
+        ).format(n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])])
+    if stuck(s):
+        return _("you can neither draw nor trade, so you may only 'pass'")
+    if s.phase == BUY:
         fields = buyable_fields(s, seat)
         if fields:
             return _("you may 'buy {field}' or 'pass'").format(field=fields[0] + 1)
@@ -249,6 +266,10 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         if not 0 <= field < N_FIELDS:
             return _("There is no field {field}; the fields are 1 to 4.").format(field=field + 1)
         if not may_buy_now(s):
+            if stuck(s):
+                return _(
+                    "A purchase needs a draw or a trade first, and the bank leaves you neither: type pass."
+                )
             if phase == ACTION:
                 return _("A purchase needs a draw or trade first this turn: {hint}.").format(
                     hint=_phase_hint(s)
@@ -285,7 +306,11 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         if missing is not None:
             return _("You cannot give back what you do not have: {missing}.").format(missing=missing)
         if sum(counts) > excess(s, seat):
-            return _("You only have to give back {n} stone(s).").format(n=excess(s, seat))
+            return ngettext(
+                "You only have to give back {n} stone.",
+                "You only have to give back {n} stones.",
+                excess(s, seat),
+            ).format(n=excess(s, seat))
         return None
     return _("Unknown move.")
 
@@ -299,7 +324,9 @@ def legal_moves(s: BazaarState, seat: int) -> list[tuple]:
         return [("joker", c) for c in joker_colours(s)]
     if phase == DISCARD:
         return [("discard", _unit(c)) for c in range(NCOL) if s.hands[seat][c]]
-    if phase == ACTION and not stuck(s):
+    if phase == ACTION:
+        if stuck(s):
+            return [("pass",)]
         moves: list[tuple] = [("draw",)] if can_draw(s) else []
         moves.extend(("trade", r, back) for r, back in possible_trades(s, seat))
         return moves

@@ -25,10 +25,16 @@ def build_state(
     seed: int = 1,
     hand_limit: bool = False,
     bank: bool = False,
+    auto_pass: bool = False,
 ) -> BazaarState:
-    """A game on the fixed table with these hands (counted as drawn) and, if given, these field tops."""
+    """A game on the fixed table with these hands (counted as drawn) and, if given, these field tops.
+
+    ``auto_pass`` is off unless asked for, so a position shows each step a player takes.
+    """
     players = ["alice", "bob", "carol", "dave", "erin", "frank"][: len(hands)]
-    s = new_game(players, random.Random(seed), table="fixed", hand_limit=hand_limit, bank=bank)
+    s = new_game(
+        players, random.Random(seed), table="fixed", hand_limit=hand_limit, bank=bank, auto_pass=auto_pass
+    )
     for seat, text in enumerate(hands):
         counts = stones_of(text)
         s.hands[seat] = list(counts)

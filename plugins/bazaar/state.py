@@ -26,6 +26,7 @@ class BazaarState:
         "quality_gate",
         "hand_limit",
         "bank",
+        "auto_pass",
         "rows",
         "fields",
         "hands",
@@ -53,6 +54,8 @@ class BazaarState:
         self.hand_limit = 0
         #: None = unlimited supply, else stones left in the bank per colour
         self.bank: list[int] | None = None
+        #: the turn ends by itself when only 'pass' is left (table option ``auto_pass``)
+        self.auto_pass = True
         self.rows: tuple[Row, ...] = ()
         #: per field, the combinations still there; the last one is the face-up top
         self.fields: list[list[Group]] = []
@@ -94,6 +97,7 @@ class BazaarState:
         new.quality_gate = self.quality_gate
         new.hand_limit = self.hand_limit
         new.bank = None if self.bank is None else list(self.bank)
+        new.auto_pass = self.auto_pass
         new.rows = self.rows
         new.fields = [list(f) for f in self.fields]
         new.hands = [list(h) for h in self.hands]
@@ -121,6 +125,7 @@ class BazaarState:
             "quality_gate": self.quality_gate,
             "hand_limit": self.hand_limit,
             "bank": None if self.bank is None else list(self.bank),
+            "auto_pass": self.auto_pass,
             "rows": [[list(a), list(b)] for a, b in self.rows],
             "fields": [[list(c) for c in f] for f in self.fields],
             "hands": [list(h) for h in self.hands],
@@ -151,6 +156,7 @@ class BazaarState:
         s.quality_gate = bool(data["quality_gate"])
         s.hand_limit = int(data["hand_limit"])
         s.bank = None if data["bank"] is None else list(data["bank"])
+        s.auto_pass = bool(data.get("auto_pass", True))
         s.rows = tuple((tuple(a), tuple(b)) for a, b in data["rows"])  # type: ignore[misc]
         s.fields = [[tuple(c) for c in f] for f in data["fields"]]  # type: ignore[misc]
         s.hands = [list(h) for h in data["hands"]]

@@ -95,8 +95,16 @@ def name(card: int, count: int = 1) -> str:
 
 
 def counted(card: int, count: int) -> str:
-    """``spice`` for one card, ``2 spice`` / ``3 camels`` for more."""
-    return name(card) if count == 1 else f"{count} {name(card, count)}"
+    """``spice`` for one card, ``2 spice`` / ``3 camels`` for more; counts go through ``ngettext``."""
+    if count == 1:
+        return name(card)
+    if card == DIAMOND:
+        return ngettext("{n} diamond", "{n} diamonds", count).format(n=count)
+    if card == CAMEL:
+        return ngettext("{n} camel", "{n} camels", count).format(n=count)
+    return ngettext("{n} {good}", "{n} {goods}", count).format(
+        n=count, good=name(card), goods=name(card, count)
+    )
 
 
 def describe_counts(counts: list[int] | tuple[int, ...], empty: str = "nothing") -> str:

@@ -40,6 +40,7 @@ class JaipurGame(GamePlugin):
         "take camels -- take every camel in the market (or just: camels)\n"
         "take 2 spice give 2 camels / take spice leather give cloth camel -- exchange\n"
         "take 2 spice -- exchange paid with camels when you have enough\n"
+        "exchange 2 camels for 2 spice -- the same, as the English says: give the first, get the second\n"
         "sell 3 cloth -- sell cards of one type; sell cloth sells all your cloth\n"
         "Goods: diamond gold silver cloth spice leather (also Diamanten/diamantes, Gold/oro, "
         "Silber/plata, Tuch/tela, Gewuerze/especias, Leder/cuero, Kamele/camellos)"

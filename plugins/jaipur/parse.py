@@ -5,6 +5,8 @@ Accepted forms (words in English, German or Spanish, singular or plural):
 * ``take diamond`` — one good; ``take camels`` (or just ``camels``) — all camels
 * ``take 2 spice give 2 camels``, ``take spice leather give cloth camel`` — exchange
 * ``take 2 spice`` — exchange paid with camels when the herd and hand limit allow
+* ``exchange 2 camels for 2 spice`` (also swap, trade, tausche ... gegen, cambiar ... por) — give the
+  first, get the second, as the English says
 * ``sell 3 cloth``; ``sell cloth`` — every cloth in hand
 """
 
@@ -15,7 +17,7 @@ import re
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
 
-from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, name
+from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, describe_counts, name
 from .render import format_action
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, check_turn, legal_actions
 from .state import JaipurState
@@ -35,6 +37,9 @@ SELL_VERBS = _words("sell s verkauf verkaufe verkaufen vender vende vendo")
 CAMEL_VERBS = _words("camels camel kamele kamel camellos camello")
 VERBS = TAKE_VERBS | SELL_VERBS | CAMEL_VERBS
 GIVE_WORDS = _words("give for gib gebe geben gegen für fuer dar doy da por")
+#: verbs that, with a "for" word, read as in English: "exchange A for B" gives A and gets B
+SWAP_VERBS = _words("exchange swap trade tausch tausche tauschen cambiar cambia cambio intercambiar")
+FOR_WORDS = _words("for gegen für fuer por")
 FILLER = _words("and und y the of from market vom markt del mercado")
 ALL_WORDS = _words("all alle alles todo todos todas toda")
 NUMBER_WORDS = {
@@ -79,8 +84,42 @@ def parse(state: JaipurState, seat: int, text: str) -> Action:
     if verb in CAMEL_VERBS:
         rest = words
         verb = "take"
+    if verb in SWAP_VERBS and any(w in FOR_WORDS for w in rest):
+        return _parse_swap(state, seat, verb, rest)
     action = _parse_sell(state, seat, rest) if verb in SELL_VERBS else _parse_take(state, seat, rest)
     check_action(state, seat, action)
+    return action
+
+
+def _parse_swap(state: JaipurState, seat: int, verb: str, words: list[str]) -> Action:
+    """``exchange A for B``: give A, get B, as the English says; refused with both readings if not legal."""
+    split = next(i for i, w in enumerate(words) if w in FOR_WORDS)
+    give_words, take_words = words[:split], words[split + 1 :]
+    give_items, take_items = _items(give_words), _items(take_words)
+    if not give_items or not take_items:
+        raise MoveError(
+            _("Say what you give and what you get, e.g. '{verb} 2 camels for 2 spice'.").format(verb=verb)
+        )
+    give, take = _counts(give_items), _counts(take_items)
+    action: Action = (EXCHANGE, tuple(take[:CAMEL]), tuple(give))
+    try:
+        if take[CAMEL]:
+            raise MoveError(_("Camels cannot be taken in an exchange."))
+        check_action(state, seat, action)
+    except MoveError as error:
+        first, second = describe_counts(give), describe_counts(take)
+        reading = _("'{verb} {a} for {b}' gives {a} and gets {b}: {why}").format(
+            verb=verb, a=first, b=second, why=error.message
+        )
+        try:
+            if give[CAMEL]:
+                raise MoveError(_("Camels cannot be taken in an exchange."))
+            check_action(state, seat, (EXCHANGE, tuple(give[:CAMEL]), tuple(take)))
+        except MoveError:
+            other = _("Read the other way (take {a}, give {b}) it is not possible either.")
+        else:
+            other = _("To take {a} and give {b}, type 'take {a} give {b}'.")
+        raise MoveError(reading + " " + other.format(a=first, b=second)) from None
     return action
 
 

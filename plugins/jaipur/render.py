@@ -55,16 +55,21 @@ def bonus_counts(state: JaipurState, seat: int) -> str:
     return ", ".join(parts) if parts else _("none")
 
 
+def rupees_text(n: int) -> str:
+    """``1 rupee`` / ``5 rupees``."""
+    return ngettext("{n} rupee", "{n} rupees", n).format(n=n)
+
+
 def player_line(state: JaipurState, seat: int) -> str:
     """One seat's public standing."""
     return _(
-        "{player}: {cards} in hand, {herd}, goods tokens {points} rupees ({count}), "
+        "{player}: {cards} in hand, {herd}, goods tokens {points} ({count}), "
         "bonus tokens: {bonus}, seals {seals}."
     ).format(
         player=state.players[seat],
         cards=cards_text(sum(state.hands[seat])),
         herd=camels_text(state.herds[seat]),
-        points=state.goods_points[seat],
+        points=rupees_text(state.goods_points[seat]),
         count=ngettext("{n} token", "{n} tokens", state.goods_count[seat]).format(n=state.goods_count[seat]),
         bonus=bonus_counts(state, seat),
         seals=state.seals[seat],
@@ -121,15 +126,17 @@ def private_view(state: JaipurState, seat: int) -> str:
     values = [f"{BONUS_LABELS[i]} {v}" for i in range(3) for v in won[i]]
     total = sum(sum(pile) for pile in won)
     bonus = (
-        _("{values} ({total} rupees)").format(values=", ".join(values), total=total) if values else _("none")
+        _("{values} ({total})").format(values=", ".join(values), total=rupees_text(total))
+        if values
+        else _("none")
     )
     return _(
-        "Your hand ({n}/7): {hand}. Herd: {herd}. Goods tokens: {points} rupees. Your bonus tokens: {bonus}."
+        "Your hand ({n}/7): {hand}. Herd: {herd}. Goods tokens: {points}. Your bonus tokens: {bonus}."
     ).format(
         n=sum(hand),
         hand=describe_counts(hand, _("empty")),
         herd=camels_text(state.herds[seat]),
-        points=state.goods_points[seat],
+        points=rupees_text(state.goods_points[seat]),
         bonus=bonus,
     )
 

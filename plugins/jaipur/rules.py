@@ -18,7 +18,7 @@ from functools import lru_cache
 from itertools import product
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import MoveError
 
 from .cards import (
@@ -190,9 +190,11 @@ def check_action(state: JaipurState, seat: int, action: Action) -> None:
             )
         if n > held:
             raise MoveError(
-                _("You hold only {held} {good}: 'sell {held} {good}' is the most you can sell.").format(
-                    held=held, good=name(good, held)
-                )
+                ngettext(
+                    "You hold only {held} {good}: 'sell {held} {good}' is the most you can sell.",
+                    "You hold only {held} {good}: 'sell {held} {good}' is the most you can sell.",
+                    held,
+                ).format(held=held, good=name(good, held))
             )
         if n < MIN_SALE[good]:
             raise MoveError(

@@ -171,12 +171,17 @@ SPACE_SHOPS: list[tuple[int, ...]] = [
 ]
 
 
-def shop_label(shop: int) -> str:
-    """How a player names one shop: the souk id, plus the road space for a shop on the road."""
+def shop_label(shop: int, space: int = -1) -> str:
+    """How a player names one shop: the souk id, plus the road space for a shop on the road.
+
+    Three corner shops touch two road spaces; ``space`` picks the one that
+    matters in a message (the one typed, or the supervisor's), else the first.
+    """
     souk = SOUK_NAMES[SHOP_SOUK[shop]]
     if SHOP_INTERIOR[shop]:
         return souk
-    return f"{souk} {SPACE_NAMES[SHOP_SPACES[shop][0]]}"
+    spaces = SHOP_SPACES[shop]
+    return f"{souk} {SPACE_NAMES[space if space in spaces else spaces[0]]}"
 
 
 assert N_SPACES == 29 and N_SHOPS == 47 and N_SOUKS == 14

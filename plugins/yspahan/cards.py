@@ -22,6 +22,8 @@ CARD_IDS = (
     "exchange",
 )
 CARD_INDEX = {cid: i for i, cid in enumerate(CARD_IDS)}
+#: not a card kind: both discount cards played on one building (option ``combine_discounts``)
+BUILD_FREE = len(CARD_IDS)
 COPIES_PER_KIND = 2
 N_CARDS = len(CARD_IDS) * COPIES_PER_KIND  # 18
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 
 from .board import (
     DIST,
@@ -17,7 +17,7 @@ from .board import (
     SOUK_SIZE,
 )
 from .cards import (
-    BUILDING_COST,
+    BUILD_FREE,
     BUILDING_IDS,
     CAMELS_FOR_VP,
     CAMELS_FOR_VP_MAX,
@@ -28,6 +28,7 @@ from .cards import (
     HAMMAM,
     SOUK_CUBE,
 )
+from .parse import discount_words
 from .render import brief, status
 from .rules import (
     A_BUILD,
@@ -43,9 +44,11 @@ from .rules import (
     A_TAKE,
     A_YELLOW,
     actor,
+    discount_cards,
     field_actions,
     group_size,
     move_cost,
+    price,
 )
 from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
 
@@ -69,6 +72,16 @@ def _shop_reason(st: State, p: int, sh: int, nb: int | None) -> str:
     return _("You cannot put a cube there now.")
 
 
+def goods_text(camels: int, gold: int) -> str:
+    """'4 camels and 2 gold', '1 camel', '3 gold' or 'nothing'."""
+    parts = []
+    if camels:
+        parts.append(ngettext("{n} camel", "{n} camels", camels).format(n=camels))
+    if gold:
+        parts.append(_("{n} gold").format(n=gold))
+    return _(" and ").join(parts) if parts else _("nothing")
+
+
 def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
     """A refusal message for an action that is not in ``legal(st)``."""
     who = actor(st)
@@ -81,12 +94,21 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
     if len(moves) > 200:
         moves = moves[:200].rsplit(";", 1)[0] + "; ... (/moves)"
     hint = _(" You can: {moves}").format(moves=moves)
-    if ph == P_PROTECT and kind != A_PROTECT:
+    if ph == P_PROTECT and kind in (A_PLAY, A_EXTRA, A_BUILD) and seat != st.cur:
+        return _("Cards are played only in your own turn: protect (1 camel) or let go.")
+    if ph == P_PROTECT and kind == A_PROTECT and a[1] and not st.camels[p]:
+        return _("You have no camel to pay; play a card for one first, or let go.")
+    if ph == P_PROTECT and kind not in (A_PROTECT, A_PLAY):
         return _("First decide about your cube: protect (1 camel) or let go.")
     if ph == P_ORDER and kind != A_FIRST:
         return _("First choose which cube goes to the caravan first.") + hint
     if ph == P_PLACE and kind not in (A_PLACE, A_STOP):
-        return _("Finish placing your cubes first ({k} left).").format(k=st.place_left) + hint
+        left = ngettext(
+            "Finish placing your cubes first: {k} cube left.",
+            "Finish placing your cubes first: {k} cubes left.",
+            st.place_left,
+        )
+        return left.format(k=st.place_left) + hint
     if kind == A_YELLOW:
         if ph != P_ROLL:
             return _("The dice are already rolled today.")
@@ -131,20 +153,31 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
             return _("Only one building per turn.")
         if st.built[p] >> b & 1:
             return _("You already have the {b}.").format(b=BUILDING_IDS[b])
-        if card >= 0 and card not in st.hands[p]:
-            return _("You do not hold {card}.").format(card=CARD_IDS[card])
+        for used in discount_cards(card):
+            if used not in st.hands[p]:
+                return _("You do not hold {card}.").format(card=CARD_IDS[used])
+        if card == BUILD_FREE and not st.opts["combine_discounts"]:
+            return _("At this table only one discount card goes on a building (combine_discounts is off).")
         if f >= 0 and not group_size(st, p, f):
             return _("Those dice are not yours to take.")
-        c, g = BUILDING_COST[b]
-        return _("The {b} costs {c} camels and {g} gold; you have {mc} camels and {mg} gold.").format(
-            b=BUILDING_IDS[b], c=c, g=g, mc=st.camels[p], mg=st.gold[p]
+        c, g = price(b, card)
+        have = goods_text(st.camels[p], st.gold[p])
+        if card >= 0:
+            return _("With {cards} the {b} still costs {due}; you have {have}.").format(
+                cards=discount_words(card).removeprefix("play "),
+                b=BUILDING_IDS[b],
+                due=goods_text(c, g),
+                have=have,
+            )
+        return _("The {b} costs {due}; you have {have}.").format(
+            b=BUILDING_IDS[b], due=goods_text(c, g), have=have
         )
     if kind in (A_PLAY, A_EXTRA):
         k = a[1]
         if k not in st.hands[p]:
             return _("You do not hold {card}.").format(card=CARD_IDS[k])
-        if ph not in (P_ROLL, P_ACTION, P_BUILD):
-            return _("Cards are played between the steps of your own turn.")
+        if ph not in (P_ROLL, P_ACTION, P_BUILD, P_PROTECT):
+            return _("Not while placing cubes or choosing their order: play the card before or after.")
         if st.extra:
             return _("Take your boosted action first: take camels, take gold or deliver.")
         if kind == A_EXTRA:
@@ -155,15 +188,23 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
             return _("That is not possible now.") + hint
         x = a[2]
         if k == GOLD_FOR_VP:
-            return _("Pay 1 to {m} gold (at most 10, and you have {g}).").format(
-                m=min(GOLD_FOR_VP_MAX, st.gold[p]), g=st.gold[p]
+            if not st.gold[p]:
+                return _("You have no gold to pay.")
+            return _("Pay 1 to {m} gold (at most {cap}, and you have {g} gold).").format(
+                m=min(GOLD_FOR_VP_MAX, st.gold[p]), cap=GOLD_FOR_VP_MAX, g=st.gold[p]
             )
         if k == CAMELS_FOR_VP:
-            return _("Pay 1 to {m} camels (at most 4, and you have {c}).").format(
-                m=min(CAMELS_FOR_VP_MAX, st.camels[p]), c=st.camels[p]
+            if not st.camels[p]:
+                return _("You have no camels to pay.")
+            return _("Pay 1 to {m} camels (at most {cap}, and you have {c}).").format(
+                m=min(CAMELS_FOR_VP_MAX, st.camels[p]),
+                cap=CAMELS_FOR_VP_MAX,
+                c=ngettext("{n} camel", "{n} camels", st.camels[p]).format(n=st.camels[p]),
             )
         if k == EXCHANGE:
             have = st.gold[p] if a[3] == 0 else st.camels[p]
+            if not have:
+                return _("You have none of those to give.")
             return _("You can give 1 to {h} of those.").format(h=have)
         if k == SOUK_CUBE:
             return _shop_reason(st, p, x, None)

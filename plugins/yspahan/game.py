@@ -7,15 +7,17 @@ import time
 from typing import Any
 
 from bazaarbot.i18n import _
-from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
+from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import ai, render
 from .explain import explain
-from .parse import format_action, looks_like_move, parse_command
-from .rules import DEFAULT_OPTIONS, actor, advance, legal, setup, step
+from .parse import format_action, looks_like_move, named_space, parse_command
+from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
 from .state import P_END, State
 
 LINE_BUDGET = 280
+#: steps that roll dice or show a card from a hand: never taken back
+REVEALING = frozenset({A_YELLOW, A_DRAW, A_PLAY, A_EXTRA})
 
 RULES_SUMMARY = """\
 Yspahan (2-4 players, 3 weeks of 7 days). Each day the start player rolls 9 dice (8 with two players), \
@@ -27,9 +29,16 @@ The supervisor sends cubes next to where he stops to the caravan (owners may pay
 Caravan cubes score on arrival (2/1/0 by row) and when it fills: cubes x highest row.
 End of week: completed souks score their value; cubes leave the city; the caravan scores again. \
 Buildings score 0,0,5,5,5,10. Most points after week 3 wins; ties share the win.
-Cards are played between the steps of your own turn: before rolling, before or after taking dice, \
-while building; any card can instead be discarded as an extra die for take camels, take gold or deliver.
-Road from the crossing X outwards, with the souks each space touches:
+Two players: 8 dice; each day the start player acts, then the other, then the start player again. \
+Building is an action of its own: give up a dice group and pay (build NAME with V). \
+Yellow dice stay on the tower all day, for the start player only.
+Four players, last day of week 3: the lowest score starts and acts first, the highest acts last.
+Cards are played during your own turn: before rolling, before or after taking dice, while building, and \
+when your own cube is about to leave (e.g. a card the caravanserai just gave you).
+Any card can instead be discarded as an extra die for take camels, take gold or deliver. \
+Both discount cards may go on one building (combine_discounts).
+Road from the crossing X outwards, with the souks each space touches (W1, E1, N1 and S1 touch corner \
+shops that lie on two spaces):
 """ + "\n".join(render.road_map())
 
 COMMAND_HELP = """\
@@ -40,10 +49,12 @@ changes up to 3 for free). DIR is west/east/north/south; 'then north' turns at t
 Also: move V to W5, move V -V (stay).
 draw V - give up the dice showing V for one card (just 'draw' when no dice are left).
 place SOUK [SPACE] - next cube: 'place sack5' uses an inner shop, 'place sack5 W7' the shop by road space W7.
+stop - stop placing cubes (when must_place_all is off, or to leave out the hoist's extra cube).
 first SOUK - which of two cubes goes to the caravan first.  protect | let go - pay 1 camel to keep your cube.
 build NAME - paddock, shop, hammam, caravanserai, bazaar, hoist (two players: build NAME with V).
 play CARD - camels3, gold3, caravan_cube, souk_cube SOUK [SPACE], gold_for_vp N, camels_for_vp N, \
-exchange N gold|camels (what you give), build_no_camels NAME, build_no_gold NAME.
+exchange N gold|camels (what you give), build_no_camels NAME, build_no_gold NAME, \
+build_no_camels build_no_gold NAME (both at once).
 extra CARD - discard a card as an extra die before take/deliver (+1 camel, gold or cube).
 done - end your turn (skip building)."""
 
@@ -66,7 +77,7 @@ class Yspahan(GamePlugin):
     title = "Yspahan"
     min_players = 2
     max_players = 4
-    rules_version = "yspahan-1"
+    rules_version = "yspahan-2"
     options = (
         Option(
             "must_place_all",
@@ -97,8 +108,18 @@ class Yspahan(GamePlugin):
             "who starts the first day: random, or the first seat",
             ("random", "first"),
         ),
+        Option(
+            "combine_discounts",
+            DEFAULT_OPTIONS["combine_discounts"],
+            "build_no_camels and build_no_gold may be played together on one building",
+        ),
+        Option(
+            "hoist_optional",
+            DEFAULT_OPTIONS["hoist_optional"],
+            "the hoist's extra cube may be left out, as the original rules allow (off: placed if it fits)",
+        ),
     )
-    rules_summary = RULES_SUMMARY
+    rules_summary = RULES_SUMMARY + "\nOptions (/new yspahan name=value):\n" + options_text(options)
     command_help = COMMAND_HELP
 
     # --- life cycle ------------------------------------------------------------------------
@@ -122,13 +143,14 @@ class Yspahan(GamePlugin):
         return parse_command(state, seat, text)
 
     def apply(self, state: State, seat: int, move: tuple[int, ...]) -> Outcome:
+        space = named_space(move)
         move = tuple(move)
         if state.phase == P_END:
             raise MoveError(_("The game is over."))
         if actor(state) != seat or move not in legal(state):
             raise MoveError(explain(state, seat, move))
         ev = Outcome()
-        step(state, move, ev)
+        step(state, move, ev, space)
         advance(state, ev)
         if state.phase != P_END:
             ev.public.append(_("Now: {s}").format(s=render.status(state)))
@@ -137,6 +159,22 @@ class Yspahan(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return looks_like_move(text)
+
+    def undoable(self, state: State, seat: int, move: tuple[int, ...]) -> bool:
+        """A step that draws, rolls or shows no card and keeps the same player in the same turn."""
+        move = tuple(move)
+        if actor(state) != seat or move not in legal(state) or move[0] in REVEALING:
+            return False
+        trial = state.clone()
+        step(trial, move, None)
+        advance(trial, None)
+        return (
+            actor(trial) == seat
+            and (trial.week, trial.day, trial.turn) == (state.week, state.day, state.turn)
+            and trial.rng.getstate() == state.rng.getstate()
+            and trial.hands == state.hands
+            and trial.pile == state.pile
+        )
 
     # --- views ----------------------------------------------------------------------------
     def board(self, state: State) -> str:

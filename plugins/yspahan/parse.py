@@ -48,6 +48,7 @@ from .board import (
     walk,
 )
 from .cards import (
+    BUILD_FREE,
     BUILD_NO_CAMELS,
     BUILD_NO_GOLD,
     BUILDING_ALIASES,
@@ -162,8 +163,31 @@ def _group(st: State, word: str) -> int:
     return f
 
 
-def _shop(st: State, words: list[str], verb: str) -> int:
-    """A shop from 'SOUK [SPACE]': SPACE picks the shop beside that road space, else an inner one."""
+class Typed(tuple):  # type: ignore[type-arg]
+    """An action as typed: equal to the plain action tuple, plus the road space the player named.
+
+    The space only chooses the words of the answer (a corner shop touches two
+    road spaces and is named by the one typed); the rules never look at it.
+    """
+
+    space: int
+
+    def __new__(cls, action: tuple[int, ...], space: int) -> Typed:
+        new = super().__new__(cls, action)
+        new.space = space
+        return new
+
+
+def named_space(move: tuple[int, ...]) -> int:
+    """The road space typed with a shop, or -1."""
+    return getattr(move, "space", -1)
+
+
+def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
+    """A shop from 'SOUK [SPACE]' and the space typed (-1 if none).
+
+    SPACE picks the shop beside that road space, else an inner one.
+    """
     if not words:
         raise MoveError(_("Say which souk, e.g. {verb} sack5 or {verb} sack5 W7.").format(verb=verb))
     s = SOUK_INDEX.get(words[0])
@@ -174,8 +198,10 @@ def _shop(st: State, words: list[str], verb: str) -> int:
         sp = SPACE_INDEX.get(words[1])
         for sh in shops:
             if sp is not None and sp in SHOP_SPACES[sh]:
-                return sh
-        road = ", ".join(SPACE_NAMES[SHOP_SPACES[sh][0]] for sh in shops if not SHOP_INTERIOR[sh])
+                return sh, sp
+        road = ", ".join(
+            "/".join(SPACE_NAMES[sp] for sp in SHOP_SPACES[sh]) for sh in shops if not SHOP_INTERIOR[sh]
+        )
         raise MoveError(
             _("{souk} has no shop beside '{w}'; its road shops are at {road}.").format(
                 souk=SOUK_NAMES[s], w=words[1], road=road or _("none")
@@ -183,10 +209,10 @@ def _shop(st: State, words: list[str], verb: str) -> int:
         )
     for sh in shops:
         if SHOP_INTERIOR[sh] and st.shop[sh] < 0:
-            return sh
+            return sh, -1
     free = [sh for sh in shops if st.shop[sh] < 0]
     if len(free) == 1:
-        return free[0]
+        return free[0], -1
     if not free:
         raise MoveError(_("{souk} is full.").format(souk=SOUK_NAMES[s]))
     raise MoveError(
@@ -292,7 +318,8 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
             return (A_DRAW, -1)
         return (A_DRAW, _group(st, args[0]))
     if verb == "place":
-        return (A_PLACE, _shop(st, args, "place"))
+        sh, sp = _shop_named(st, args, "place")
+        return Typed((A_PLACE, sh), sp)
     if verb == "first":
         if not args or args[0] not in SOUK_INDEX:
             opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
@@ -345,11 +372,15 @@ def _parse_play(st: State, args: list[str]) -> tuple[int, ...]:
     k = card_of(args[0])
     rest = args[1:]
     if k in (BUILD_NO_CAMELS, BUILD_NO_GOLD):
+        other = BUILD_NO_GOLD if k == BUILD_NO_CAMELS else BUILD_NO_CAMELS
+        if rest and _CARD_KEYS.get(_norm(rest[0])) == other:
+            k, rest = BUILD_FREE, rest[1:]
         if not rest:
-            raise MoveError(_("Say what to build with it, e.g. play {card} hoist.").format(card=CARD_IDS[k]))
+            raise MoveError(_("Say what to build with it, e.g. {play} hoist.").format(play=discount_words(k)))
         return (A_BUILD, _building(rest[0]), _with_group(st, rest[1:]), k)
     if k == SOUK_CUBE:
-        return (A_PLAY, k, _shop(st, rest, "play souk_cube"), 0)
+        sh, sp = _shop_named(st, rest, "play souk_cube")
+        return Typed((A_PLAY, k, sh, 0), sp)
     if k in (GOLD_FOR_VP, CAMELS_FOR_VP):
         if not rest:
             raise MoveError(_("Say how many, e.g. play {card} 3.").format(card=CARD_IDS[k]))
@@ -368,6 +399,13 @@ def _parse_play(st: State, args: list[str]) -> tuple[int, ...]:
             )
         return (A_PLAY, k, amount, give)
     return (A_PLAY, k, 0, 0)
+
+
+def discount_words(card: int) -> str:
+    """How a build with discount cards starts: 'play build_no_gold', or both cards named."""
+    if card == BUILD_FREE:
+        return f"play {CARD_IDS[BUILD_NO_CAMELS]} {CARD_IDS[BUILD_NO_GOLD]}"
+    return f"play {CARD_IDS[card]}"
 
 
 def format_action(st: State, a: tuple[int, ...]) -> str:
@@ -405,7 +443,7 @@ def format_action(st: State, a: tuple[int, ...]) -> str:
         return f"play {cid}"
     if kind == A_BUILD:
         _k, b, f, card = a
-        text = f"build {BUILDING_IDS[b]}" if card < 0 else f"play {CARD_IDS[card]} {BUILDING_IDS[b]}"
+        text = f"build {BUILDING_IDS[b]}" if card < 0 else f"{discount_words(card)} {BUILDING_IDS[b]}"
         if f >= 0:
             text += f" with {st.tower_v[f]}"
         return text

@@ -23,8 +23,8 @@ from .board import (
     SPACE_NAMES,
     SPACE_SHOPS,
 )
-from .cards import BUILDING_IDS, CARD_IDS, building_text, card_text
-from .parse import format_action
+from .cards import BUILDING_COST, BUILDING_IDS, CARD_IDS, building_text, card_text
+from .parse import discount_words, format_action
 from .rules import (
     A_BUILD,
     A_DONE,
@@ -32,6 +32,7 @@ from .rules import (
     A_EXTRA,
     A_MOVE,
     A_PLAY,
+    A_STOP,
     A_TAKE,
     A_YELLOW,
     actor,
@@ -45,6 +46,14 @@ from .state import P_ACTION, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
 def _buildings(st: State, p: int) -> str:
     names = [BUILDING_IDS[b] for b in range(6) if st.built[p] >> b & 1]
     return ", ".join(names) if names else _("no buildings")
+
+
+def affordable(st: State, p: int) -> bool:
+    """Whether p can pay for a building still to build with camels and gold alone."""
+    return any(
+        not st.built[p] >> b & 1 and st.camels[p] >= c and st.gold[p] >= g
+        for b, (c, g) in enumerate(BUILDING_COST)
+    )
 
 
 def status(st: State) -> str:
@@ -63,28 +72,55 @@ def status(st: State) -> str:
             return _("{name}: extra die ready - take camels, take gold or deliver.").format(name=name)
         if not any(st.tower_w[f] + (st.tower_y[f] if p == st.start else 0) for f in range(6)):
             return _("{name}: no dice left for you - draw.").format(name=name)
-        return _("{name}: pick dice - take, deliver, move or draw (tower: {tower}).").format(
-            name=name, tower=tower_text(st)
-        )
+        if st.n == 2 and affordable(st, p):
+            line = _("{name}: pick dice - take, deliver, move, draw or build with them (tower: {tower}).")
+        else:
+            line = _("{name}: pick dice - take, deliver, move or draw (tower: {tower}).")
+        return line.format(name=name, tower=tower_text(st))
     if ph == P_PLACE:
-        line = ngettext(
-            "{name}: place {k} more cube in {nb} - place SOUK [SPACE].",
-            "{name}: place {k} more cubes in {nb} - place SOUK [SPACE].",
-            st.place_left,
-        )
-        return line.format(name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb])
+        if st.place_done:
+            line = ngettext(
+                "{name}: place {k} more cube in {nb} - place SOUK [SPACE].",
+                "{name}: place {k} more cubes in {nb} - place SOUK [SPACE].",
+                st.place_left,
+            )
+        else:
+            line = ngettext(
+                "{name}: place {k} cube in {nb} - place SOUK [SPACE].",
+                "{name}: place {k} cubes in {nb} - place SOUK [SPACE].",
+                st.place_left,
+            )
+        text = line.format(name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb])
+        if (A_STOP,) in legal(st):
+            text += " " + _("Or stop.")
+        return text
     if ph == P_ORDER:
         opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
         return _("{name}: which cube goes to the caravan first? {opts}.").format(name=name, opts=opts)
     if ph == P_PROTECT:
         sh = st.queue[0]
         owner = st.shop[sh]
-        return _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.").format(
-            owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]]
-        )
-    if st.n == 2:
-        return _("{name}: play cards or done.").format(name=name)
-    return _("{name}: build, play cards, or done.").format(name=name)
+        if st.camels[owner] > 0 and owner == st.cur and st.hands[owner]:
+            line = _(
+                "{owner}: pay 1 camel to keep your cube in {souk}? protect or let go (cards may go first)."
+            )
+        elif st.camels[owner] > 0:
+            line = _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.")
+        else:
+            line = _("{owner}: your cube in {souk} is leaving - play a card first, or let go.")
+        return line.format(owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]])
+    # from public facts only: the board must not hint at which cards a hand holds
+    can_build = st.n > 2 and not st.built_turn and affordable(st, p)
+    can_play = bool(st.hands[p])
+    if can_build and can_play:
+        line = _("{name}: build, play cards, or done.")
+    elif can_build:
+        line = _("{name}: build, or done.")
+    elif can_play:
+        line = _("{name}: play cards, or done.")
+    else:
+        line = _("{name}: nothing to build now - done.")
+    return line.format(name=name)
 
 
 def _souk(st: State, s: int) -> str:
@@ -95,7 +131,10 @@ def _souk(st: State, s: int) -> str:
         return text + f"0/{SOUK_SIZE[s]}"
     text += f"{st.players[owner]} {filled}/{SOUK_SIZE[s]}"
     exposed = [
-        SPACE_NAMES[SHOP_SPACES[sh][0]] for sh in SOUK_SHOPS[s] if st.shop[sh] >= 0 and not SHOP_INTERIOR[sh]
+        SPACE_NAMES[sp]
+        for sh in SOUK_SHOPS[s]
+        if st.shop[sh] >= 0 and not SHOP_INTERIOR[sh]
+        for sp in SHOP_SPACES[sh]
     ]
     if filled == SOUK_SIZE[s]:
         text += _(" done")
@@ -116,6 +155,26 @@ def road_map() -> list[str]:
     return lines
 
 
+def turn_order_line(st: State) -> str:
+    """Today's turns in order, the one being played marked (two players: start, other, start)."""
+    names = []
+    for i, q in enumerate(st.order):
+        name = st.players[q]
+        names.append(f"[{name}]" if i == st.turn and st.phase != P_ROLL else name)
+    return _("Turns today: {order}.").format(order=", ".join(names))
+
+
+def cards_line(st: State) -> str:
+    """The public side of the cards: how many are left to draw, and the face-up discard pile."""
+    pile = ngettext("{n} card in the draw pile", "{n} cards in the draw pile", len(st.pile)).format(
+        n=len(st.pile)
+    )
+    if not st.discard:
+        return _("Cards: {pile}; no discards.").format(pile=pile)
+    shown = ", ".join(CARD_IDS[k] for k in st.discard)
+    return _("Cards: {pile}; discards, oldest first: {shown}.").format(pile=pile, shown=shown)
+
+
 def board(st: State) -> str:
     """The whole city in a few lines: time, tower, souks, road, caravan, players."""
     lines = []
@@ -128,6 +187,7 @@ def board(st: State) -> str:
         )
         tower = _("not rolled yet") if st.phase == P_ROLL else tower_text(st)
         lines.append(_("Tower: {t}.").format(t=tower))
+        lines.append(turn_order_line(st))
     for nb in range(4):
         souks = " | ".join(_souk(st, s) for s in NB_SOUKS[nb])
         lines.append(f"{NEIGHBOURHOOD_NAMES[nb]}: {souks}")
@@ -153,14 +213,15 @@ def board(st: State) -> str:
         )
     else:
         lines.append(_("Caravan 0/{cap}: empty.").format(cap=st.cap))
+    lines.append(cards_line(st))
     for p in range(st.n):
         lines.append(
-            _("{name}: {score} pts, {gold} gold, {camels} camels, {cards} cards, {b}.").format(
+            _("{name}: {score}, {gold} gold, {camels}, {cards}, {b}.").format(
                 name=st.players[p],
-                score=st.score[p],
+                score=ngettext("{n} point", "{n} points", st.score[p]).format(n=st.score[p]),
                 gold=st.gold[p],
-                camels=st.camels[p],
-                cards=len(st.hands[p]),
+                camels=ngettext("{n} camel", "{n} camels", st.camels[p]).format(n=st.camels[p]),
+                cards=ngettext("{n} card", "{n} cards", len(st.hands[p])).format(n=len(st.hands[p])),
                 b=_buildings(st, p),
             )
         )
@@ -175,7 +236,7 @@ def private_view(st: State, seat: int) -> str:
     if not hand:
         lines = [_("Your hand: no cards.")]
     else:
-        lines = [_("Your hand ({k} cards):").format(k=len(hand))]
+        lines = [ngettext("Your hand ({k} card):", "Your hand ({k} cards):", len(hand)).format(k=len(hand))]
         for k in sorted(set(hand)):
             count = hand.count(k)
             times = f" x{count}" if count > 1 else ""
@@ -220,7 +281,7 @@ def brief(st: State, seat: int) -> str:
         elif kind == A_EXTRA:
             extras.append(CARD_IDS[a[1]])
         elif kind == A_BUILD:
-            key = "build" if a[3] < 0 else f"play {CARD_IDS[a[3]]}"
+            key = "build" if a[3] < 0 else discount_words(a[3])
             names = builds_by.setdefault(key, [])
             if BUILDING_IDS[a[1]] not in names:
                 names.append(BUILDING_IDS[a[1]])

@@ -41,6 +41,7 @@ from .board import (
 from .cards import (
     BAZAAR,
     BAZAAR_BONUS,
+    BUILD_FREE,
     BUILD_NO_CAMELS,
     BUILD_NO_GOLD,
     BUILDING_COST,
@@ -108,6 +109,8 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "zero_move_sends": True,
     "turn_at_crossing": True,
     "first_player": "random",
+    "combine_discounts": True,
+    "hoist_optional": True,
 }
 
 
@@ -154,6 +157,8 @@ def setup(players: list[str], rng: random.Random, options: dict[str, Any]) -> St
     st.built_turn = 0
     st.place_nb = -1
     st.place_left = 0
+    st.place_done = 0
+    st.place_free = 0
     st.mover = -1
     _start_day(st, None)
     return st
@@ -332,8 +337,13 @@ def _roll(st: State, k: int, ev: Outcome | None) -> None:
     st.tower_v, st.tower_w, st.tower_y = assign_tower(values, [i >= white for i in range(white + k)])
     st.phase = P_ACTION
     if ev is not None:
-        bought = _(" with {k} yellow").format(k=k) if k else ""
-        ev.public.append(_("{name} rolls{bought}.").format(name=st.players[p], bought=bought))
+        if k:
+            line = ngettext(
+                "{name} buys {k} yellow die and rolls.", "{name} buys {k} yellow dice and rolls.", k
+            )
+        else:
+            line = _("{name} rolls.")
+        ev.public.append(line.format(name=st.players[p], k=k))
 
 
 def tower_text(st: State) -> str:
@@ -424,20 +434,23 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
         opts = place_options(st, p, st.place_nb)
         if not opts:
             break
-        if not st.opts["must_place_all"]:
+        forced = st.place_left - st.place_free
+        if not st.opts["must_place_all"] or forced <= 0:
             st.phase = P_PLACE
             break
         if len(opts) == 1:
             _put(st, p, opts[0])
             st.place_left -= 1
+            st.place_done += 1
             placed.append(shop_label(opts[0]))
             continue
         s = SHOP_SOUK[opts[0]]
-        if all(SHOP_SOUK[o] == s for o in opts) and st.place_left >= SOUK_SIZE[s] - st.souk_n[s]:
+        if all(SHOP_SOUK[o] == s for o in opts) and forced >= SOUK_SIZE[s] - st.souk_n[s]:
             for sh in SOUK_SHOPS[s]:
                 if st.shop[sh] < 0:
                     _put(st, p, sh)
                     st.place_left -= 1
+                    st.place_done += 1
                     placed.append(shop_label(sh))
             continue
         st.phase = P_PLACE
@@ -449,16 +462,25 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
     _finish_place(st, ev)
 
 
-def _finish_place(st: State, ev: Outcome | None) -> None:
+def _finish_place(st: State, ev: Outcome | None, chosen: bool = False) -> None:
+    """End a delivery; ``chosen`` when the player stopped by choice rather than for want of shops."""
     if ev is not None and st.place_left:
-        ev.public.append(
-            ngettext(
+        if chosen:
+            line = ngettext(
+                "{name} stops placing: {k} cube goes back to the supply by choice.",
+                "{name} stops placing: {k} cubes go back to the supply by choice.",
+                st.place_left,
+            )
+        else:
+            line = ngettext(
                 "{k} cube cannot be placed and goes back to {name}'s supply.",
                 "{k} cubes cannot be placed and go back to {name}'s supply.",
                 st.place_left,
-            ).format(k=st.place_left, name=st.players[st.cur])
-        )
+            )
+        ev.public.append(line.format(k=st.place_left, name=st.players[st.cur]))
     st.place_left = 0
+    st.place_done = 0
+    st.place_free = 0
     st.place_nb = -1
     _after_main(st, ev)
 
@@ -481,7 +503,8 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
     while st.queue:
         sh = st.queue[0]
         owner = st.shop[sh]
-        if st.camels[owner] > 0:
+        # the mover may play a card first; asked whenever he holds any (a public count, so no leak)
+        if st.camels[owner] > 0 or (owner == st.cur and st.hands[owner]):
             st.phase = P_PROTECT
             return
         _remove(st, sh)
@@ -489,7 +512,7 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
         if ev is not None:
             ev.public.append(
                 _("{owner}'s cube from {shop} goes to the caravan.").format(
-                    owner=st.players[owner], shop=shop_label(sh)
+                    owner=st.players[owner], shop=shop_label(sh, st.sup)
                 )
             )
         _to_caravan(st, owner, ev)
@@ -528,6 +551,7 @@ def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
     hand = st.hands[p]
     no_camels = BUILD_NO_CAMELS in hand
     no_gold = BUILD_NO_GOLD in hand
+    both = no_camels and no_gold and st.opts["combine_discounts"]
     for b in range(6):
         if built >> b & 1:
             continue
@@ -538,6 +562,8 @@ def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
             acts.append((A_BUILD, b, f, BUILD_NO_CAMELS))
         if no_gold and camels >= c:
             acts.append((A_BUILD, b, f, BUILD_NO_GOLD))
+        if both:
+            acts.append((A_BUILD, b, f, BUILD_FREE))
 
 
 def field_actions(st: State, p: int) -> list[tuple[int, ...]]:
@@ -587,7 +613,7 @@ def legal(st: State) -> list[tuple[int, ...]]:
         return acts
     if ph == P_PLACE:
         acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]
-        if not st.opts["must_place_all"]:
+        if not st.opts["must_place_all"] or st.place_left <= st.place_free:
             acts.append((A_STOP,))
         return acts
     if ph == P_BUILD:
@@ -602,7 +628,13 @@ def legal(st: State) -> list[tuple[int, ...]]:
         _card_plays(st, p, acts)
         return acts
     if ph == P_PROTECT:
-        return [(A_PROTECT, 1), (A_PROTECT, 0)]
+        owner = st.shop[st.queue[0]]
+        acts = [(A_PROTECT, 1)] if st.camels[owner] > 0 else []
+        acts.append((A_PROTECT, 0))
+        if owner == p:
+            # section 8.3: cards any time in one's own turn, e.g. one the caravanserai just gave
+            _card_plays(st, p, acts)
+        return acts
     if ph == P_ORDER:
         return [(A_FIRST, sh) for sh in st.queue]
     return []
@@ -617,9 +649,26 @@ def actor(st: State) -> int:
     return st.cur
 
 
+def discount_cards(card: int) -> tuple[int, ...]:
+    """The cards a build action discards: none, one discount card, or both (``BUILD_FREE``)."""
+    if card == BUILD_FREE:
+        return (BUILD_NO_CAMELS, BUILD_NO_GOLD)
+    return (card,) if card >= 0 else ()
+
+
+def price(b: int, card: int) -> tuple[int, int]:
+    """(camels, gold) still due for building b with the given discount."""
+    c, g = BUILDING_COST[b]
+    if card in (BUILD_NO_CAMELS, BUILD_FREE):
+        c = 0
+    if card in (BUILD_NO_GOLD, BUILD_FREE):
+        g = 0
+    return c, g
+
+
 # --- playing an action ----------------------------------------------------------------------------
-def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
-    """Play one legal action in place (no checks)."""
+def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> None:
+    """Play one legal action in place (no checks); ``space`` is the road space typed with a shop."""
     kind = a[0]
     p = st.cur
     name = st.players[p] if ev is not None else ""
@@ -635,11 +684,18 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
         st.mover = p
         if ev is not None:
             paid = _(" paying {g} gold").format(g=cost) if cost else ""
-            ev.public.append(
-                _("{name} takes the {v}s and moves the supervisor {d} to {space}{paid}.").format(
-                    name=name, v=value, d=dist, space=SPACE_NAMES[dest], paid=paid
+            dice = ngettext(
+                "{name} takes the die showing {v}", "{name} takes the {count} dice showing {v}", count
+            ).format(name=name, v=value, count=count)
+            if dist == 0:
+                moved = _("and keeps the supervisor on {space}{paid}.")
+            else:
+                moved = ngettext(
+                    "and moves the supervisor {d} space to {space}{paid}.",
+                    "and moves the supervisor {d} spaces to {space}{paid}.",
+                    dist,
                 )
-            )
+            ev.public.append(dice + " " + moved.format(d=dist, space=SPACE_NAMES[dest], paid=paid))
         if len(st.queue) == 2 and st.shop[st.queue[0]] != st.shop[st.queue[1]]:
             st.phase = P_ORDER
             return
@@ -669,22 +725,29 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
             _after_main(st, ev)
         else:
             nb = NEIGHBOURHOOD_OF_FIELD[f]
-            cubes = count + extra + (HOIST_BONUS if st.built[p] >> HOIST & 1 else 0)
+            hoist = HOIST_BONUS if st.built[p] >> HOIST & 1 else 0
+            cubes = count + extra + hoist
             if ev is not None:
-                ev.public.append(
-                    ngettext(
-                        "{name} delivers {n} cube to {nb}.", "{name} delivers {n} cubes to {nb}.", cubes
-                    ).format(name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb])
-                )
+                line = ngettext(
+                    "{name} delivers {n} cube to {nb}.", "{name} delivers {n} cubes to {nb}.", cubes
+                ).format(name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb])
+                if hoist and st.opts["hoist_optional"]:
+                    line += " " + _("(The hoist's extra cube may be left out: stop.)")
+                ev.public.append(line)
             st.place_nb = nb
             st.place_left = cubes
+            st.place_done = 0
+            st.place_free = hoist if st.opts["hoist_optional"] else 0
             st.phase = P_PLACE
             _continue_place(st, ev)
     elif kind == A_PLACE:
         _put(st, p, a[1])
         st.place_left -= 1
+        st.place_done += 1
         if ev is not None:
-            ev.public.append(_("{name} places a cube in {shop}.").format(name=name, shop=shop_label(a[1])))
+            ev.public.append(
+                _("{name} places a cube in {shop}.").format(name=name, shop=shop_label(a[1], space))
+            )
         _continue_place(st, ev)
     elif kind == A_PROTECT:
         sh = st.queue.pop(0)
@@ -695,14 +758,14 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
                 ev.public.append(
                     _(
                         "{owner} pays a camel: the cube stays in {shop}, a supply cube joins the caravan."
-                    ).format(owner=st.players[owner], shop=shop_label(sh))
+                    ).format(owner=st.players[owner], shop=shop_label(sh, st.sup))
                 )
         else:
             _remove(st, sh)
             if ev is not None:
                 ev.public.append(
                     _("{owner}'s cube from {shop} goes to the caravan.").format(
-                        owner=st.players[owner], shop=shop_label(sh)
+                        owner=st.players[owner], shop=shop_label(sh, st.sup)
                     )
                 )
         _to_caravan(st, owner, ev)
@@ -725,14 +788,10 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
         _k, b, f, card = a
         if f >= 0:
             _take_group(st, p, f)
-        c, g = BUILDING_COST[b]
-        if card >= 0:
-            st.hands[p].remove(card)
-            st.discard.append(card)
-            if card == BUILD_NO_CAMELS:
-                c = 0
-            else:
-                g = 0
+        for used in discount_cards(card):
+            st.hands[p].remove(used)
+            st.discard.append(used)
+        c, g = price(b, card)
         st.camels[p] -= c
         st.gold[p] -= g
         st.built[p] |= 1 << b
@@ -740,9 +799,10 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
         st.nbuilt[p] += 1
         _score(st, p, points, "building " + BUILDING_IDS[b])
         if ev is not None:
+            gained = ngettext("{pts} point", "{pts} points", points).format(pts=points)
             ev.public.append(
-                _("{name} builds the {b} ({n}. building, +{pts}).").format(
-                    name=name, b=BUILDING_IDS[b], n=st.nbuilt[p], pts=points
+                _("{name} builds the {b} (building {n} of 6): {gained}.").format(
+                    name=name, b=BUILDING_IDS[b], n=st.nbuilt[p], gained=gained
                 )
             )
         if st.n == 2:
@@ -750,7 +810,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
         else:
             st.built_turn = 1
     elif kind == A_PLAY:
-        _play(st, p, a, ev)
+        _play(st, p, a, ev, space)
     elif kind == A_EXTRA:
         st.hands[p].remove(a[1])
         st.discard.append(a[1])
@@ -762,12 +822,12 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None) -> None:
     elif kind == A_DONE:
         _end_turn(st, ev)
     elif kind == A_STOP:
-        _finish_place(st, ev)
+        _finish_place(st, ev, chosen=True)
     elif kind == A_YELLOW:
         _roll(st, a[1], ev)
 
 
-def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None) -> None:
+def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> None:
     _k, k, x, y = a
     st.hands[p].remove(k)
     st.discard.append(k)
@@ -792,14 +852,14 @@ def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None) -> None:
         if y == 0:
             st.gold[p] -= x
             st.camels[p] += x
-            text = _("swaps {x} gold for {x} camels").format(x=x)
+            text = ngettext("swaps {x} gold for {x} camel", "swaps {x} gold for {x} camels", x).format(x=x)
         else:
             st.camels[p] -= x
             st.gold[p] += x
-            text = _("swaps {x} camels for {x} gold").format(x=x)
+            text = ngettext("swaps {x} camel for {x} gold", "swaps {x} camels for {x} gold", x).format(x=x)
     elif k == SOUK_CUBE:
         _put(st, p, x)
-        text = _("puts a cube in {shop}").format(shop=shop_label(x))
+        text = _("puts a cube in {shop}").format(shop=shop_label(x, space))
     elif k == CARAVAN_CUBE:
         text = _("sends a cube to the caravan")
     if ev is not None:

@@ -41,6 +41,8 @@ _SCALAR = (
     "built_turn",
     "place_nb",
     "place_left",
+    "place_done",
+    "place_free",
     "mover",
     "per_row",
     "cap",
@@ -89,6 +91,9 @@ class State:
     built_turn: int
     place_nb: int
     place_left: int
+    #: cubes placed so far in this delivery, and how many of those left may be declined (the hoist's)
+    place_done: int
+    place_free: int
     mover: int
     per_row: int
     cap: int
@@ -138,5 +143,5 @@ class State:
         st.hands = [list(h) for h in data["hands"]]
         st.log = [[list(e) for e in events] for events in data["log"]]
         for name in _SCALAR:
-            setattr(st, name, data[name])
+            setattr(st, name, data.get(name, 0))
         return st

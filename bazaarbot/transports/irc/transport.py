@@ -19,6 +19,7 @@ import random
 import ssl
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any
 
 from irc.client_aio import AioConnection, AioReactor
@@ -33,7 +34,7 @@ from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, b
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.sendqueue import SendQueue
 from bazaarbot.transports.irc.split import LINELEN, payload_budget, prefix_length, split_text
-from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster
+from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat_user
 
 log = logging.getLogger(__name__)
 
@@ -207,6 +208,14 @@ class IrcTransport:
         if isinstance(message, Say):
             self._say(message.channel, message.text, message.colors)
         elif isinstance(message, Tell):
+            if message.key is not None and not self.roster.holds(message.nick, message.key):
+                # the nick is held by somebody else now (or not known yet): never tell them the owner's lines
+                log.info(
+                    "%s: a private line for %s withheld: the nick is not its owner's now",
+                    self.network,
+                    message.nick,
+                )
+                return
             self._tell(message.nick, message.text, message.notice)
 
     def _say(self, channel: str, text: str, colors: bool = False) -> None:
@@ -409,7 +418,17 @@ class IrcTransport:
             if self.roster.fold(event.user.nick) == self.roster.fold(self.settings.nick):
                 self._try_regain()
         else:
-            self._hub(lambda: hub.user_returned(network, event.user))
+            self._hub(lambda: self._returned(event.channel, event.user))
+
+    async def _returned(self, channel: str, user: User) -> None:
+        """Somebody joined: their own pending leave ends, and a seated player gets their hand again."""
+        hub = self.hub
+        if hub is None:
+            return
+        await hub.user_returned(self.network, user)
+        view = hub.private_view(self.network, channel, user.key)
+        if view:
+            await self.send(Tell(self.network, user.nick, view, key=user.key))
 
     def _on_001(self, line: Line) -> None:
         self.nick = line.param(0, self.nick)
@@ -489,6 +508,8 @@ class IrcTransport:
         # hostmask (and account tag). Only accounts need WHOX, where there are no account tags.
         if self.whox and "account-notify" in self.caps.enabled and "account-tag" not in self.caps.enabled:
             self.queue.put(f"WHO {channel} %tcuhnfa,42")
+        else:  # seats are bound to user@host: learn who is who before anything private is sent
+            self.queue.put(f"WHO {channel}")
 
     def _on_366(self, line: Line) -> None:
         """End of NAMES after we joined: seated players who are not in the channel get the leave grace."""
@@ -501,14 +522,24 @@ class IrcTransport:
         chan = self.roster.channel(channel)
         if chan is None:
             return
-        people = [self.roster.people[m] for m in chan.members if m in self.roster.people]
-        accounts = {person.account.lower() for person in people if person.account}
         for seat in hub.seated(network, channel):
-            account = seat.account
-            if self.roster.fold(seat.nick) in chan.members or (account and account in accounts):
+            if self.roster.present(channel, seat.nick, seat.key):
                 continue
-            user = User(seat.nick, account)
+            user = seat_user(seat.key, seat.nick)
             self._hub(lambda user=user: hub.user_left(network, channel, user, grace))
+
+    def _on_315(self, line: Line) -> None:
+        """End of WHO: a seat from before seats were bound to hosts moves to its holder's nick and host."""
+        hub, network, channel = self.hub, self.network, line.param(1)
+        if hub is None or self.roster.channel(channel) is None:
+            return
+        for seat in hub.seated(network, channel):
+            if not seat.key.startswith("n:") or not self.roster.in_channel(seat.nick, channel):
+                continue
+            now = self.roster.user(seat.nick)
+            if now.mask or now.account:
+                old = User(seat.nick)
+                self._hub(lambda old=old, now=now: hub.user_renamed(network, old, now))
 
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):
@@ -556,7 +587,21 @@ class IrcTransport:
             incoming = Incoming(self.network, None, self.roster.user(nick), text)
         else:
             return  # "@#chan" (ops only) and other targets are not for the bot
-        self._hub(lambda: hub.handle(incoming))
+        self._hub(lambda: hub.handle(self._op_now(incoming)))
+
+    def _op_now(self, incoming: Incoming) -> Incoming:
+        """Operator status when the hub takes the line, not when it arrived (a -o in between counts)."""
+        if incoming.channel is None or not incoming.user.is_op:
+            return incoming
+        nick = incoming.user.nick
+        still = self.roster.is_op(nick, incoming.channel) and self.roster.holds(nick, incoming.user.key)
+        return (
+            incoming
+            if still
+            else Incoming(
+                incoming.network, incoming.channel, replace(incoming.user, is_op=False), incoming.text
+            )
+        )
 
     def _on_notice(self, line: Line) -> None:
         """Notices are never answered (that is how bot loops start)."""

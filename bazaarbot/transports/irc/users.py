@@ -64,6 +64,15 @@ class Returned:
 Event = Renamed | Left | Returned
 
 
+def seat_user(key: str, nick: str) -> User:
+    """A ``User`` whose key is ``key``: to tell the hub about a seated player the roster does not see."""
+    if key.startswith("a:"):
+        return User(nick, account=key[2:])
+    if key.startswith("m:"):
+        return User(nick, mask=key[2:])
+    return User(nick)
+
+
 class Roster:
     """The state of one connection's view of the network; ``feed`` returns identity events."""
 
@@ -188,6 +197,27 @@ class Roster:
             chan.members[self.fold(line.nick)] = set()
         return [Returned(name, self.user(line.nick))]
 
+    def present(self, channel: str, nick: str, key: str) -> bool:
+        """Whether the identity ``key`` (seated as ``nick``) is in ``channel``.
+
+        A member under that nick whose hostmask is not known yet gets the
+        benefit of the doubt (nothing private reaches them until it is known).
+        """
+        chan = self.channel(channel)
+        if chan is None:
+            return False
+        for member in chan.members:
+            person = self.people.get(member)
+            if person is None:
+                if member == self.fold(nick):
+                    return True
+                continue
+            if User(person.nick, person.account, person.mask).key == key:
+                return True
+            if member == self.fold(nick) and person.mask is None and person.account is None:
+                return True
+        return False
+
     def _drop(self, nick: str, name: str) -> None:
         chan = self.channel(name)
         if chan is not None:
@@ -252,9 +282,30 @@ class Roster:
             return [Renamed(before, self.user(line.nick))]
         return []
 
-    def _on_chghost(self, line: Line) -> None:
+    def _on_chghost(self, line: Line) -> list[Event]:
         person = self.person(line.nick)
+        before = self.user(line.nick)
         person.user, person.host = line.param(0), line.param(1)
+        after = self.user(line.nick)
+        if before.key != after.key and before.mask and not self.is_me(line.nick):
+            # a new cloak (or ident) for the same connection: seats bound to the old host follow it
+            return [Renamed(before, after)]
+        return []
+
+    def holds(self, nick: str, key: str) -> bool:
+        """Whether ``nick`` is held right now by the identity ``key`` (so its private lines may go there).
+
+        A seat bound to an account or a hostmask is only ever told anything
+        while that account or hostmask holds the nick; somebody who took the
+        nick from another ``user@host`` is a stranger. A nick whose hostmask
+        is not known yet (before WHO answers) holds nothing bound to a host.
+        """
+        if key.startswith("n:"):
+            return key[2:] == nick.lower()
+        person = self.people.get(self.fold(nick))
+        if person is None:
+            return False
+        return User(person.nick, person.account, person.mask).key == key
 
     def _on_privmsg(self, line: Line) -> None:
         self._learn(line)

@@ -4,7 +4,9 @@ A browser gets a random token the first time it claims a nick and keeps it
 (localStorage). Only a hash of the token is stored, in a table of the
 bot's own sqlite file, so a restarted server hands every browser its nick
 (and so its seats) back, and nobody who reads the database can speak as
-anybody. One token holds one nick; one nick belongs to one token.
+anybody. One token holds one nick; one nick belongs to one token. A claim
+that never sat at a table is forgotten once unused for a while (a client
+that claims thousands of nicks leaves nothing behind).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ CREATE TABLE IF NOT EXISTS web_sessions (
     nick TEXT NOT NULL,
     nick_key TEXT NOT NULL UNIQUE,
     created REAL NOT NULL,
-    last_seen REAL NOT NULL
+    last_seen REAL NOT NULL,
+    sat INTEGER NOT NULL DEFAULT 0
 )
 """
 
@@ -61,6 +64,9 @@ class Claims:
         self.clock = clock
         with self.conn:
             self.conn.execute(SCHEMA)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_sessions)")}
+            if "sat" not in columns:  # a file from before claims expired
+                self.conn.execute("ALTER TABLE web_sessions ADD COLUMN sat INTEGER NOT NULL DEFAULT 1")
 
     def nick_for(self, token: str) -> str | None:
         """The nick a token holds (and note that it was used), or None for an unknown token."""
@@ -126,6 +132,30 @@ class Claims:
         except sqlite3.IntegrityError:
             raise ClaimError(f"The nick {nick} is taken by another browser; choose another.") from None
         return token, old
+
+    def mark_sat(self, nicks: list[str]) -> None:
+        """These nicks sit at a table: their claims are kept like any other (never expire as stale)."""
+        if not nicks:
+            return
+        with self.conn:
+            self.conn.executemany(
+                "UPDATE web_sessions SET sat=1 WHERE nick_key=? AND sat=0", [[n.lower()] for n in nicks]
+            )
+
+    def expire_stale(self, older_than: float, keep: set[str]) -> int:
+        """Forget claims that never sat at a table and were last used ``older_than`` seconds ago or more.
+
+        ``keep`` are nicks in use right now (an open tab). Returns how many went.
+        """
+        cutoff = self.clock() - older_than
+        rows = self.conn.execute(
+            "SELECT token_hash, nick_key FROM web_sessions WHERE sat=0 AND last_seen<=?", [cutoff]
+        ).fetchall()
+        gone = [[row[0]] for row in rows if row[1] not in keep]
+        if gone:
+            with self.conn:
+                self.conn.executemany("DELETE FROM web_sessions WHERE token_hash=?", gone)
+        return len(gone)
 
     def count(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM web_sessions").fetchone()[0])

@@ -56,9 +56,19 @@ def encode(kind: str, **fields: Any) -> str:
 class Conn:
     """A websocket from one browser tab (a player's, or a spectator's)."""
 
-    def __init__(self, ws: web.WebSocketResponse, bucket: TokenBucket) -> None:
+    def __init__(
+        self, ws: web.WebSocketResponse, bucket: TokenBucket, address: str = "", now: float = 0.0
+    ) -> None:
         self.ws = ws
         self.bucket = bucket
+        #: the remote address the per-address limits count it under
+        self.address = address
+        #: when the browser last sent a frame (the idle limits count from here)
+        self.last_frame = now
+        #: malformed frames received so far
+        self.bad_frames = 0
+        #: the admin name bound to this browser's claim, if it proved an admin token
+        self.admin: str | None = None
         self.nick: str | None = None
         self.token: str | None = None
         self.greeted = False
@@ -91,15 +101,20 @@ class Conn:
     async def _write(self) -> None:
         while True:
             frame = await self.queue.get()
-            if self.dead or self.ws.closed:
-                return
+            if not frame or self.dead or self.ws.closed:
+                return  # "" ends the writer once everything queued before it is sent
             try:
                 await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
                 return
 
-    async def close(self, code: int = 1001, message: bytes = b"") -> None:
-        """Stop the writer and close the socket (idempotent)."""
+    async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
+        """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""
+        if drain > 0 and not self.dead and not self.writer.done():
+            with contextlib.suppress(asyncio.QueueFull):
+                self.queue.put_nowait("")
+                with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(asyncio.shield(self.writer), drain)
         self.dead = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -16,19 +16,28 @@ Client frames (JSON objects, ``t`` says which)::
     say {room|null, text}    -> chat lines to the room / the line to the bot privately
     watch {room}             -> watching {room, board, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
+    admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 members {room, nicks}, tell {text}, mine {text}, error {code, text}. A claim that renames a
 browser sends claimed {nick, token} to every tab of it.
+
+Bounds per client (``[web.limits]``): open websockets per remote address,
+nick claims per address per minute, rooms per nick; a silent websocket is
+closed (soon when it never claimed a nick, much later when it did); claims
+that never sat at a table are forgotten; a frame too big or too deeply
+nested is refused before it is decoded, and a tab that keeps sending bad
+frames is disconnected. Every refusal is a short line naming the limit.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
+from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -36,10 +45,13 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from bazaarbot.config import WebSettings
+from bazaarbot.i18n import _
 from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
+from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.history import History
 
 log = logging.getLogger(__name__)
@@ -49,8 +61,8 @@ STATIC = Path(__file__).parent / "static"
 HARD_FRAME_LIMIT = 64 * 1024
 #: public lines a newcomer or spectator sees of a room's recent past
 HISTORY = 100
-#: rooms one tab may sit in at once
-MAX_ROOMS = 20
+#: seconds between two sweeps for idle websockets and stale claims
+SWEEP_EVERY = 10.0
 #: frames dropped by the flood limit before the connection is closed
 MAX_DROPPED = 400
 #: open websockets in all; more are refused until some close
@@ -78,8 +90,12 @@ class WebTransport:
         frame_rate: float = 5.0,
         frame_burst: int = 30,
         leave_grace: float | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings or WebSettings()
+        self.limits = self.settings.limits
+        #: the clock of the idle limits and the claim rate (injected by tests)
+        self.clock = clock
         self.network = self.settings.network
         self.host = self.settings.host
         #: the port actually bound (settings.port 0 means any free port)
@@ -99,6 +115,12 @@ class WebTransport:
         #: the table's change count when its board was last rendered, per room
         self.board_versions: dict[str, object] = {}
         self.history: History | None = None
+        self.admin_tokens: AdminTokens | None = None
+        #: open websockets per remote address
+        self.per_address: dict[str, int] = {}
+        #: when each address claimed a nick within the last minute
+        self.claim_times: dict[str, deque[float]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._stopping = False
 
@@ -124,6 +146,7 @@ class WebTransport:
         hub.attach(self)
         self.claims = Claims(hub.database, hub.bot_nick)
         self.history = History(hub.database, HISTORY)
+        self.admin_tokens = AdminTokens(hub.database)
         self._stopping = False
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
@@ -132,6 +155,7 @@ class WebTransport:
         addresses = self._runner.addresses
         if addresses:
             self.port = int(addresses[0][1])
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="web-sweep")
         await self._expect_returns()
 
     async def _expect_returns(self) -> None:
@@ -151,6 +175,11 @@ class WebTransport:
     async def stop(self) -> None:
         """Close every websocket (browsers reconnect by themselves) and stop serving."""
         self._stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(BaseException):
+                await self._sweeper
+            self._sweeper = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -201,16 +230,30 @@ class WebTransport:
             raise web.HTTPServiceUnavailable(text="restarting")
         if len(self.conns) >= MAX_CONNECTIONS:
             raise web.HTTPServiceUnavailable(text="too many connections; try again later")
+        address = request.remote or "?"
+        limit = self.limits.connections_per_address
+        if self.per_address.get(address, 0) >= limit:
+            raise web.HTTPTooManyRequests(
+                text=_("Too many connections from your address (at most {n}); close some tabs.").format(
+                    n=limit
+                )
+            )
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
-        await ws.prepare(request)
-        conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst))
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        try:
+            await ws.prepare(request)
+        except BaseException:
+            self._release(address)
+            raise
+        conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst), address, self.clock())
         self.conns.add(conn)
         try:
             async for msg in ws:
                 if msg.type == WSMsgType.TEXT:
                     await self._frame(conn, msg.data)
                 elif msg.type == WSMsgType.BINARY:
-                    conn.error("frame", "Send text frames (JSON), not binary ones.")
+                    conn.last_frame = self.clock()
+                    await self._bad_frame(conn, "frame", "Send text frames (JSON), not binary ones.")
                 elif msg.type == WSMsgType.ERROR:
                     break
                 if conn.dead:
@@ -219,7 +262,23 @@ class WebTransport:
             await self._drop(conn)
         return ws
 
+    def _release(self, address: str) -> None:
+        left = self.per_address.get(address, 0) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
+
+    async def _bad_frame(self, conn: Conn, code: str, text: str) -> None:
+        """One error answer per malformed frame; a tab that keeps sending them is disconnected."""
+        conn.bad_frames += 1
+        if conn.bad_frames > self.limits.bad_frames:
+            await conn.close(1008, b"too many malformed messages", drain=1.0)
+            return
+        conn.error(code, text)
+
     async def _frame(self, conn: Conn, data: str) -> None:
+        conn.last_frame = self.clock()
         if not conn.bucket.take():
             conn.dropped += 1
             if conn.dropped > MAX_DROPPED:
@@ -229,17 +288,19 @@ class WebTransport:
                 conn.error("flood", "Slow down: too many messages. Some were dropped.")
             return
         conn.warned = False
-        if len(data) > self.frame_limit:
-            conn.error(
-                "too_big", f"That message is too long (at most {self.settings.max_message} characters)."
-            )
-            return
         try:
-            frame = json.loads(data)
-        except ValueError:
-            frame = None
-        if not isinstance(frame, dict) or not isinstance(frame.get("t"), str):
-            conn.error("frame", "Not a message this server understands.")
+            frame = decode_frame(data, self.frame_limit)
+        except BadFrame as error:
+            if str(error) == "too_big":
+                await self._bad_frame(
+                    conn,
+                    "too_big",
+                    f"That message is too long (at most {self.settings.max_message} characters).",
+                )
+            elif str(error) == "too_deep":
+                await self._bad_frame(conn, "frame", _("That message is nested too deeply."))
+            else:
+                await self._bad_frame(conn, "frame", "Not a message this server understands.")
             return
         kind = frame["t"]
         if conn.watching is not None and kind != "ping":
@@ -252,15 +313,35 @@ class WebTransport:
             "say": self._say,
             "watch": self._watch,
             "ping": self._ping,
+            "admin": self._admin,
         }.get(kind)
         if handler is None:
-            conn.error("frame", f"Unknown message type {kind[:20]!r}.")
+            await self._bad_frame(conn, "frame", f"Unknown message type {kind[:20]!r}.")
             return
         await handler(conn, frame)
 
-    def _user(self, nick: str) -> User:
-        # the nick is held by a token no other browser has: the transport vouches for it like an account
-        return User(nick=nick, account=nick)
+    def _user(self, nick: str, conn: Conn | None = None) -> User:
+        # the nick is held by a token no other browser has: the transport vouches for it like an account;
+        # admin rights come only from an admin token this browser proved (never from the nick)
+        return User(nick=nick, account=nick, is_admin=conn is not None and conn.admin is not None)
+
+    async def _admin(self, conn: Conn, frame: dict[str, Any]) -> None:
+        """``admin {token}``: bind an operator-made admin token to this browser's claim, once."""
+        assert self.admin_tokens is not None
+        if conn.nick is None or conn.token is None:
+            conn.error("admin", _("Choose a nick first; the admin right is bound to it."))
+            return
+        try:
+            name = self.admin_tokens.redeem(frame.get("token"), conn.token)  # type: ignore[arg-type]
+        except AdminTokenError as error:
+            log.warning("web: a refused admin token from %s (%s)", conn.address, conn.nick)
+            conn.error("admin", str(error))
+            return
+        log.warning("web: %s is now the admin %s", conn.nick, name)
+        for tab in self.nicks.get(conn.nick.lower(), ()):
+            tab.admin = name
+            tab.send("admin", name=name)
+            tab.send("tell", text=_("You are the admin {name} now, in this browser.").format(name=name))
 
     async def _ping(self, conn: Conn, _frame: dict[str, Any]) -> None:
         conn.send("pong")
@@ -276,6 +357,8 @@ class WebTransport:
         if nick is not None:
             conn.token = token
             self._bind(conn, nick)
+            assert self.admin_tokens is not None
+            conn.admin = self.admin_tokens.admin_of(token)
             await self.hub.user_returned(self.network, self._user(nick))
         conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
 
@@ -299,6 +382,11 @@ class WebTransport:
         if conn.nick is not None and isinstance(nick, str) and nick == conn.nick:
             conn.send("claimed", nick=nick, token=conn.token)
             return
+        if not self._claim_allowed(conn.address):
+            per = self.limits.claims_per_minute
+            refusal = _("Too many nick claims from your address (at most {n} a minute); wait.")
+            conn.error("limit", refusal.format(n=per))
+            return
         try:
             token, old = self.claims.claim(conn.token, nick)  # type: ignore[arg-type]
         except ClaimError as error:
@@ -310,10 +398,23 @@ class WebTransport:
                 self._unbind(conn)
             conn.token = token
             self._bind(conn, nick)
+            assert self.admin_tokens is not None
+            conn.admin = self.admin_tokens.admin_of(token)
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
             return
         await self._rename(old, nick, token)
+
+    def _claim_allowed(self, address: str) -> bool:
+        """At most ``claims_per_minute`` claims from one address in any minute."""
+        now = self.clock()
+        times = self.claim_times.setdefault(address, deque())
+        while times and now - times[0] >= 60.0:
+            times.popleft()
+        if len(times) >= self.limits.claims_per_minute:
+            return False
+        times.append(now)
+        return True
 
     async def _rename(self, old: str, new: str, token: str) -> None:
         """Every tab of the browser takes the new nick; seats follow it."""
@@ -342,8 +443,9 @@ class WebTransport:
             return
         assert isinstance(room, str)
         room = room.lower()
-        if room not in conn.rooms and len(conn.rooms) >= MAX_ROOMS:
-            conn.error("room", f"You can be in at most {MAX_ROOMS} rooms at once; /part one first.")
+        limit = self.limits.rooms_per_nick
+        if room not in self._rooms_of(conn.nick) and len(self._rooms_of(conn.nick)) >= limit:
+            conn.error("room", _("You can be in at most {n} rooms at once; /part one first.").format(n=limit))
             return
         conn.rooms.add(room)
         self.rooms.setdefault(room, set()).add(conn)
@@ -418,7 +520,11 @@ class WebTransport:
         clean = sanitize(text)
         if not clean:
             return
-        user = self._user(conn.nick)
+        if clean.split(" ", 1)[0].lower() in ("/admin", "!admin"):
+            # a secret: never echoed, never shown to the room, never handed to the hub
+            await self._admin(conn, {"token": clean.split(" ", 1)[1] if " " in clean else ""})
+            return
+        user = self._user(conn.nick, conn)
         if room is None:
             for tab in self.nicks.get(conn.nick.lower(), ()):
                 tab.send("mine", text=clean)
@@ -453,6 +559,8 @@ class WebTransport:
 
     async def _drop(self, conn: Conn) -> None:
         """A tab went away: forget it; when a nick has no tab left, the hub's leave grace starts."""
+        if conn in self.conns:
+            self._release(conn.address)
         self.conns.discard(conn)
         if conn.watching is not None:
             watchers = self.watchers.get(conn.watching)
@@ -470,6 +578,31 @@ class WebTransport:
                 with contextlib.suppress(RuntimeError):
                     await self.hub.user_left(self.network, None, self._user(nick), self.leave_grace)
         await conn.close()
+
+    # --- idle websockets and stale claims --------------------------------------------------
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(min(SWEEP_EVERY, self.limits.idle_unclaimed / 4))
+            try:
+                await self.sweep()
+            except Exception:
+                log.exception("web: the idle sweep failed")
+
+    async def sweep(self) -> None:
+        """Close websockets silent for longer than their idle limit; forget stale claims."""
+        now = self.clock()
+        idle: list[Conn] = []
+        for conn in list(self.conns):
+            claimed = conn.nick is not None or conn.watching is not None
+            limit = self.limits.idle_claimed if claimed else self.limits.idle_unclaimed
+            if now - conn.last_frame > limit and not conn.dead:
+                idle.append(conn)
+        for conn in idle:
+            conn.dead = True
+        await asyncio.gather(*(c.close(1000, b"idle for too long") for c in idle))
+        if self.claims is not None and self.hub is not None:
+            self.claims.mark_sat([seat.nick for seat in self.hub.seated(self.network)])
+            self.claims.expire_stale(self.limits.stale_claim, set(self.nicks))
 
     # --- fan-out ---------------------------------------------------------------------------
     def _nicks_in(self, room: str) -> list[str]:

@@ -1,0 +1,179 @@
+"""What happens at a table without anybody typing: AI seats' decisions, the turn clock, empty games.
+
+The tables say *what* is awaited (``Table.ai_decisions``, ``Table.clock_tick``);
+this module gets the answers. An AI's search runs in the worker processes
+of ``bazaarbot.ai.AiPool``, so the event loop and every other table go on
+while it thinks. An answer is played only if the table still awaits that
+very decision; otherwise it is dropped. AI moves follow the previous move
+by at least ``move_delay`` seconds so that people can follow the game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any
+
+from bazaarbot.ai import AiPool, ai_seed
+from bazaarbot.table import Table
+from bazaarbot.table.ai_seats import Decision
+from bazaarbot.transports.base import Outgoing
+
+log = logging.getLogger(__name__)
+
+#: how often the turn clock is looked at (seconds)
+TICK_SECONDS = 1.0
+
+
+class Autoplay:
+    """Thinks for AI seats, runs turn clocks, and abandons games no person plays any more."""
+
+    def __init__(
+        self,
+        send: Callable[[list[Outgoing]], Awaitable[None]],
+        spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]],
+        pool_factory: Callable[[], AiPool],
+        move_delay: float = 1.0,
+        abandon_grace: float = 300.0,
+        wall_clock: Callable[[], float] = time.time,
+        run: Callable[[Callable[[], list[Outgoing]]], Awaitable[None]] | None = None,
+    ) -> None:
+        self.send = send
+        #: plays a decided move and sends its answers once its writes are committed (the hub's group commit)
+        self.run = run
+        self.spawn = spawn
+        self._pool_factory = pool_factory
+        self._pool: AiPool | None = None
+        self.move_delay = move_delay
+        self.abandon_grace = abandon_grace
+        self.wall_clock = wall_clock
+        #: decisions being thought about now, so one is never asked twice
+        self.thinking: set[Decision] = set()
+        #: tables whose state changed since they were last looked at
+        self.dirty: set[Table] = set()
+        #: table -> when its last move was played (for the delay between moves)
+        self.last_move: dict[Table, float] = {}
+        #: table -> since when no person plays its game
+        self.empty_since: dict[Table, float] = {}
+        #: networks the bot is disconnected from: their clocks stand still
+        self.down: set[str] = set()
+
+    @property
+    def pool(self) -> AiPool:
+        if self._pool is None:
+            self._pool = self._pool_factory()
+        return self._pool
+
+    def changed(self, table: Table) -> None:
+        """A table's game moved (a move, a start, a hand-over); look at it at the next ``flush``."""
+        self.dirty.add(table)
+        self.last_move[table] = time.monotonic()
+
+    def flush(self) -> None:
+        """Start thinking for every changed table whose game awaits an AI's decision."""
+        tables, self.dirty = self.dirty, set()
+        for table in tables:
+            self.consider(table)
+
+    def consider(self, table: Table) -> None:
+        if not table.running:
+            self.empty_since.pop(table, None)
+            if self._pool is not None:
+                self._pool.cancel(id(table))
+            return
+        for decision in table.ai_decisions():
+            self._start(table, decision)
+
+    def _start(self, table: Table, decision: Decision) -> None:
+        if decision in self.thinking:
+            return
+        self.thinking.add(decision)
+        # the position is taken now: by the time the task runs the table may have moved on
+        state_json = table.plugin.to_json(table.state)
+        seed = ai_seed(table.game_seed, decision.moves_made, decision.seat)
+        self.spawn(self._think(table, decision, state_json, seed))
+
+    async def _think(self, table: Table, decision: Decision, state_json: dict[str, Any], seed: int) -> None:
+        try:
+            future = self.pool.submit(
+                table.plugin, state_json, decision.seat, decision.level, seed, key=id(table)
+            )
+            started = time.monotonic()
+            try:
+                command = await future
+            except asyncio.CancelledError:
+                return
+            wait = self.move_delay - (time.monotonic() - max(started, self.last_move.get(table, 0.0)))
+            if wait > 0:
+                await asyncio.sleep(wait)
+
+            def play() -> list[Outgoing]:
+                if decision.timeout:
+                    return table.play_timed_out(decision, command)
+                return table.play_for(decision, command)
+
+            if self.run is not None:
+                await self.run(play)
+            else:
+                out = play()
+                if out:
+                    await self.send(out)
+        except Exception:
+            log.exception("an AI decision at %s failed", table.channel)
+        finally:
+            self.thinking.discard(decision)
+        self.flush()
+
+    def cancel(self, table: Table) -> None:
+        """Stop thinking for a table (its game ended or was reset)."""
+        if self._pool is not None:
+            self._pool.cancel(id(table))
+
+    # --- the clock ---------------------------------------------------------------------------
+    def tick(self, tables: list[Table], now: float | None = None) -> list[Outgoing]:
+        """Advance every running table's clock to ``now``: reminders to send; timed-out decisions start."""
+        now = self.wall_clock() if now is None else now
+        out: list[Outgoing] = []
+        for table in tables:
+            if not table.running:
+                continue
+            if table.network not in self.down:
+                lines, decisions = table.clock_tick(now)
+                out += lines
+                for decision in decisions:
+                    self._start(table, decision)
+            out += self._abandon_if_empty(table, now)
+        return out
+
+    def _abandon_if_empty(self, table: Table, now: float) -> list[Outgoing]:
+        if table.people_left() > 0:
+            self.empty_since.pop(table, None)
+            return []
+        since = self.empty_since.setdefault(table, now)
+        if now - since < self.abandon_grace:
+            return []
+        self.empty_since.pop(table, None)
+        self.cancel(table)
+        return table.abandon_empty()
+
+    def network_down(self, network: str, tables: list[Table], now: float | None = None) -> None:
+        """The bot lost a network: its tables' clocks stop."""
+        now = self.wall_clock() if now is None else now
+        self.down.add(network)
+        for table in tables:
+            if table.network == network:
+                table.pause_clock(now)
+
+    def network_up(self, network: str, tables: list[Table], now: float | None = None) -> None:
+        now = self.wall_clock() if now is None else now
+        self.down.discard(network)
+        for table in tables:
+            if table.network == network:
+                table.resume_clock(now)
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None

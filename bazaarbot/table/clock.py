@@ -1,0 +1,276 @@
+"""The turn clock: every decision a person owes has a deadline; at its end the AI plays it.
+
+``TurnClock`` is pure (times are passed in), so tests drive it with a fake
+clock. The table part keeps one clock per table, restarts it whenever the
+awaited decision changes, reminds the player at half time and with
+``LAST_CALL`` seconds left, hands a timed-out decision to the AI, and marks a
+player away after ``AWAY_AFTER`` timeouts in a row. The deadline is stored,
+so a restart resumes with the time that was left.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from bazaarbot.config import MIN_TURN_SECONDS
+from bazaarbot.i18n import _, ngettext
+from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, AiSeats, Decision
+from bazaarbot.table.seats import Actor
+from bazaarbot.transports.base import Outgoing
+
+#: the second reminder comes this many seconds before the end
+LAST_CALL = 30.0
+#: timeouts in a row after which the AI plays the seat until its player is back
+AWAY_AFTER = 3
+#: after a restart that did not stop cleanly, a clock whose deadline passed gets at least this long
+RESTART_GRACE = 30.0
+#: the events of one decision's clock, in order
+HALF, LAST, TIMEOUT = "half", "last", "timeout"
+
+_DURATION = re.compile(r"^(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?$")
+
+
+def parse_duration(text: str) -> int | None:
+    """``90s`` / ``90`` -> 90, ``5m`` -> 300; None when it is not a duration."""
+    match = _DURATION.match(text.strip().lower())
+    if not match:
+        return None
+    value = int(match.group(1))
+    unit = match.group(2) or "s"
+    return value * 60 if unit.startswith("m") else value
+
+
+def say_duration(seconds: float) -> str:
+    """``4m 30s``, ``45s`` (whole seconds, rounded up)."""
+    whole = max(0, int(-(-seconds // 1)))
+    minutes, rest = divmod(whole, 60)
+    if minutes and rest:
+        return _("{m}m {s}s").format(m=minutes, s=rest)
+    if minutes:
+        return _("{m}m").format(m=minutes)
+    return _("{s}s").format(s=rest)
+
+
+@dataclass
+class TurnClock:
+    """The deadline of one awaited decision, and which reminders it has given."""
+
+    seconds: int
+    #: which decision it times: (game id, commands logged so far)
+    decision: tuple[int, int] | None = None
+    deadline: float | None = None
+    #: time left while paused (the bot is disconnected from the network)
+    paused_left: float | None = None
+    sent: set[str] = field(default_factory=set)
+
+    def follow(self, decision: tuple[int, int] | None, now: float) -> bool:
+        """Time ``decision`` (None: nobody owes one); True when it is a new one and the clock restarted."""
+        if decision == self.decision:
+            return False
+        self.decision = decision
+        self.sent = set()
+        self.paused_left = None if self.paused_left is None or decision is None else float(self.seconds)
+        self.deadline = None if decision is None else now + self.seconds
+        return True
+
+    def left(self, now: float) -> float | None:
+        if self.paused_left is not None:
+            return self.paused_left
+        return None if self.deadline is None else self.deadline - now
+
+    def due(self, now: float) -> list[str]:
+        """The events whose time has come and that were not given yet (marked as given)."""
+        left = self.left(now)
+        if left is None or self.paused_left is not None:
+            return []
+        events = []
+        if left <= 0:
+            events.append(TIMEOUT)
+        elif left <= LAST_CALL and self.seconds > LAST_CALL:
+            events.append(LAST)
+        elif left <= self.seconds / 2 and self.seconds / 2 > LAST_CALL:
+            events.append(HALF)
+        fresh = [e for e in events if e not in self.sent]
+        self.sent.update(fresh)
+        if LAST in fresh:
+            self.sent.add(HALF)
+        return fresh
+
+    def pause(self, now: float) -> None:
+        if self.paused_left is None and self.deadline is not None:
+            self.paused_left = max(0.0, self.deadline - now)
+
+    def resume(self, now: float) -> None:
+        if self.paused_left is not None:
+            self.deadline = now + self.paused_left
+            self.paused_left = None
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "seconds": self.seconds,
+                "decision": list(self.decision) if self.decision else None,
+                "deadline": self.deadline,
+                "paused_left": self.paused_left,
+                "sent": sorted(self.sent),
+            }
+        )
+
+    @classmethod
+    def from_json(cls, text: str, now: float) -> TurnClock:
+        """A stored clock; a deadline that passed while the bot was down gets ``RESTART_GRACE``."""
+        data = json.loads(text)
+        clock = cls(
+            int(data["seconds"]),
+            tuple(data["decision"]) if data.get("decision") else None,  # type: ignore[arg-type]
+            data.get("deadline"),
+            data.get("paused_left"),
+            set(data.get("sent", ())),
+        )
+        if clock.paused_left is not None:
+            clock.resume(now)
+        elif clock.deadline is not None and clock.deadline - now < RESTART_GRACE:
+            clock.deadline = now + RESTART_GRACE
+            clock.sent.discard(LAST)
+        return clock
+
+
+class Clock(AiSeats):
+    """The table's turn clock and what happens when time runs out."""
+
+    def clock_seconds(self) -> int | None:
+        """This table's seconds per decision (None: no clock)."""
+        raw = self.settings.get("clock")
+        if raw is None:
+            return self.default_turn_seconds
+        return int(raw) or None
+
+    def set_clock(self, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/clock 90s|5m|off``."""
+        nick = actor.user.nick
+        if not args:
+            seconds = self.clock_seconds()
+            state = say_duration(seconds) if seconds else _("off")
+            return [
+                self.tell(
+                    nick, _("The turn clock here is {state}. /clock 90s, 5m or off.").format(state=state)
+                )
+            ]
+        word = args[0].lower()
+        seconds = 0 if word in ("off", "0", "none") else parse_duration(word)
+        if seconds is None or (seconds and seconds < MIN_TURN_SECONDS):
+            return [
+                self.tell(
+                    nick,
+                    _("Give the clock as 90s, 5m or off (at least {n}s).").format(n=MIN_TURN_SECONDS),
+                )
+            ]
+        self.save_setting("clock", str(seconds))
+        self.turn_clock = None
+        self.save_setting("clock_state", "")
+        if seconds:
+            line = _("Turn clock: {time} per decision (set by {nick}).").format(
+                time=say_duration(seconds), nick=nick
+            )
+        else:
+            line = _("The turn clock is off at this table (set by {nick}).").format(nick=nick)
+        return [self.say(line)]
+
+    def _awaited_people(self) -> list[int]:
+        if not self.running:
+            return []
+        return [i for i in self.plugin.to_act(self.state) if self.players[i].has_person]
+
+    def clock_tick(self, now: float) -> tuple[list[Outgoing], list[Decision]]:
+        """Advance the clock to ``now``: reminders to send, and decisions the AI must play for a person."""
+        seconds = self.clock_seconds()
+        people = self._awaited_people()
+        if not seconds or not people or self.game_id is None:
+            if self.turn_clock is not None and self.turn_clock.decision is not None:
+                self.turn_clock.follow(None, now)
+                self._save_clock()
+            return [], []
+        if self.turn_clock is None:
+            stored = self.settings.get("clock_state")
+            self.turn_clock = TurnClock.from_json(stored, now) if stored else TurnClock(seconds)
+            if self.turn_clock.seconds != seconds:
+                self.turn_clock = TurnClock(seconds)
+        clock = self.turn_clock
+        if clock.follow((self.game_id, self.moves_made), now):
+            self._save_clock()
+        events = clock.due(now)
+        if not events:
+            return [], []
+        self._save_clock()
+        out: list[Outgoing] = []
+        decisions: list[Decision] = []
+        names = ", ".join(self.players[i].nick for i in people)
+        for event in events:
+            if event == TIMEOUT:
+                level = self.takeover_level()
+                decisions += [Decision(self.game_id, self.moves_made, i, level, timeout=True) for i in people]
+                continue
+            left = say_duration(clock.left(now) or 0)
+            out.append(self.say(_("{names}: your move, {left} left.").format(names=names, left=left)))
+            for i in people:
+                out.append(
+                    self.tell(
+                        self.players[i].nick,
+                        _("Your move at {channel}: {left} left, then the AI plays it for you.").format(
+                            channel=self.channel, left=left
+                        ),
+                    )
+                )
+        return out, decisions
+
+    def _save_clock(self) -> None:
+        if self.turn_clock is not None:
+            self.save_setting("clock_state", self.turn_clock.to_json())
+
+    def pause_clock(self, now: float) -> None:
+        if self.turn_clock is not None:
+            self.turn_clock.pause(now)
+            self._save_clock()
+
+    def resume_clock(self, now: float) -> None:
+        if self.turn_clock is not None:
+            self.turn_clock.resume(now)
+            self._save_clock()
+
+    def takeover_level(self) -> str:
+        return self.settings.get("takeover") or self.default_takeover_level or DEFAULT_TAKEOVER_LEVEL
+
+    def play_timed_out(self, decision: Decision, command: str) -> list[Outgoing]:
+        """The AI plays one timed-out decision for a person; three in a row and the seat is theirs no more."""
+        if not self.decides_for_person(decision):
+            return []
+        seat = self.players[decision.seat]
+        out: list[Outgoing] = [
+            self.say(
+                _('Time is up for {nick}: the AI plays "{command}" for them.').format(
+                    nick=seat.nick, command=command
+                )
+            )
+        ]
+        out += self.play_for(decision, command)
+        if not self.running:
+            return out
+        count = self.timeouts.get(decision.seat, 0) + 1
+        self.timeouts[decision.seat] = count
+        if count >= AWAY_AFTER and seat.has_person:
+            seat.away = True
+            self.hand_to_ai(decision.seat, decision.level)
+            out.append(
+                self.say(
+                    ngettext(
+                        "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
+                        "says anything here (or /back).",
+                        "{nick} has not answered {n} times in a row: the AI plays that seat until {nick} "
+                        "says anything here (or /back).",
+                        count,
+                    ).format(nick=seat.nick, n=count)
+                )
+            )
+        return out

@@ -1,0 +1,100 @@
+"""Web admins by secret: a token the operator made with ``bazaarbot admin-token``, bound to one browser.
+
+A web nick is whatever a browser claimed first, so it can never make
+anybody an admin. The operator runs ``bazaarbot admin-token NAME``, which
+prints a fresh token and stores only its hash in the bot's sqlite file; the
+admin types ``/admin TOKEN`` in the page once, and from then on the right
+belongs to that browser's claim (its nick token), whatever nick it takes.
+The token is spent: another browser that types it later gets nothing.
+Making a new token for the same name revokes the old one and its binding.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import sqlite3
+import time
+from collections.abc import Callable
+
+from bazaarbot.i18n import _
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS web_admins (
+    name TEXT PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    claim_hash TEXT UNIQUE,
+    created REAL NOT NULL,
+    bound REAL
+)
+"""
+
+
+class AdminTokenError(ValueError):
+    """A token that grants nothing; the message says why, for the person who typed it."""
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+class AdminTokens:
+    """The web_admins table: admin name -> hash of its token, and the claim it was bound to."""
+
+    def __init__(self, conn: sqlite3.Connection, clock: Callable[[], float] = time.time) -> None:
+        self.conn = conn
+        self.clock = clock
+        with self.conn:
+            self.conn.execute(SCHEMA)
+
+    def issue(self, name: str) -> str:
+        """A new token for the admin ``name`` (printed once, never stored); revokes any older one."""
+        if not NAME_RE.fullmatch(name):
+            raise AdminTokenError(_("An admin name is 1 to 32 letters, digits, '.', '-' or '_'."))
+        token = "adm-" + secrets.token_urlsafe(32)
+        with self.conn:
+            self.conn.execute(
+                "INSERT INTO web_admins (name, token_hash, claim_hash, created, bound) "
+                "VALUES (?, ?, NULL, ?, NULL) "
+                "ON CONFLICT(name) DO UPDATE SET token_hash=excluded.token_hash, claim_hash=NULL, "
+                "created=excluded.created, bound=NULL",
+                [name, _digest(token), self.clock()],
+            )
+        return token
+
+    def redeem(self, token: str, claim_token: str) -> str:
+        """Bind the admin right of ``token`` to the browser holding ``claim_token``; the admin's name.
+
+        Raises AdminTokenError when the token is unknown or was already used
+        by another browser.
+        """
+        if not isinstance(token, str) or not 16 <= len(token) <= 128:
+            raise AdminTokenError(_("That is not an admin token."))
+        row = self.conn.execute(
+            "SELECT name, claim_hash FROM web_admins WHERE token_hash=?", [_digest(token)]
+        ).fetchone()
+        if row is None:
+            raise AdminTokenError(_("That is not an admin token."))
+        claim = _digest(claim_token)
+        if row[1] is not None:
+            if row[1] == claim:
+                return str(row[0])
+            raise AdminTokenError(_("That admin token was used already; ask the operator for a new one."))
+        with self.conn:
+            self.conn.execute("UPDATE web_admins SET claim_hash=NULL WHERE claim_hash=?", [claim])
+            self.conn.execute(
+                "UPDATE web_admins SET claim_hash=?, bound=? WHERE name=?", [claim, self.clock(), row[0]]
+            )
+        return str(row[0])
+
+    def admin_of(self, claim_token: str | None) -> str | None:
+        """The admin name bound to the browser holding ``claim_token``, else None."""
+        if not claim_token:
+            return None
+        row = self.conn.execute(
+            "SELECT name FROM web_admins WHERE claim_hash=?", [_digest(claim_token)]
+        ).fetchone()
+        return str(row[0]) if row else None
