@@ -157,6 +157,14 @@ def _bench(args: argparse.Namespace) -> int:
             for label, value in games[name].bench(args.seconds):
                 print(f"{name}: {value:,.0f} {label}")
         return 0
+    if args.what == "load":
+        from bazaarbot import bench_load
+
+        game = args.load_game or args.game or "jaipur"
+        if game not in games:
+            print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+            return 2
+        return bench_load.main(args.tables, args.seconds, game, args.bots)
     if args.what == "ai":
         return _bench_ai(args, games)
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
@@ -261,8 +269,12 @@ def build_parser() -> argparse.ArgumentParser:
     console.set_defaults(func=_console)
 
     bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument("what", choices=["engine", "ai"], help="engine speed, or an AI level's strength")
-    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one)")
+    bench.add_argument(
+        "what",
+        choices=["engine", "ai", "load"],
+        help="engine speed, an AI level's strength, or live-table load",
+    )
+    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one; load: jaipur)")
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
     bench.add_argument("--level", default="hard", help="bench ai: the AI level measured")
     bench.add_argument(
@@ -276,6 +288,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--record", action="store_true", help="bench ai: file and rate the games in the store (AI ratings)"
     )
     bench.add_argument("--db", help="bench ai --record: sqlite file (default: the config's)")
+    bench.add_argument("--tables", type=int, default=100, help="bench load: live tables")
+    bench.add_argument("--game", dest="load_game", help="bench load: the game every table plays")
+    bench.add_argument("--bots", action="store_true", help="bench load: AI seats at some tables")
     bench.set_defaults(func=_bench)
 
     export = sub.add_parser("export", help="print a game as JSON")

@@ -56,6 +56,8 @@ class BotSettings:
     rate_limit: RateLimit = field(default_factory=RateLimit)
     #: the config's ``[ratings]`` section
     ratings: RatingSettings = field(default_factory=RatingSettings)
+    #: a running game's state is snapshotted every this many moves (0: only at shutdown)
+    snapshot_every: int = 50
     #: tables one identity may sit at on one network at once
     max_tables: int = 10
 
@@ -302,6 +304,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "max_line",
             "leave_grace",
             "rate_limit",
+            "snapshot_every",
             "max_tables",
         },
     )
@@ -323,8 +326,11 @@ def parse_config(data: dict[str, Any]) -> Config:
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
         ratings=_ratings(data.get("ratings", {})),
+        snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
         max_tables=_take(b, "bot", "max_tables", int, 10),
     )
+    if bot.snapshot_every < 0:
+        raise ConfigError("bot.snapshot_every must be 0 (only at shutdown) or a number of moves")
     if bot.max_tables < 1:
         raise ConfigError("bot.max_tables must be at least 1")
     w = data.get("web", {})

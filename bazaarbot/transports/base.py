@@ -147,6 +147,9 @@ class HubPort(Protocol):
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel, else None."""
 
+    def board_version(self, network: str, channel: str) -> object:
+        """A value that changes whenever the channel's board may have changed (render only then)."""
+
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
 

@@ -114,6 +114,8 @@ class WebTransport:
         self.watchers: dict[str, set[Conn]] = {}
         self.nicks: dict[str, set[Conn]] = {}
         self.boards: dict[str, str | None] = {}
+        #: the table's change count when its board was last rendered, per room
+        self.board_versions: dict[str, object] = {}
         self.history: History | None = None
         self.admin_tokens: AdminTokens | None = None
         #: open websockets per remote address
@@ -502,6 +504,7 @@ class WebTransport:
     def _forget(self, room: str) -> None:
         if room not in self.rooms and room not in self.watchers:
             self.boards.pop(room, None)
+            self.board_versions.pop(room, None)
 
     def _rooms_of(self, nick: str) -> set[str]:
         rooms: set[str] = set()
@@ -632,12 +635,18 @@ class WebTransport:
 
     def _board(self, room: str) -> str | None:
         assert self.hub is not None
+        self.board_versions[room] = self.hub.board_version(self.network, room)
         board = self.hub.public_board(self.network, room)
         self.boards[room] = board
         return board
 
     def _refresh_board(self, room: str) -> None:
+        """After a public line: re-render the board only if the table changed since the last render."""
         assert self.hub is not None
+        version = self.hub.board_version(self.network, room)
+        if room in self.boards and self.board_versions.get(room) == version:
+            return
+        self.board_versions[room] = version
         board = self.hub.public_board(self.network, room)
         if room in self.boards and self.boards[room] == board:
             return
