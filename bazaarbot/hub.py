@@ -35,7 +35,16 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.transports.base import Incoming, Outgoing, PacedTransport, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import (
+    Incoming,
+    Outgoing,
+    PacedTransport,
+    Say,
+    SeatedPerson,
+    Tell,
+    Transport,
+    User,
+)
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
@@ -152,6 +161,8 @@ class Hub:
         self._touched: dict[Table, None] | None = None
         store.writer.on_failure = self._reload_failed
         self._clock_task: asyncio.Task[None] | None = None
+        #: games that ended in the unit being processed (network, channel, colours, id): rated after commit
+        self._to_rate: list[tuple[str, str, bool, int]] = []
         #: (network, channel) -> the settings a table stored before this start
         self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
         self.autoplay = Autoplay(
@@ -242,8 +253,22 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
-        table.after_game = self.ratings.after_game
+        table.after_game = lambda game_id, table=table: self._rate_after_commit(table, game_id)
         return table
+
+    def _rate_after_commit(self, table: Table, game_id: int) -> list[str]:
+        """A game ended with a result: rate it once its result is committed (the ratings read it back)."""
+        self._to_rate.append((table.network, table.channel, table.colors, game_id))
+        return []
+
+    def _ratings_lines(self) -> list[Outgoing]:
+        """The ratings line of every game that ended in the unit just committed."""
+        pending, self._to_rate = self._to_rate, []
+        return [
+            Say(network, channel, text, colors=colors)
+            for network, channel, colors, game_id in pending
+            for text in self.ratings.after_game(game_id)
+        ]
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -313,7 +338,11 @@ class Hub:
         unit, messages = self._in_unit(work, network, nick)
         if not unit.settled:
             await self.store.commit(unit)
-        await self.send_all(messages if unit.ok else self._unsaved(network, nick))
+        if not unit.ok:
+            self._to_rate = []
+            await self.send_all(self._unsaved(network, nick))
+            return
+        await self.send_all(messages + self._ratings_lines())
 
     async def send_all(self, messages: list[Outgoing]) -> None:
         for message in messages:
@@ -414,7 +443,10 @@ class Hub:
         unit, messages = self._in_unit(lambda: self._process(incoming), incoming.network, incoming.user.nick)
         if not unit.settled:
             self.store.commit_now()
-        return messages if unit.ok else self._unsaved(incoming.network, incoming.user.nick)
+        if not unit.ok:
+            self._to_rate = []
+            return self._unsaved(incoming.network, incoming.user.nick)
+        return messages + self._ratings_lines()
 
     def _unsaved(self, network: str, nick: str | None) -> list[Outgoing]:
         if not nick:
