@@ -38,8 +38,11 @@ class Autoplay:
         move_delay: float = 1.0,
         abandon_grace: float = 300.0,
         wall_clock: Callable[[], float] = time.time,
+        run: Callable[[Callable[[], list[Outgoing]]], Awaitable[None]] | None = None,
     ) -> None:
         self.send = send
+        #: plays a decided move and sends its answers once its writes are committed (the hub's group commit)
+        self.run = run
         self.spawn = spawn
         self._pool_factory = pool_factory
         self._pool: AiPool | None = None
@@ -105,12 +108,18 @@ class Autoplay:
             wait = self.move_delay - (time.monotonic() - max(started, self.last_move.get(table, 0.0)))
             if wait > 0:
                 await asyncio.sleep(wait)
-            if decision.timeout:
-                out = table.play_timed_out(decision, command)
+
+            def play() -> list[Outgoing]:
+                if decision.timeout:
+                    return table.play_timed_out(decision, command)
+                return table.play_for(decision, command)
+
+            if self.run is not None:
+                await self.run(play)
             else:
-                out = table.play_for(decision, command)
-            if out:
-                await self.send(out)
+                out = play()
+                if out:
+                    await self.send(out)
         except Exception:
             log.exception("an AI decision at %s failed", table.channel)
         finally:

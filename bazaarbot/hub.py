@@ -28,13 +28,26 @@ from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, Ta
 from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover, web_folder
+from bazaarbot.restore import reload_table, restore_into
 from bazaarbot.sanitize import sanitize
+from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
+from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.tableview import table_view
-from bazaarbot.transports.base import Incoming, Outgoing, PacedTransport, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import (
+    Incoming,
+    Outgoing,
+    PacedTransport,
+    Say,
+    SeatedPerson,
+    Tell,
+    Transport,
+    User,
+)
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
@@ -62,11 +75,16 @@ class RateLimiter:
     clock: Callable[[], float] = time.monotonic
     buckets: dict[tuple[str, str], _Bucket] = field(default_factory=dict)
 
+    #: past this many buckets, the ones refilled to the brim are dropped (memory stays bounded)
+    prune_above: int = 10_000
+
     def allow(self, network: str, key: str) -> tuple[bool, bool]:
         """(allowed, warn): warn when a refused user was not told in the last few seconds."""
         now = self.clock()
         bucket = self.buckets.get((network, key))
         if bucket is None:
+            if len(self.buckets) >= self.prune_above:
+                self._prune(now)
             bucket = self.buckets[(network, key)] = _Bucket(float(self.limit.commands), now)
         rate = self.limit.commands / self.limit.per_seconds
         bucket.tokens = min(float(self.limit.commands), bucket.tokens + (now - bucket.stamp) * rate)
@@ -79,6 +97,13 @@ class RateLimiter:
         if warn:
             bucket.warned_at = now
         return False, warn
+
+    def _prune(self, now: float) -> None:
+        """Forget users whose bucket is full again: a new bucket for them would be the same."""
+        idle = self.limit.per_seconds
+        self.buckets = {k: b for k, b in self.buckets.items() if now - b.stamp < idle}
+        # everybody still active: prune again only after as many new users again
+        self.prune_above = max(self.prune_above, 2 * len(self.buckets))
 
 
 def is_admin(policy: AdminPolicy, user: User) -> bool:
@@ -128,7 +153,19 @@ class Hub:
         self.started = time.time()
         self._pending_leaves: dict[tuple[str, str], asyncio.TimerHandle] = {}
         self._tasks: set[asyncio.Task[None]] = set()
+        #: who sits where, so no line scans every table
+        self.index = SeatIndex()
+        self._by_id: dict[int, Table] = {}
+        #: table -> (game id, moves made) at its latest snapshot
+        self._snap_at: dict[Table, tuple[int, int]] = {}
+        #: table -> how many lines changed it (a transport re-renders a board only when this moves)
+        self._changes: dict[Table, int] = {}
+        #: the tables the line being processed used (None outside a line)
+        self._touched: dict[Table, None] | None = None
+        store.writer.on_failure = self._reload_failed
         self._clock_task: asyncio.Task[None] | None = None
+        #: games that ended in the unit being processed (network, channel, colours, id): rated after commit
+        self._to_rate: list[tuple[str, str, bool, int]] = []
         #: (network, channel) -> the settings a table stored before this start
         self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
         self.autoplay = Autoplay(
@@ -138,8 +175,13 @@ class Hub:
             self.ai_settings.move_delay,
             self.table_settings.abandon_grace,
             wall_clock,
+            run=lambda work: self.run_and_send(work, "", None),
+        )
+        self.ratings = Ratings(
+            self.store, self.settings.ratings.min_games, {name: g.title for name, g in self.games.items()}
         )
         self._restore()
+        self.ratings.catch_up()
 
     @classmethod
     def open(cls, db: str | Path, **kwargs: object) -> Hub:
@@ -148,14 +190,19 @@ class Hub:
 
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:
+        """Every table and running game from the file: a few queries, snapshots plus short tails."""
         for pref in self.store.prefs():
             self.prefs[(pref["network"], pref["user_key"], pref["name"])] = pref["value"]
             if pref["user_key"].startswith(("#", "&")) and pref["value"]:  # a table's own settings
                 self._table_prefs.setdefault((pref["network"], pref["user_key"]), {})[pref["name"]] = pref[
                     "value"
                 ]
+        running = {}
+        for found in self.store.running_games():
+            running.setdefault(found.game.table_id, found)
+        default = self._default_game()
         for row in self.store.load_tables():
-            game = row.game if row.game in self.games else self._default_game()
+            game = row.game if row.game in self.games else default
             table = self._new_table(
                 row.id,
                 row.network,
@@ -166,22 +213,14 @@ class Hub:
                 [Seat(s.seat, s.user_key, s.nick) for s in row.seats],
                 row.colors,
             )
-            running = self.store.running_game(row.id)
-            if running is not None:
-                if running.plugin not in self.games:
-                    self.store.finish_game(
-                        running.id, "abandoned", None, [], f"game {running.plugin} is no longer installed"
-                    )
-                else:
-                    try:
-                        table.restore_game(
-                            running.id, running.plugin, running.seed, running.options, running.players
-                        )
-                    except Exception:
-                        log.exception("game %s could not be replayed; marked abandoned", running.id)
-                        table.state = None
-                        self.store.finish_game(running.id, "abandoned", None, [], "could not be replayed")
+            game_row = running.get(row.id)
+            restore_into(table, game_row, self.store, self.games)
+            if table.running and game_row is not None:
+                snapshot = game_row.snapshot
+                self._snap_at[table] = (game_row.game.id, snapshot.n if snapshot else 0)
             self.tables[(row.network, row.channel.lower())] = table
+            self._by_id[row.id] = table
+            self.index.update(table)
 
     def _new_table(
         self,
@@ -217,7 +256,22 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        table.after_game = lambda game_id, table=table: self._rate_after_commit(table, game_id)
         return table
+
+    def _rate_after_commit(self, table: Table, game_id: int) -> list[str]:
+        """A game ended with a result: rate it once its result is committed (the ratings read it back)."""
+        self._to_rate.append((table.network, table.channel, table.colors, game_id))
+        return []
+
+    def _ratings_lines(self) -> list[Outgoing]:
+        """The ratings line of every game that ended in the unit just committed."""
+        pending, self._to_rate = self._to_rate, []
+        return [
+            Say(network, channel, text, colors=colors)
+            for network, channel, colors, game_id in pending
+            for text in self.ratings.after_game(game_id)
+        ]
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -251,8 +305,9 @@ class Hub:
             for network, transport in self.transports.items()
             if isinstance(transport, PacedTransport)
         }
-        out = self.autoplay.tick(list(self.tables.values()), now, backlog)
-        await self.send_all(self._apply_prefs(out))
+        await self.run_and_send(
+            lambda: self.autoplay.tick(list(self.tables.values()), now, backlog), "", None
+        )
         self.autoplay.flush()
 
     async def network_down(self, network: str) -> None:
@@ -272,9 +327,25 @@ class Hub:
         self.transports[transport.network] = transport
 
     async def handle(self, incoming: Incoming) -> None:
-        """Process one line and send every answer before returning; then AIs that are to act think."""
-        await self.send_all(self.process(incoming))
+        """Process one line, send its answers once its writes are on disk; then AIs to act think."""
+        await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
         self.autoplay.flush()
+
+    async def run_and_send(self, work: Callable[[], list[Outgoing]], network: str, nick: str | None) -> None:
+        """Run ``work`` (a line, an identity event, a timer's action) as one unit of the store,
+        then send what it answered once its writes are committed.
+
+        Anything that changes tables outside a line should go through here, so
+        its writes join a group commit and the seat index follows its changes.
+        """
+        unit, messages = self._in_unit(work, network, nick)
+        if not unit.settled:
+            await self.store.commit(unit)
+        if not unit.ok:
+            self._to_rate = []
+            await self.send_all(self._unsaved(network, nick))
+            return
+        await self.send_all(messages + self._ratings_lines())
 
     async def send_all(self, messages: list[Outgoing]) -> None:
         for message in messages:
@@ -295,13 +366,22 @@ class Hub:
     def table(self, network: str, channel: str) -> Table:
         key = (network, channel.lower())
         table = self.tables.get(key)
+        if table is not None:
+            return self._use(table)
         if table is None:
             table = self._new_table(None, network, channel, self._default_game())
             self.tables[key] = table
+        return self._use(table)
+
+    def _use(self, table: Table) -> Table:
+        """Note that the current line uses ``table`` (its answer waits for the table's writes)."""
+        if self._touched is not None:
+            self._touched[table] = None
         return table
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
-        return [t for (net, _c), t in self.tables.items() if net == network and t.seat_of(key) is not None]
+        """The tables ``key`` sits at, from the seat index (no scan of every table)."""
+        return [self._use(t) for t in self.index.tables_of(network, key) if t.seat_of(key) is not None]
 
     @property
     def bot_nick(self) -> str:
@@ -328,6 +408,13 @@ class Hub:
             return None
         seat = table.game_seat_of(key)
         return None if seat is None else table.plugin.private_view(table.state, seat)
+
+    def board_version(self, network: str, channel: str) -> object:
+        """Changes whenever the channel's board may have: a transport renders the board only then."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        return (table.game_id, table.moves_made, self._changes.get(table, 0))
 
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel (for a transport's board pane), else None."""
@@ -371,6 +458,14 @@ class Hub:
         plugin = self.games.get(game)
         return None if plugin is None else web_folder(plugin)
 
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self._default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
+
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
         return {
@@ -382,17 +477,125 @@ class Hub:
 
     # --- the command path ----------------------------------------------------------------
     def process(self, incoming: Incoming) -> list[Outgoing]:
-        """Everything the bot answers to one line, with the state already updated and saved."""
+        """Everything the bot answers to one line, with the state already updated and committed."""
+        unit, messages = self._in_unit(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        if not unit.settled:
+            self.store.commit_now()
+        if not unit.ok:
+            self._to_rate = []
+            return self._unsaved(incoming.network, incoming.user.nick)
+        return messages + self._ratings_lines()
+
+    def _unsaved(self, network: str, nick: str | None) -> list[Outgoing]:
+        if not nick:
+            return []
+        return [
+            Tell(
+                network,
+                sanitize(nick) or "?",
+                _("Sorry, that could not be saved; nothing changed. Try again."),
+            )
+        ]
+
+    def _in_unit(
+        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None
+    ) -> tuple[Unit, list[Outgoing]]:
+        """Run one line (or identity event) with its writes collected in one unit of the store."""
+        store = self.store
+        unit = store.begin()
+        outer = self._touched
+        self._touched = touched = {} if outer is None else outer
+        broken = False
         try:
-            return self._apply_prefs(self._process(incoming))
+            messages = self._apply_prefs(work())
+            for table in self._written(unit):  # changed by a timer or an AI, not through a lookup
+                touched.setdefault(table, None)
+            for table in touched:
+                self._maybe_snapshot(table)
+                store.touch_table(table.id)
         except Exception:
-            log.exception("line %r from %r failed", incoming.text, incoming.user)
-            nick = sanitize(incoming.user.nick) or "?"
-            return [
-                Tell(
-                    incoming.network, nick, _("Sorry, something went wrong with that line; nothing changed.")
-                )
-            ]
+            log.exception("a line from %r on %s failed", nick, network)
+            unit.writes.clear()
+            store.forget_created([unit])
+            broken = True
+            messages = (
+                [
+                    Tell(
+                        network,
+                        sanitize(nick) or "?",
+                        _("Sorry, something went wrong with that line; nothing changed."),
+                    )
+                ]
+                if nick
+                else []
+            )
+        finally:
+            store.end()
+            self._touched = outer
+        if outer is not None:
+            return unit, messages
+        if broken:
+            store.commit_now()  # what other lines queued for these tables, before reading them back
+            self._reload_tables(list(touched))
+        for table in touched:
+            if table.id is not None:
+                self._by_id[table.id] = table
+            self.index.update(table)
+            if unit.writes:
+                self._changes[table] = self._changes.get(table, 0) + 1
+        return unit, messages
+
+    def _written(self, unit: Unit) -> list[Table]:
+        """The tables whose rows ``unit`` writes."""
+        return [
+            self._by_id[scope[1]]
+            for scope in unit.scopes
+            if isinstance(scope, tuple) and scope[0] == "table" and scope[1] in self._by_id
+        ]
+
+    def _maybe_snapshot(self, table: Table, force: bool = False) -> None:
+        """Every ``snapshot_every`` moves (and at shutdown) the game's state joins the line's writes."""
+        if not table.running or table.game_id is None:
+            self._snap_at.pop(table, None)
+            return
+        game_id, at = self._snap_at.get(table, (table.game_id, 0))
+        if game_id != table.game_id:
+            at = 0
+        every = self.settings.snapshot_every
+        due = table.moves_made - at >= every if every > 0 else False
+        # a step that may still be undone is not snapshotted: its undo must find it in the replayed tail
+        if table.undo_point is not None:
+            due = force = False
+        if due or (force and table.moves_made > at):
+            plugin = table.plugin
+            self.store.save_snapshot(
+                table.game_id, table.moves_made, plugin.rules_version, plugin.to_json(table.state)
+            )
+            at = table.moves_made
+        self._snap_at[table] = (table.game_id, at)
+
+    def _reload_failed(self, units: list[Unit]) -> None:
+        """A commit did not make it: every table (and the preferences) it touched comes back from disk."""
+        self.store.forget_created(units)
+        tables: list[Table] = []
+        for unit in units:
+            if PREFS in unit.scopes:
+                self._reload_prefs()
+            tables += self._written(unit)
+        self._reload_tables(list(dict.fromkeys(tables)))
+
+    def _reload_tables(self, tables: list[Table]) -> None:
+        for table in tables:
+            old_id = table.id
+            reload_table(table, self.store, self.games, self._default_game())
+            if old_id is not None and table.id is None:
+                self._by_id.pop(old_id, None)
+            self._snap_at.pop(table, None)
+            self._changes[table] = self._changes.get(table, 0) + 1
+            self.index.update(table)
+
+    def _reload_prefs(self) -> None:
+        self.prefs = {(p["network"], p["user_key"], p["name"]): p["value"] for p in self.store.prefs()}
 
     def _apply_prefs(self, messages: list[Outgoing]) -> list[Outgoing]:
         out: list[Outgoing] = []
@@ -405,13 +608,7 @@ class Hub:
         return out
 
     def _key_for_nick(self, network: str, nick: str) -> str:
-        for (net, _c), table in self.tables.items():
-            if net != network:
-                continue
-            for seat in [*table.seats, *table.players]:
-                if seat.nick.lower() == nick.lower():
-                    return seat.key
-        return "n:" + nick.lower()
+        return self.index.key_of_nick(network, nick) or "n:" + nick.lower()
 
     def _process(self, incoming: Incoming) -> list[Outgoing]:
         raw_nick = sanitize(incoming.user.nick)
@@ -437,6 +634,9 @@ class Hub:
     def _line(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
         """One sanitised line: a command, a move, a near-miss of a move, or chatter."""
         command = parse_command(text, self.settings.nick)
+        table = self.tables.get((network, channel.lower())) if channel else None
+        if table is not None:
+            self._use(table)
         is_move = False
         typo_hint: list[Outgoing] = []
         if command is None:
@@ -448,7 +648,8 @@ class Hub:
             elif channel is None or looks_like_move:
                 is_move = True
             else:
-                typo_hint = self._typo_hint(network, playing, user, text) if playing is not None else []
+                live = playing is not None and playing.running
+                typo_hint = self._typo_hint(network, playing, user, text) if live and playing else []
                 if not typo_hint:
                     return []  # chatter: never answered
         if len(text) > self.settings.max_line:
@@ -481,13 +682,30 @@ class Hub:
         assert command is not None
         return self._command(network, channel, user, command, text)
 
+    def _paused_refusal(self, table: Table, actor: Actor, spec: CommandSpec | None) -> list[Outgoing] | None:
+        """A table whose game cannot go on under the installed rules takes only /reset by an admin."""
+        if table.paused is None:
+            return None
+        if spec is not None and spec.name == "reset" and actor.is_admin:
+            if table.game_id is not None:
+                self.store.finish_game(table.game_id, "abandoned", None, [], table.paused)
+            table.game_id = None
+            table.paused = None
+            return None
+        return [table.say(table.paused)]
+
     def _move(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
         if channel is not None:
             table = self.tables[(network, channel.lower())]
-            return table.move(self._actor(network, user), text)
+            return self._paused_refusal(table, self._actor(network, user), None) or table.move(
+                self._actor(network, user), text
+            )
         target, rest = self._private_target(network, user, text)
         if isinstance(target, list):
             return target
+        paused = self._paused_refusal(target, self._actor(network, user), None)
+        if paused is not None:
+            return paused
         if not target.running or target.game_seat_of(user.key) is None:
             return [
                 Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))
@@ -508,13 +726,15 @@ class Hub:
         return target.move(self._actor(network, user), rest)
 
     def _playing_table(self, network: str, channel: str | None, user: User) -> Table | None:
-        """The table where ``user`` plays a running game: the channel's, or privately the only one."""
+        """Where ``user`` plays a running (or paused) game: the channel's table, or privately the only one."""
         if channel is not None:
             table = self.tables.get((network, channel.lower()))
         else:
             seated = self.seated_tables(network, user.key)
             table = seated[0] if len(seated) == 1 else None
-        if table is None or not table.running or table.game_seat_of(user.key) is None:
+        if table is None or table.game_seat_of(user.key) is None:
+            return None
+        if not table.running and table.paused is None:
             return None
         return table
 
@@ -535,6 +755,8 @@ class Hub:
         first, _sep, rest = text.partition(" ")
         if first.startswith(("#", "&")):
             table = self.tables.get((network, first.lower()))
+            if table is not None:
+                self._use(table)
             if table is None or table.seat_of(user.key) is None:
                 return [
                     Tell(
@@ -603,6 +825,10 @@ class Hub:
             else:
                 table = self.table(network, channel)
         actor = self._actor(network, user)
+        if table is not None:
+            paused = self._paused_refusal(table, actor, spec)
+            if paused is not None:
+                return paused
         refusal = self._refusal(spec, table, actor)
         if refusal is not None:
             return [Tell(network, user.nick, refusal)]
@@ -669,7 +895,7 @@ class Hub:
             and table.game_seat_of(user.key) is not None
             and table.plugin.is_move(body)
         ):
-            return table.move(self._actor(network, user), body)
+            return self._use(table).move(self._actor(network, user), body)
         near = REGISTRY.nearest(command.name)
         hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
         return [
@@ -685,7 +911,16 @@ class Hub:
         return self._default_game()
 
     def table_at(self, network: str, channel: str) -> Table | None:
-        return self.tables.get((network, channel.lower()))
+        table = self.tables.get((network, channel.lower()))
+        return self._use(table) if table is not None else None
+
+    def seated_key(self, network: str, nick: str) -> str | None:
+        for (net, _c), table in self.tables.items():
+            if net == network:
+                for seat in [*table.seats, *table.players]:
+                    if seat.nick.lower() == nick.lower():
+                        return seat.key
+        return None
 
     def set_pref(self, network: str, key: str, name: str, value: str) -> None:
         self.store.set_pref(network, key, name, value)
@@ -697,16 +932,25 @@ class Hub:
     # --- identity events from transports ---------------------------------------------------
     async def user_renamed(self, network: str, old: User, new: User) -> None:
         """A nick change: every seat bound to the old identity follows it."""
-        self.rename(network, old, new)
+
+        def work() -> list[Outgoing]:
+            self.rename(network, old, new)
+            return []
+
+        await self.run_and_send(work, network, None)
 
     def rename(self, network: str, old: User, new: User) -> None:
         nick = sanitize(new.nick)
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
-        for (net, _c), table in self.tables.items():
-            if net == network:
-                table.rename(old_key, new_key, nick)
+        self.ratings.renamed(network, old_key, new_key)
+        tables = dict.fromkeys(
+            [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
+        )
+        for table in tables:
+            self._use(table).rename(old_key, new_key, nick)
+            self.index.update(table)
         self._cancel_leave(network, old_key)
 
     async def user_left(
@@ -717,13 +961,15 @@ class Hub:
         key = user.key
         self._cancel_leave(network, key)
         if delay <= 0:
-            await self.send_all(self.leave_now(network, channel, key))
+            await self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
             return
         loop = asyncio.get_running_loop()
 
         def fire() -> None:
             self._pending_leaves.pop((network, key), None)
-            task = loop.create_task(self.send_all(self.leave_now(network, channel, key)))
+            task = loop.create_task(
+                self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
+            )
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -739,12 +985,23 @@ class Hub:
 
     def leave_now(self, network: str, channel: str | None, key: str) -> list[Outgoing]:
         out: list[Outgoing] = []
-        for (net, chan), table in list(self.tables.items()):
-            if net != network or (channel is not None and chan != channel.lower()):
+        for table in self.index.tables_of(network, key):
+            if channel is not None and table.channel.lower() != channel.lower():
                 continue
             if table.seat_of(key) is not None:
-                out += table.remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                out += self._use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                self.index.update(table)
         return out
+
+    def snapshot_all(self) -> None:
+        """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""
+        self.store.begin()
+        try:
+            for table in self.tables.values():
+                self._maybe_snapshot(table, force=True)
+        finally:
+            self.store.end()
+        self.store.commit_now()
 
     async def close(self) -> None:
         if self._clock_task is not None:
@@ -760,4 +1017,8 @@ class Hub:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
+        try:
+            self.snapshot_all()
+        except Exception:
+            log.exception("the shutdown snapshots could not be written")
         self.store.close()

@@ -1,21 +1,28 @@
-"""sqlite persistence: tables, seats, games, the append-only move log, results.
+"""sqlite persistence: tables, seats, games, the append-only move log, snapshots, results.
 
-Every write commits before it returns, so a move the bot has answered is
-already on disk. The schema carries a version and each migration is a
-function applied once, in order.
+Writes go through one writer (``store_writer.py``). Outside a line, each write
+commits before it returns. While the hub processes a line, the line's writes
+are queued in its unit and committed together with other lines' (group
+commit); the hub sends the line's answers only once that commit is done, so a
+move the bot has answered is on disk. Ids of new rows are given out from
+memory so a queued write can return its id at once. The schema carries a
+version and each migration is a function applied once, in order.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
+
+from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -86,7 +93,57 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1]
+def _migrate_2_ratings(db: sqlite_utils.Database) -> None:
+    """Ratings, derived from ``results`` (``bazaarbot ratings rebuild``), and what each game changed."""
+    db["ratings"].create(
+        {
+            "network": str,
+            "game": str,
+            "identity": str,
+            "nick": str,
+            "mu": float,
+            "sigma": float,
+            "games": int,
+            "wins": int,
+            "last_game": int,
+            "last_played": float,
+        },
+        pk=("network", "game", "identity"),
+        if_not_exists=True,
+    )
+    db["rating_changes"].create(
+        {
+            "game_id": int,
+            "seat": int,
+            "network": str,
+            "identity": str,
+            "rated": int,
+            "mu_before": float,
+            "sigma_before": float,
+            "mu_after": float,
+            "sigma_after": float,
+        },
+        pk=("game_id", "seat"),
+        if_not_exists=True,
+    )
+    db["results"].create_index(["user_key"], if_not_exists=True)
+    db["games"].create_index(["status", "ended"], if_not_exists=True)
+
+
+def _migrate_snapshots(db: sqlite_utils.Database) -> None:
+    """The latest snapshot of each game: restart loads it and replays only the moves after it."""
+    db["snapshots"].create(
+        {"game_id": int, "n": int, "rules_version": str, "state": str, "at": float},
+        pk="game_id",
+        if_not_exists=True,
+    )
+
+
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _migrate_1,
+    _migrate_2_ratings,
+    _migrate_snapshots,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
@@ -121,8 +178,30 @@ class GameRow:
     status: str
 
 
+@dataclass
+class Snapshot:
+    """A game's state after its first ``n`` moves, as the plugin's ``to_json`` wrote it."""
+
+    n: int
+    rules_version: str
+    state: dict[str, Any]
+
+
+@dataclass
+class RunningGameRow:
+    """A running game with its latest snapshot and the logged moves after it (all from one load)."""
+
+    game: GameRow
+    snapshot: Snapshot | None
+    tail: list[dict[str, Any]] = field(default_factory=list)
+
+
 class Store:
-    """The bot's one sqlite file (WAL mode, full sync: a commit is a promise)."""
+    """The bot's one sqlite file (WAL mode, full sync: a commit is a promise).
+
+    ``db`` is the reading connection (and the one transports keep their own
+    small tables on); every write of the game records goes through ``writer``.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -133,9 +212,75 @@ class Store:
         conn.execute("PRAGMA busy_timeout=5000")
         self.db = sqlite_utils.Database(conn)
         self._migrate()
+        self.writer = StoreWriter(self.path)
+        self._load_ids()
+
+    def _load_ids(self) -> None:
+        """Next ids and the (network, channel) -> table id map, so queued inserts know their ids."""
+        conn = self.db.conn
+        self._table_ids: dict[tuple[str, str], int] = {
+            (n, c): i for i, n, c in conn.execute("SELECT id, network, channel FROM tables")
+        }
+        self._next_table = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0])
+        self._next_game = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
+        #: game id -> table id, for the scope of a game's writes (live games only)
+        self._game_tables: dict[int, int] = {
+            g: t for g, t in conn.execute("SELECT id, table_id FROM games WHERE status='running'")
+        }
 
     def close(self) -> None:
+        self.writer.close()
         self.db.conn.close()
+
+    # --- units of work (group commit) -----------------------------------------------------
+    def begin(self) -> Unit:
+        """Collect the writes of the line being processed into one unit (see ``store_writer``)."""
+        return self.writer.begin()
+
+    def end(self) -> Unit:
+        return self.writer.end()
+
+    def commit_now(self) -> list[Unit]:
+        """Write every queued unit on this thread; the units that failed."""
+        return self.writer.commit_now()
+
+    async def commit(self, unit: Unit) -> bool:
+        """Wait (without blocking the loop) until ``unit`` is on disk; False if it failed."""
+        return await self.writer.commit(unit)
+
+    def touch_table(self, table_id: int | None) -> None:
+        """The current line's answer depends on this table: it waits for the table's queued writes."""
+        if table_id is not None:
+            self.writer.touch(table_scope(table_id))
+
+    @contextlib.contextmanager
+    def _atomic(self, what: str) -> Iterator[None]:
+        """Several writes as one transaction: the line's unit, or (outside a line) one of their own."""
+        if self.writer.open is not None:
+            yield
+            return
+        self.begin()
+        try:
+            yield
+        finally:
+            self.end()
+        if self.commit_now():
+            raise sqlite3.OperationalError(what)
+
+    def _settled_reads(self) -> None:
+        """Reads of game records must see every accepted write: commit the queue first."""
+        if self.writer.queued:
+            self.writer.commit_now()
+
+    def forget_created(self, units: list[Unit]) -> None:
+        """Units that never reached the disk: the table ids they gave out are free again.
+
+        (Ids are never reused: the counters only grow. A running game the
+        reload brings back registers its table again in ``running_games``.)
+        """
+        for unit in units:
+            for key in unit.created:
+                self._table_ids.pop(key, None)
 
     # --- schema ---------------------------------------------------------------
     def schema_version(self) -> int:
@@ -151,43 +296,65 @@ class Store:
 
     # --- tables and seats -------------------------------------------------------
     def ensure_table(self, network: str, channel: str, game: str) -> int:
-        row = self.db.execute(
-            "SELECT id FROM tables WHERE network=? AND channel=?", [network, channel]
-        ).fetchone()
-        if row:
-            return int(row[0])
-        with self.db.conn:
-            cursor = self.db.conn.execute(
-                "INSERT INTO tables(network, channel, game, options, host, colors, created) "
-                "VALUES (?,?,?,?,?,?,?)",
-                [network, channel, game, "{}", "", 0, time.time()],
-            )
-            return int(cursor.lastrowid or 0)
+        known = self._table_ids.get((network, channel))
+        if known is not None:
+            return known
+        table_id = self._next_table
+        self._next_table += 1
+        self._table_ids[(network, channel)] = table_id
+        if self.writer.open is not None:
+            self.writer.open.created.append((network, channel))
+        self.writer.write(
+            table_scope(table_id),
+            "INSERT INTO tables(id, network, channel, game, options, host, colors, created) "
+            "VALUES (?,?,?,?,?,?,?,?)",
+            [table_id, network, channel, game, "{}", "", 0, time.time()],
+        )
+        return table_id
 
     def save_lobby(
         self, table_id: int, game: str, options: dict[str, Any], host: str, seats: list[SeatRow], colors: bool
     ) -> None:
-        """Replace the table's lobby state in one transaction."""
-        conn = self.db.conn
-        with conn:
-            conn.execute("BEGIN")
-            conn.execute(
-                "UPDATE tables SET game=?, options=?, host=?, colors=? WHERE id=?",
-                [game, json.dumps(options, sort_keys=True), host, int(colors), table_id],
-            )
-            conn.execute("DELETE FROM seats WHERE table_id=?", [table_id])
-            conn.executemany(
+        """Replace the table's lobby state (in one transaction)."""
+        with self._atomic("the lobby could not be saved"):
+            self._save_lobby(table_scope(table_id), table_id, game, options, host, seats, colors)
+
+    def _save_lobby(
+        self,
+        scope: Any,
+        table_id: int,
+        game: str,
+        options: dict[str, Any],
+        host: str,
+        seats: list[SeatRow],
+        colors: bool,
+    ) -> None:
+        write = self.writer.write
+        write(
+            scope,
+            "UPDATE tables SET game=?, options=?, host=?, colors=? WHERE id=?",
+            [game, json.dumps(options, sort_keys=True), host, int(colors), table_id],
+        )
+        write(scope, "DELETE FROM seats WHERE table_id=?", [table_id])
+        if seats:
+            write(
+                scope,
                 "INSERT INTO seats(table_id, seat, user_key, nick) VALUES (?,?,?,?)",
                 [(table_id, s.seat, s.user_key, s.nick) for s in seats],
+                many=True,
             )
 
-    def load_tables(self) -> list[TableRow]:
+    def load_tables(self, table_id: int | None = None) -> list[TableRow]:
+        """Every table with its seats (two queries), or just one table."""
+        where, params = ("WHERE id=?", [table_id]) if table_id is not None else ("", [])
+        seat_where = "WHERE table_id=?" if table_id is not None else ""
+        seats: dict[int, list[SeatRow]] = {}
+        for tid, seat, key, nick in self.db.conn.execute(
+            f"SELECT table_id, seat, user_key, nick FROM seats {seat_where} ORDER BY table_id, seat", params
+        ):
+            seats.setdefault(tid, []).append(SeatRow(seat, key, nick))
         tables = []
-        for row in self.db.query("SELECT * FROM tables ORDER BY id"):
-            seats = [
-                SeatRow(r["seat"], r["user_key"], r["nick"])
-                for r in self.db.query("SELECT * FROM seats WHERE table_id=? ORDER BY seat", [row["id"]])
-            ]
+        for row in self.db.query(f"SELECT * FROM tables {where} ORDER BY id", params):
             tables.append(
                 TableRow(
                     row["id"],
@@ -197,15 +364,14 @@ class Store:
                     json.loads(row["options"] or "{}"),
                     row["host"] or "",
                     bool(row["colors"]),
-                    seats,
+                    seats.get(row["id"], []),
                 )
             )
         return tables
 
     # --- games --------------------------------------------------------------------
     def next_game_number(self) -> int:
-        row = self.db.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()
-        return int(row[0])
+        return self._next_game
 
     def start_game(
         self,
@@ -218,49 +384,69 @@ class Store:
         options: dict[str, Any],
         players: list[dict[str, str]],
     ) -> int:
-        with self.db.conn:
-            cursor = self.db.conn.execute(
-                "INSERT INTO games(table_id, network, channel, plugin, rules_version, seed, options, "
-                "players, status, started) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                [
-                    table_id,
-                    network,
-                    channel,
-                    plugin,
-                    rules_version,
-                    seed,
-                    json.dumps(options, sort_keys=True),
-                    json.dumps(players),
-                    "running",
-                    time.time(),
-                ],
-            )
-            return int(cursor.lastrowid or 0)
+        game_id = self._next_game
+        self._next_game += 1
+        self._game_tables[game_id] = table_id
+        self.writer.write(
+            table_scope(table_id),
+            "INSERT INTO games(id, table_id, network, channel, plugin, rules_version, seed, options, "
+            "players, status, started) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                game_id,
+                table_id,
+                network,
+                channel,
+                plugin,
+                rules_version,
+                seed,
+                json.dumps(options, sort_keys=True),
+                json.dumps(players),
+                "running",
+                time.time(),
+            ],
+        )
+        return game_id
+
+    def _game_scope(self, game_id: int) -> Any:
+        table_id = self._game_tables.get(game_id)
+        return table_scope(table_id) if table_id is not None else None
 
     def append_move(self, game_id: int, n: int, seat: int, author: str, text: str) -> None:
-        """Record an accepted command; returns only once it is committed."""
-        with self.db.conn:
-            self.db.conn.execute("BEGIN")
-            self.db.conn.execute(
-                "INSERT INTO moves(game_id, n, seat, author, text, at) VALUES (?,?,?,?,?,?)",
-                [game_id, n, seat, author, text, time.time()],
-            )
+        """Record an accepted command: committed at once outside a line, else with the line's unit."""
+        self.writer.write(
+            self._game_scope(game_id),
+            "INSERT INTO moves(game_id, n, seat, author, text, at) VALUES (?,?,?,?,?,?)",
+            [game_id, n, seat, author, text, time.time()],
+        )
 
     def rename_player(self, game_id: int, seat: int, nick: str, user_key: str) -> None:
-        row = self.db.execute("SELECT players FROM games WHERE id=?", [game_id]).fetchone()
-        if not row:
-            return
-        players = json.loads(row[0])
-        players[seat] = {**players[seat], "key": user_key, "nick": nick}
-        with self.db.conn:
-            self.db.conn.execute("BEGIN")
-            self.db.conn.execute("UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id])
+        self.writer.write(
+            self._game_scope(game_id),
+            "UPDATE games SET players=json_set(players, ?, ?, ?, ?) WHERE id=?",
+            [f"$[{int(seat)}].key", user_key, f"$[{int(seat)}].nick", nick, game_id],
+        )
 
     def set_players(self, game_id: int, players: list[dict[str, object]]) -> None:
         """Who holds each seat of a running game now (a person or an AI), as ``Seat.record`` gives it."""
-        with self.db.conn:
-            self.db.conn.execute("BEGIN")
-            self.db.conn.execute("UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id])
+        self.writer.write(
+            self._game_scope(game_id), "UPDATE games SET players=? WHERE id=?", [json.dumps(players), game_id]
+        )
+
+    def save_snapshot(self, game_id: int, n: int, rules_version: str, state: dict[str, Any]) -> None:
+        """Keep the game's state after ``n`` moves (replacing the older snapshot)."""
+        self.writer.write(
+            self._game_scope(game_id),
+            "INSERT OR REPLACE INTO snapshots(game_id, n, rules_version, state, at) VALUES (?,?,?,?,?)",
+            [game_id, n, rules_version, json.dumps(state, separators=(",", ":")), time.time()],
+        )
+
+    def set_rules_version(self, game_id: int, rules_version: str, note: str) -> None:
+        """A game replayed under newer rules carries on under them; the note says from which."""
+        self.writer.write(
+            self._game_scope(game_id),
+            "UPDATE games SET rules_version=?, note=? WHERE id=?",
+            [rules_version, note, game_id],
+        )
 
     def finish_game(
         self,
@@ -271,30 +457,63 @@ class Store:
         note: str = "",
     ) -> None:
         """Close a game as finished or abandoned, with its result rows, atomically."""
-        with self.db.conn:
-            self.db.conn.execute("BEGIN")
-            self.db.conn.execute(
+        scope = self._game_scope(game_id)
+        with self._atomic("the end of the game could not be saved"):
+            self.writer.write(
+                scope,
                 "UPDATE games SET status=?, ended=?, result=?, note=? WHERE id=?",
                 [status, time.time(), json.dumps(result) if result is not None else None, note, game_id],
             )
-            self.db.conn.executemany(
-                "INSERT OR REPLACE INTO results(game_id, seat, user_key, nick, score, rank, winner) "
-                "VALUES (:game_id, :seat, :user_key, :nick, :score, :rank, :winner)",
-                [dict(r, game_id=game_id) for r in rows],
-            )
+            if rows:
+                self.writer.write(
+                    scope,
+                    "INSERT OR REPLACE INTO results(game_id, seat, user_key, nick, score, rank, winner) "
+                    "VALUES (:game_id, :seat, :user_key, :nick, :score, :rank, :winner)",
+                    [dict(r, game_id=game_id) for r in rows],
+                    many=True,
+                )
+            self.writer.write(scope, "DELETE FROM snapshots WHERE game_id=?", [game_id])
+        self._game_tables.pop(game_id, None)
 
     def running_game(self, table_id: int) -> GameRow | None:
-        row = self.db.execute(
-            "SELECT id, table_id, plugin, rules_version, seed, options, players, status FROM games "
-            "WHERE table_id=? AND status='running' ORDER BY id DESC LIMIT 1",
-            [table_id],
-        ).fetchone()
-        if not row:
-            return None
-        return GameRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
+        self._settled_reads()
+        found = self.running_games(table_id)
+        return found[0].game if found else None
+
+    def running_games(self, table_id: int | None = None) -> list[RunningGameRow]:
+        """Every running game (or one table's) with its latest snapshot and the moves after it.
+
+        Two queries whatever the number of games: the games joined with their
+        snapshots, then every tail move of all of them.
+        """
+        where = "AND g.table_id=?" if table_id is not None else ""
+        params = [table_id] if table_id is not None else []
+        found: dict[int, RunningGameRow] = {}
+        for row in self.db.conn.execute(
+            "SELECT g.id, g.table_id, g.plugin, g.rules_version, g.seed, g.options, g.players, g.status, "
+            "s.n, s.rules_version, s.state FROM games g LEFT JOIN snapshots s ON s.game_id = g.id "
+            f"WHERE g.status='running' {where} ORDER BY g.id DESC",
+            params,
+        ):
+            game = GameRow(
+                row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7]
+            )
+            snapshot = Snapshot(row[8], row[9], json.loads(row[10])) if row[8] is not None else None
+            found[game.id] = RunningGameRow(game, snapshot)
+            self._game_tables[game.id] = game.table_id
+        for game_id, n, seat, author, text, at in self.db.conn.execute(
+            "SELECT m.game_id, m.n, m.seat, m.author, m.text, m.at FROM games g "
+            "LEFT JOIN snapshots s ON s.game_id = g.id "
+            "JOIN moves m ON m.game_id = g.id AND m.n >= COALESCE(s.n, 0) "
+            f"WHERE g.status='running' {where} ORDER BY m.game_id, m.n",
+            params,
+        ):
+            found[game_id].tail.append({"n": n, "seat": seat, "author": author, "text": text, "at": at})
+        return list(found.values())
 
     def last_game(self, table_id: int) -> GameRow | None:
         """The table's latest game, whatever its status (a finished one stays on the web board)."""
+        self._settled_reads()
         row = self.db.execute(
             "SELECT id, table_id, plugin, rules_version, seed, options, players, status FROM games "
             "WHERE table_id=? ORDER BY id DESC LIMIT 1",
@@ -305,6 +524,7 @@ class Store:
         return GameRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
 
     def moves(self, game_id: int, start: int = 0) -> list[dict[str, Any]]:
+        self._settled_reads()
         return list(
             self.db.query(
                 "SELECT n, seat, author, text, at FROM moves WHERE game_id=? AND n>=? ORDER BY n",
@@ -314,6 +534,7 @@ class Store:
 
     def game_record(self, game_id: int) -> dict[str, Any] | None:
         """A whole game as plain data, for ``bazaarbot export``."""
+        self._settled_reads()
         rows = list(self.db.query("SELECT * FROM games WHERE id=?", [game_id]))
         if not rows:
             return None
@@ -340,12 +561,11 @@ class Store:
 
     # --- preferences --------------------------------------------------------------
     def set_pref(self, network: str, user_key: str, name: str, value: str) -> None:
-        with self.db.conn:
-            self.db.conn.execute("BEGIN")
-            self.db.conn.execute(
-                "INSERT OR REPLACE INTO prefs(network, user_key, name, value) VALUES (?,?,?,?)",
-                [network, user_key, name, value],
-            )
+        self.writer.write(
+            PREFS,
+            "INSERT OR REPLACE INTO prefs(network, user_key, name, value) VALUES (?,?,?,?)",
+            [network, user_key, name, value],
+        )
 
     def prefs(self) -> list[dict[str, Any]]:
         return list(self.db.query("SELECT * FROM prefs"))

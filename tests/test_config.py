@@ -54,3 +54,12 @@ def test_config_mistakes_are_named(doc, message):
 def test_missing_config_file_is_a_clear_error(tmp_path):
     with pytest.raises(ConfigError, match="not found"):
         load_config(tmp_path / "nope.toml")
+
+
+def test_snapshot_every_is_read_and_a_negative_value_is_named():
+    assert parse_config({"bot": {"snapshot_every": 20}}).bot.snapshot_every == 20
+    assert load_config(EXAMPLE).bot.snapshot_every == 50
+    with pytest.raises(ConfigError, match="bot.snapshot_every"):
+        parse_config({"bot": {"snapshot_every": -1}})
+    with pytest.raises(ConfigError, match="bot.snapshot_every must be a int"):
+        parse_config({"bot": {"snapshot_every": "often"}})

@@ -16,6 +16,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bazaarbot.plugin import Result
+
 from .choose import choose_action, game_named
 from .levels import Level
 from .seed import ai_seed
@@ -65,8 +67,13 @@ def run(
     seed: int = 1,
     levels: dict[str, Level] | None = None,
     say: Callable[[str], None] = print,
+    record: Callable[[list[str], Result], None] | None = None,
 ) -> BenchResult:
-    """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary."""
+    """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary.
+
+    ``record`` is given each game's seat keys (``ai:<policy>:<seat number>``) and result, so the
+    games can be rated (``bazaarbot bench ai --record``).
+    """
     game = game_named(game_name)
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{game_name} takes {game.min_players} to {game.max_players} players")
@@ -89,6 +96,8 @@ def run(
                 outcome.times.append(spent)
             game.ai_play(state, actor, action)
             move += 1
+        if record is not None:
+            record([f"ai:{level if i == ai_seat else vs}:{i + 1}" for i in range(players)], result)
         won = ai_seat in result.winners
         outcome.games += 1
         outcome.wins += won

@@ -72,6 +72,10 @@ class TableBase:
         self.on_change: Callable[[Any], None] | None = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        #: told the id of every game that ends with a result; answers lines for the channel (the ratings)
+        self.after_game: Callable[[int], list[str]] | None = None
+        #: why a stored game cannot go on under the installed rules (the table waits for /reset)
+        self.paused: str | None = None
         #: one-time codes that move a seat bound to a host to its owner's new address
         self.codes = SeatCodes(store.db.conn)
 

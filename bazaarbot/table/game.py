@@ -249,7 +249,10 @@ class RunningGame(AiSeats):
         if result.detail:
             line += " " + result.detail
         out = [self.say(line)]
+        game_id = self.game_id
         out += self._end_game("finished", "", result)
+        if self.after_game is not None and game_id is not None:
+            out += [self.say(text) for text in self.after_game(game_id)]
         out.append(self.say(_("Everybody stays seated: /start for a rematch, /leave to get up.")))
         return out
 

@@ -148,6 +148,9 @@ class HubPort(Protocol):
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel, else None."""
 
+    def board_version(self, network: str, channel: str) -> object:
+        """A value that changes whenever the channel's board may have changed (render only then)."""
+
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
 
@@ -163,6 +166,9 @@ class HubPort(Protocol):
 
     def game_assets(self, game: str) -> Path | None:
         """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The ratings beside a channel's table: the best of its game and the seated players' ratings."""
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""

@@ -8,9 +8,10 @@ table, which knows no IRCv3 tags, accounts or CAP/SASL on asyncio. Around it:
 CAP/SASL (``caps``), fair paced sending (``sendqueue``, ``fairqueue``), paging of
 long private listings (``pager``), line fitting from the bot's real prefix
 (``split``), identity tracking (``users``), bounce advice for private messages
-(``delivery``) and colour hints (``colors``). ``start`` returns at once; a background task connects,
-registers, identifies, joins, and on any loss reconnects with jittered
-exponential backoff, then rejoins and resyncs the channels.
+(``delivery``) and colour hints (``colors``). ``start`` returns at once; a
+background task connects, registers, identifies, joins, and on any loss
+reconnects with jittered exponential backoff, then rejoins and resyncs the
+channels.
 """
 
 from __future__ import annotations

@@ -18,6 +18,8 @@ Client frames (JSON objects, ``t`` says which)::
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
 
+``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
+
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
 tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
@@ -127,6 +129,8 @@ class WebTransport:
         self.watchers: dict[str, set[Conn]] = {}
         self.nicks: dict[str, set[Conn]] = {}
         self.boards: dict[str, str | None] = {}
+        #: the table's change count when its board was last rendered, per room
+        self.board_versions: dict[str, object] = {}
         self.history: History | None = None
         #: rooms whose table may have changed since views were last sent
         self._dirty: set[str] = set()
@@ -153,6 +157,7 @@ class WebTransport:
         app.router.add_get("/ws", self._ws)
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/games/{game}/{file}", self._game_file)
+        app.router.add_get("/ratings/{room}", self._ratings)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)
@@ -240,6 +245,14 @@ class WebTransport:
             web_uptime=round(time.time() - self.started, 1),
         )
         return web.json_response(body)
+
+    async def _ratings(self, request: web.Request) -> web.Response:
+        """The ratings beside a room's table (public facts only), for ``static/ratings.js``."""
+        assert self.hub is not None
+        room = "#" + request.match_info["room"]
+        if not valid_room(room):
+            raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
+        return web.json_response(self.hub.ratings_view(self.network, room))
 
     def _origin_ok(self, request: web.Request) -> bool:
         """Refuse websockets opened by pages of other sites (cross-site websocket hijacking)."""
@@ -523,6 +536,7 @@ class WebTransport:
     def _forget(self, room: str) -> None:
         if room not in self.rooms and room not in self.watchers:
             self.boards.pop(room, None)
+            self.board_versions.pop(room, None)
 
     def _rooms_of(self, nick: str) -> set[str]:
         rooms: set[str] = set()
@@ -661,12 +675,18 @@ class WebTransport:
 
     def _board(self, room: str) -> str | None:
         assert self.hub is not None
+        self.board_versions[room] = self.hub.board_version(self.network, room)
         board = self.hub.public_board(self.network, room)
         self.boards[room] = board
         return board
 
     def _refresh_board(self, room: str) -> None:
+        """After a public line: re-render the board only if the table changed since the last render."""
         assert self.hub is not None
+        version = self.hub.board_version(self.network, room)
+        if room in self.boards and self.board_versions.get(room) == version:
+            return
+        self.board_versions[room] = version
         board = self.hub.public_board(self.network, room)
         if room in self.boards and self.boards[room] == board:
             return

@@ -1,0 +1,339 @@
+"""``bazaarbot bench load``: many live tables through the real hub, tables and store.
+
+The bot runs in-process on a temporary sqlite file, fed through a recording
+transport: each table's player to act asks ``/moves all`` privately and says
+one of the listed commands at random in the channel, a finished game is
+restarted with ``/start``. Phases:
+
+* closed loop — every table sends its next line as soon as the last is
+  answered (throughput, CPU per command);
+* paced — a fixed rate of lines over all tables (latency of moves and of
+  ``/moves all`` when the bot is not saturated);
+* restore — the time to open the file again and bring every table back,
+  after a clean stop (shutdown snapshots) and as a crash would leave it
+  (snapshots up to ``snapshot_every`` moves old);
+* store-free — the same closed loop on a file that is never flushed, the
+  ceiling the shell could reach without the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import resource
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bazaarbot.config import BotSettings, RateLimit
+from bazaarbot.hub import Hub
+from bazaarbot.store import Store
+from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+
+NETWORK = "bench"
+
+
+@dataclass
+class RecordingTransport:
+    """A network that keeps only what the benchmark needs: each nick's last listing, line counts."""
+
+    network: str = NETWORK
+    listings: dict[str, str] = field(default_factory=dict)
+    said: int = 0
+    told: int = 0
+
+    async def start(self, hub: HubPort) -> None:
+        hub.attach(self)
+
+    async def stop(self) -> None:
+        return None
+
+    async def send(self, message: Outgoing) -> None:
+        if isinstance(message, Tell):
+            self.told += 1
+            if message.listing or message.text == "(no moves)":
+                self.listings[message.nick] = message.text
+        elif isinstance(message, Say):
+            self.said += 1
+
+
+@dataclass
+class Latencies:
+    """Seconds per answered line, by kind."""
+
+    moves: list[float] = field(default_factory=list)
+    listings: list[float] = field(default_factory=list)
+    other: list[float] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.moves) + len(self.listings) + len(self.other)
+
+
+@dataclass
+class Player:
+    """One table of the benchmark and the nicks seated at it."""
+
+    channel: str
+    nicks: list[str]
+    rng: random.Random
+    #: the next step: ask for the moves, or play one of them
+    asked: bool = False
+
+
+def rss_bytes() -> int:
+    """The process's resident set size now (Linux), else its peak."""
+    with contextlib.suppress(OSError, ValueError, IndexError):
+        pages = int(Path("/proc/self/statm").read_text().split()[1])
+        return pages * os.sysconf("SC_PAGE_SIZE")
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    if len(values) == 1:
+        return values[0]
+    return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1]
+
+
+class LoadBench:
+    """One benchmark run on one sqlite file."""
+
+    def __init__(self, path: Path, tables: int, game: str, seed: int, durable: bool = True) -> None:
+        self.path = path
+        self.count = tables
+        self.game = game
+        self.seed = seed
+        self.durable = durable
+        self.settings = BotSettings(
+            default_game=game, seed=seed, rate_limit=RateLimit(commands=10**9, per_seconds=1)
+        )
+        self.hub = self._open()
+        self.transport = RecordingTransport()
+        self.hub.attach(self.transport)
+        rng = random.Random(seed)
+        self.players = [
+            Player(f"#t{i}", [f"p{i}x{s}" for s in range(self._seats())], random.Random(rng.random()))
+            for i in range(tables)
+        ]
+
+    def _open(self) -> Hub:
+        store = Store(self.path)
+        if not self.durable:
+            store.writer.conn.execute("PRAGMA synchronous=OFF")
+        return Hub(store, settings=self.settings, unlimited_networks=frozenset({NETWORK}))
+
+    def _seats(self) -> int:
+        plugin = self.hub.games[self.game]
+        return max(plugin.min_players, min(2, plugin.max_players))
+
+    async def say(self, nick: str, text: str, channel: str | None) -> None:
+        await self.hub.handle(Incoming(NETWORK, channel, User(nick), text))
+
+    async def setup(self) -> None:
+        """Seat everybody and start every game (all tables at once, so their commits group)."""
+
+        async def one(player: Player) -> None:
+            await self.say(player.nicks[0], f"/new {self.game}", player.channel)
+            for nick in player.nicks[1:]:
+                await self.say(nick, "/join", player.channel)
+            await self.say(player.nicks[0], "/start", player.channel)
+
+        await asyncio.gather(*(one(p) for p in self.players))
+
+    async def step(self, player: Player, latencies: Latencies) -> None:
+        """The table's next line: ask for the moves, or play one, or start a rematch."""
+        table = self.hub.tables[(NETWORK, player.channel)]
+        start = time.perf_counter()
+        if not table.running:
+            await self.say(player.nicks[0], "/start", player.channel)
+            latencies.other.append(time.perf_counter() - start)
+            player.asked = False
+            return
+        seat = table.plugin.to_act(table.state)[0]
+        nick = table.players[seat].nick
+        if not player.asked:
+            await self.say(nick, "/moves all", None)
+            latencies.listings.append(time.perf_counter() - start)
+            player.asked = True
+            return
+        listing = self.transport.listings.pop(nick, "(no moves)")
+        player.asked = False
+        if listing == "(no moves)":
+            return
+        await self.say(nick, player.rng.choice(listing.split("\n")), player.channel)
+        latencies.moves.append(time.perf_counter() - start)
+
+    async def closed_loop(self, seconds: float) -> tuple[Latencies, float, float]:
+        """Every table sends its next line once the last is answered; (latencies, wall s, CPU s)."""
+        latencies = Latencies()
+        deadline = time.perf_counter() + seconds
+
+        async def run(player: Player) -> None:
+            while time.perf_counter() < deadline:
+                await self.step(player, latencies)
+
+        cpu, wall = time.process_time(), time.perf_counter()
+        await asyncio.gather(*(run(p) for p in self.players))
+        return latencies, time.perf_counter() - wall, time.process_time() - cpu
+
+    async def paced(self, seconds: float, rate: float) -> Latencies:
+        """``rate`` lines a second over all tables: turns (two lines each) at the tables in turn."""
+        latencies = Latencies()
+        busy: set[int] = set()
+        tasks: set[asyncio.Task[None]] = set()
+        loop = asyncio.get_running_loop()
+        start = loop.time()
+        sent = 0
+        turn = 0
+        while loop.time() - start < seconds:
+            due = start + sent / rate
+            await asyncio.sleep(max(0.0, due - loop.time()))
+            for _attempt in range(len(self.players)):
+                index = turn % len(self.players)
+                turn += 1
+                if index not in busy:
+                    break
+            else:
+                sent += 1
+                continue
+            busy.add(index)
+
+            async def one(i: int = index) -> None:
+                try:  # a whole turn: the moves, then one of them
+                    await self.step(self.players[i], latencies)
+                    await asyncio.sleep(1 / rate)
+                    await self.step(self.players[i], latencies)
+                finally:
+                    busy.discard(i)
+
+            task = loop.create_task(one())
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+            sent += 2
+        if tasks:
+            await asyncio.gather(*tasks)
+        return latencies
+
+    async def close(self) -> None:
+        await self.hub.close()
+
+
+@dataclass
+class Figures:
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, label: str, value: str) -> None:
+        self.lines.append(f"{label:<34} {value}")
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f} ms"
+
+
+def _latency_line(values: list[float]) -> str:
+    if not values:
+        return "-"
+    return (
+        f"p50 {_ms(_percentile(values, 0.50))}  p95 {_ms(_percentile(values, 0.95))}  "
+        f"p99 {_ms(_percentile(values, 0.99))}  ({len(values):,} lines)"
+    )
+
+
+async def run_load(
+    tables: int,
+    seconds: float,
+    game: str,
+    rate: float = 60.0,
+    seed: int = 1,
+    say: Callable[[str], None] = print,
+) -> dict[str, float]:
+    """Run every phase and print the figures; returns them for a caller (and the tests)."""
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-") as tmp:
+        path = Path(tmp) / "load.sqlite"
+        rss_before = rss_bytes()
+        bench = LoadBench(path, tables, game, seed)
+        await bench.setup()
+        rss_tables = rss_bytes() - rss_before
+        say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, sqlite file, full sync")
+        figures = Figures()
+        latencies, wall, cpu = await bench.closed_loop(seconds)
+        writer = bench.hub.store.writer
+        rate_closed = latencies.count / wall
+        results.update(
+            closed_commands_per_s=rate_closed,
+            closed_moves_per_s=len(latencies.moves) / wall,
+            cpu_ms_per_command=cpu * 1000 / max(1, latencies.count),
+            rss_per_table=rss_tables / max(1, tables),
+        )
+        figures.add(
+            "closed loop", f"{rate_closed:,.0f} commands/s ({len(latencies.moves) / wall:,.0f} moves/s)"
+        )
+        figures.add("  moves", _latency_line(latencies.moves))
+        figures.add("  /moves all", _latency_line(latencies.listings))
+        figures.add("  CPU per command", f"{results['cpu_ms_per_command']:.3f} ms")
+        figures.add(
+            "  lines per commit",
+            f"{writer.units_committed / max(1, writer.commits):.1f} ({writer.commits:,} commits)",
+        )
+        paced = await bench.paced(seconds, rate)
+        results.update(
+            paced_move_p99_ms=_percentile(paced.moves, 0.99) * 1000,
+            paced_listing_p99_ms=_percentile(paced.listings, 0.99) * 1000,
+        )
+        figures.add(f"paced at {rate:g}/s: moves", _latency_line(paced.moves))
+        figures.add("  /moves all", _latency_line(paced.listings))
+        figures.add("RSS per live table", f"{rss_tables / max(1, tables) / 1024:,.1f} KiB")
+        logged = int(bench.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+        # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
+        crashed_path = Path(tmp) / "crashed.sqlite"
+        bench.hub.store.commit_now()
+        crashed = sqlite3.connect(crashed_path)
+        bench.hub.store.db.conn.backup(crashed)
+        crashed.close()
+        await bench.close()
+        for label, file in (("restore all tables", path), ("  after a crash", crashed_path)):
+            start = time.perf_counter()
+            hub = Hub(Store(file), settings=bench.settings)
+            restore = time.perf_counter() - start
+            running = sum(1 for t in hub.tables.values() if t.running)
+            hub.store.close()
+            results.setdefault("restore_s", restore)
+            results["restore_after_crash_s"] = restore
+            figures.add(
+                label, f"{restore * 1000:,.0f} ms ({running:,} running games, {logged:,} logged moves)"
+            )
+        free_path = Path(tmp) / "free.sqlite"
+        free = LoadBench(free_path, tables, game, seed, durable=False)
+        await free.setup()
+        free_latencies, free_wall, free_cpu = await free.closed_loop(seconds)
+        await free.close()
+        free_rate = free_latencies.count / free_wall
+        free_cpu_ms = free_cpu * 1000 / max(1, free_latencies.count)
+        results["store_free_commands_per_s"] = free_rate
+        figures.add(
+            "store-free closed loop",
+            f"{free_rate:,.0f} commands/s, CPU {free_cpu_ms:.3f} ms/command"
+            f" (durable/free {rate_closed / free_rate:.2f})",
+        )
+        for line in figures.lines:
+            say(line)
+    return results
+
+
+def main(tables: int, seconds: float, game: str, bots: bool) -> int:
+    """Entry point of ``bazaarbot bench load``."""
+    if bots:
+        print("bench load --bots: this bot has no AI seats yet; run without --bots.", file=sys.stderr)
+        return 2
+    asyncio.run(run_load(tables, seconds, game))
+    return 0
