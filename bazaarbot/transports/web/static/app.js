@@ -673,7 +673,7 @@
             "system",
             "",
             t(
-              "Welcome to {room}. Sit down (the button, or /join) and start when everybody is seated; /games lists the games, /help the commands.",
+              "Welcome to {room}. Type /join to sit at the table and /start when everybody is seated; /games lists the games, /help the commands.",
               { room: f.room }
             ),
             undefined,
