@@ -371,7 +371,7 @@ def test_history_is_bounded(tmp_path: Path) -> None:
     store.close()
 
 
-async def test_after_a_restart_only_players_who_come_back_keep_their_seats(tmp_path: Path) -> None:
+async def test_after_a_restart_players_who_do_not_come_back_are_played_by_the_ai(tmp_path: Path) -> None:
     db = tmp_path / "away.sqlite"
     async with serve(db) as served:
         alice, bob = await _start_count_game(served)
@@ -380,7 +380,8 @@ async def test_after_a_restart_only_players_who_come_back_keep_their_seats(tmp_p
         bob = await served.connect()
         assert (await bob.hello(bob_token))["nick"] == "bob"
         await bob.join("#bazaar")
-        # alice never comes back: after the grace her seat goes, and the game with it
+        # alice never comes back: after the grace an AI plays her seat, and the game goes on
         await bob.expect("bot", lambda f: "alice is gone" in f["text"])
         table = served.hub.tables[("web", "#bazaar")]
-        assert [s.nick for s in table.seats] == ["bob"] and not table.running
+        assert [s.nick for s in table.seats] == ["bob"] and table.running
+        assert table.players[0].ai is not None

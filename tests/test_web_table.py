@@ -456,3 +456,38 @@ async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, 
         await page.keyboard.press("Enter")
         await _moved(served, before)
         await _expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
+
+
+async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_clicking(
+    browser: Any, tmp_path: Path
+) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        await _click(alice, "/join")
+        await _expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
+        await _type(alice, "/addbot hard")
+        await _expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
+        await _click(alice, "/start")
+        table = served.hub.tables[("web", ROOM)]
+        await _moved(served, -1)  # the game has started
+        game_id = table.game_id
+        mine = next(i for i, s in enumerate(table.players) if s.nick == "alice")
+        turn = 0
+        while table.running:
+            for _ in range(1000):  # the AI's answer
+                if not table.running or game.to_act(table.state) == [mine]:
+                    break
+                await asyncio.sleep(0.01)
+            if not table.running:
+                break
+            assert game.to_act(table.state) == [mine], "the AI left alice waiting"
+            await _settled(served, [alice])
+            await _expect(alice.locator("#turn")).to_have_class("turn mine")
+            before = table.moves_made
+            await _pick_a_jaipur_move(alice, table, _jaipur_choice(table, turn))
+            await _moved(served, before)
+            turn += 1
+        await _expect(alice.locator("#turn")).to_contain_text("Game over", timeout=TIMEOUT)
+        assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
+        assert not alice.errors, alice.errors

@@ -12,9 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import aiohttp
+from botdriver import TEST_LEVELS, thread_ai_pool
 from countgame import GAME as COUNT
 
-from bazaarbot.config import BotSettings, RateLimit, WebLimits, WebSettings
+from bazaarbot.config import AiSettings, BotSettings, RateLimit, WebLimits, WebSettings
 from bazaarbot.hub import Hub
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
@@ -69,7 +70,13 @@ async def serve(
     settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
     if rate_limit is not None:
         settings = replace(settings, rate_limit=rate_limit)
-    hub = Hub(Store(db), games=games or {"count": COUNT}, settings=settings)
+    hub = Hub(
+        Store(db),
+        games=games or {"count": COUNT},
+        settings=settings,
+        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS),
+        ai_pool=thread_ai_pool(),
+    )
     web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits())
     transport = WebTransport(web_settings, **transport_options)
     hub.attach(transport)
