@@ -493,8 +493,9 @@
   }
 
   function updateTitle() {
+    if (WATCH) return; // a spectator has no turn: the page keeps its own title
     const rooms = [...state.myTurn];
-    const base = WATCH ? "bazaarbot — watching " + (state.watchRoom || "") : "bazaarbot";
+    const base = "bazaarbot";
     if (rooms.length) {
       const name = rooms.includes(state.active) ? state.active : rooms[0];
       document.title = "● your turn · " + name;
