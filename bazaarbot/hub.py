@@ -336,6 +336,7 @@ class Hub:
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
         """The tables ``key`` sits at, from the seat index (no scan of every table)."""
+        self._refresh_outside()
         return [self._use(t) for t in self.index.tables_of(network, key) if t.seat_of(key) is not None]
 
     @property
@@ -411,6 +412,7 @@ class Hub:
     ) -> tuple[Unit, list[Outgoing]]:
         """Run one line (or identity event) with its writes collected in one unit of the store."""
         store = self.store
+        self._refresh_outside()
         unit = store.begin()
         outer = self._touched
         self._touched = touched = {} if outer is None else outer
@@ -456,11 +458,30 @@ class Hub:
 
     def _written(self, unit: Unit) -> list[Table]:
         """The tables whose rows ``unit`` writes."""
-        return [
-            self._by_id[scope[1]]
-            for scope in unit.scopes
-            if isinstance(scope, tuple) and scope[0] == "table" and scope[1] in self._by_id
-        ]
+        return self._tables_of_scopes(unit.scopes)
+
+    def _tables_of_scopes(self, scopes: set[object]) -> list[Table]:
+        found = []
+        for scope in scopes:
+            if not (isinstance(scope, tuple) and scope[0] == "table"):
+                continue
+            table = self._by_id.get(scope[1])
+            if table is None:
+                key = self.store.table_key(scope[1])
+                table = self.tables.get((key[0], key[1].lower())) if key else None
+                if table is not None:
+                    self._by_id[scope[1]] = table
+            if table is not None:
+                found.append(table)
+        return found
+
+    def _refresh_outside(self) -> None:
+        """Tables changed outside any line (directly, by a test or a start-up step): index them now."""
+        writer = self.store.writer
+        if writer.outside:
+            scopes, writer.outside = writer.outside, set()
+            for table in self._tables_of_scopes(scopes):
+                self.index.update(table)
 
     def _maybe_snapshot(self, table: Table, force: bool = False) -> None:
         """Every ``snapshot_every`` moves (and at shutdown) the game's state joins the line's writes."""
@@ -845,6 +866,7 @@ class Hub:
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
+        self._refresh_outside()
         tables = dict.fromkeys(
             [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
         )

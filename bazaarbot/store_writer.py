@@ -102,6 +102,8 @@ class StoreWriter:
         self.open: Unit | None = None
         self._depth = 0
         self.queued: list[Unit] = []
+        #: scopes written outside any line (a test or a start-up step changing a table directly)
+        self.outside: set[Scope] = set()
         self._inflight: list[Unit] = []
         #: scopes of queued and in-flight units, so a read-only line knows whether to wait
         self._pending_scopes: Counter[Scope] = Counter()
@@ -149,6 +151,8 @@ class StoreWriter:
                 self.open.scopes.add(scope)
             return
         unit = Unit([statement], {scope} if scope is not None else set())
+        if scope is not None:
+            self.outside.add(scope)
         self.queued.append(unit)
         self._pending_scopes.update(unit.scopes)
         failed = self.commit_now()
