@@ -132,15 +132,21 @@ class Autoplay:
             self._pool.cancel(id(table))
 
     # --- the clock ---------------------------------------------------------------------------
-    def tick(self, tables: list[Table], now: float | None = None) -> list[Outgoing]:
-        """Advance every running table's clock to ``now``: reminders to send; timed-out decisions start."""
+    def tick(
+        self, tables: list[Table], now: float | None = None, backlog: dict[str, float] | None = None
+    ) -> list[Outgoing]:
+        """Advance every running table's clock to ``now``: reminders to send; timed-out decisions start.
+
+        ``backlog`` is, per network, how long its transport's queued lines take to leave.
+        """
         now = self.wall_clock() if now is None else now
+        backlog = backlog or {}
         out: list[Outgoing] = []
         for table in tables:
             if not table.running:
                 continue
             if table.network not in self.down:
-                lines, decisions = table.clock_tick(now)
+                lines, decisions = table.clock_tick(now, backlog.get(table.network, 0.0))
                 out += lines
                 for decision in decisions:
                     self._start(table, decision)

@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export."""
+"""The ``bazaarbot`` command: run | console | bench | export | ratings."""
 
 from __future__ import annotations
 
@@ -188,16 +188,33 @@ def _bench_ai(args: argparse.Namespace, games: dict) -> int:
     if not game.min_players <= players <= game.max_players:
         print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
         return 2
-    bench.run(
-        args.game,
-        level=args.level,
-        vs=args.vs,
-        games=args.games,
-        players=players,
-        seed=args.seed,
-        levels=levels,
-        say=lambda line: print(line, flush=True),
-    )
+    store = None
+    record = None
+    if args.record:
+        from bazaarbot.ratings.bench import recorder
+        from bazaarbot.store import Store
+
+        store = Store(args.db or config.bot.db)
+        record = recorder(store, game, args.seed)
+    try:
+        bench.run(
+            args.game,
+            level=args.level,
+            vs=args.vs,
+            games=args.games,
+            players=players,
+            seed=args.seed,
+            levels=levels,
+            say=lambda line: print(line, flush=True),
+            record=record,
+        )
+        if store is not None:
+            from bazaarbot.ratings.bench import ai_ratings_line
+
+            print(ai_ratings_line(store, game), flush=True)
+    finally:
+        if store is not None:
+            store.close()
     return 0
 
 
@@ -214,6 +231,22 @@ def _export(args: argparse.Namespace) -> int:
         print(f"no game {args.game_id} in {args.db or config.bot.db}", file=sys.stderr)
         return 1
     print(json.dumps(record, indent=2, ensure_ascii=False))
+    return 0
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from bazaarbot.ratings import Ratings
+    from bazaarbot.store import Store
+
+    config = load_config(args.config)
+    path = args.db or config.bot.db
+    store = Store(path)
+    try:
+        games = Ratings(store, config.bot.ratings.min_games).rebuild()
+        rated = store.db.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
+    finally:
+        store.close()
+    print(f"rebuilt the ratings of {path} from {games} finished games: {rated} ratings")
     return 0
 
 
@@ -251,6 +284,10 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
     bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
     bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
+    bench.add_argument(
+        "--record", action="store_true", help="bench ai: file and rate the games in the store (AI ratings)"
+    )
+    bench.add_argument("--db", help="bench ai --record: sqlite file (default: the config's)")
     bench.add_argument("--tables", type=int, default=100, help="bench load: live tables")
     bench.add_argument("--game", dest="load_game", help="bench load: the game every table plays")
     bench.add_argument("--bots", action="store_true", help="bench load: AI seats at some tables")
@@ -261,6 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
+    ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")
+    ratings.add_argument("-c", "--config", help="TOML config file")
+    ratings.add_argument("--db", help="sqlite file")
+    ratings.set_defaults(func=_ratings)
 
     token = sub.add_parser(
         "admin-token", help="print a one-time web admin token for NAME (only its hash is kept)"

@@ -38,6 +38,13 @@ class RateLimit:
 
 
 @dataclass(frozen=True)
+class RatingSettings:
+    """Ratings: how many rated games a player needs before ``/top`` lists them."""
+
+    min_games: int = 3
+
+
+@dataclass(frozen=True)
 class BotSettings:
     nick: str = "bazaarbot"
     db: str = "bazaarbot.sqlite"
@@ -47,6 +54,8 @@ class BotSettings:
     max_line: int = 400
     leave_grace: float = 60.0
     rate_limit: RateLimit = field(default_factory=RateLimit)
+    #: the config's ``[ratings]`` section
+    ratings: RatingSettings = field(default_factory=RatingSettings)
     #: a running game's state is snapshotted every this many moves (0: only at shutdown)
     snapshot_every: int = 50
     #: tables one identity may sit at on one network at once
@@ -120,6 +129,8 @@ class IrcNetwork:
     #: token bucket: ``burst`` lines at once, then ``lines_per_second``
     burst: int = 4
     lines_per_second: float = 1.0
+    #: a private listing longer than this many lines is sent a page at a time (``/more``)
+    page_lines: int = 6
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
 
@@ -214,6 +225,16 @@ def _admins(section: dict[str, Any], where: str, ops_default: bool) -> AdminPoli
     )
 
 
+def _ratings(section: Any) -> RatingSettings:
+    if not isinstance(section, dict):
+        raise ConfigError("ratings must be a table with min_games")
+    _check_keys(section, "ratings", {"min_games"})
+    min_games = _take(section, "ratings", "min_games", int, 3)
+    if min_games < 1:
+        raise ConfigError("ratings.min_games must be at least 1")
+    return RatingSettings(min_games=min_games)
+
+
 def _web_limits(section: dict[str, Any]) -> WebLimits:
     raw = section.get("limits", {})
     where = "web.limits"
@@ -268,7 +289,7 @@ def _ai(section: Any) -> AiSettings:
 
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "ai", "tables"})
+    _check_keys(data, "config", {"bot", "web", "irc", "ai", "tables", "ratings"})
     tables = _tables(data.get("tables", {}))
     b = data.get("bot", {})
     _check_keys(
@@ -304,6 +325,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
+        ratings=_ratings(data.get("ratings", {})),
         snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
         max_tables=_take(b, "bot", "max_tables", int, 10),
     )
@@ -346,6 +368,8 @@ def parse_config(data: dict[str, Any]) -> Config:
                 raise ConfigError(f"{where}.channels: {channel!r} must start with #")
         if _take(n, where, "burst", int, 4) < 1 or _take(n, where, "lines_per_second", float, 1.0) <= 0:
             raise ConfigError(f"{where} needs burst >= 1 and lines_per_second > 0")
+        if _take(n, where, "page_lines", int, 6) < 1:
+            raise ConfigError(f"{where}.page_lines must be at least 1")
         networks.append(
             IrcNetwork(
                 name=n["name"],
@@ -366,6 +390,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 leave_grace=_take(n, where, "leave_grace", float, bot.leave_grace),
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
+                page_lines=_take(n, where, "page_lines", int, 6),
                 turn_seconds=_turn_seconds(n, where, None),
             )
         )

@@ -26,6 +26,7 @@ from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, W
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.restore import reload_table, restore_into
 from bazaarbot.sanitize import sanitize
@@ -34,7 +35,16 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.transports.base import Incoming, Outgoing, SeatedPerson, Tell, Transport, User
+from bazaarbot.transports.base import (
+    Incoming,
+    Outgoing,
+    PacedTransport,
+    Say,
+    SeatedPerson,
+    Tell,
+    Transport,
+    User,
+)
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
@@ -162,7 +172,11 @@ class Hub:
             wall_clock,
             run=lambda work: self.run_and_send(work, "", None),
         )
+        self.ratings = Ratings(
+            self.store, self.settings.ratings.min_games, {name: g.title for name, g in self.games.items()}
+        )
         self._restore()
+        self.ratings.catch_up()
 
     @classmethod
     def open(cls, db: str | Path, **kwargs: object) -> Hub:
@@ -237,7 +251,30 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        table.after_game = lambda game_id, table=table: self._rate_after_commit(table, game_id)
         return table
+
+    def _rate_after_commit(self, table: Table, game_id: int) -> list[str]:
+        """A game ended with a result: rate it once its result is committed (the ratings read it back).
+
+        The game is kept with the line's unit, so it is rated after that unit's
+        commit and never after another line's; outside a line the result is
+        already on disk.
+        """
+        unit = self.store.writer.open
+        if unit is None:
+            return self.ratings.after_game(game_id)
+        unit.after.append((table.network, table.channel, table.colors, game_id))
+        return []
+
+    def _ratings_lines(self, unit: Unit) -> list[Outgoing]:
+        """The ratings line of every game that ended in ``unit`` (just committed)."""
+        pending, unit.after = unit.after, []
+        return [
+            Say(network, channel, text, colors=colors)
+            for network, channel, colors, game_id in pending
+            for text in self.ratings.after_game(game_id)
+        ]
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -266,7 +303,14 @@ class Hub:
 
     async def tick(self, now: float | None = None) -> None:
         """Advance every turn clock to ``now`` (the wall clock by default) and send what that says."""
-        await self.run_and_send(lambda: self.autoplay.tick(list(self.tables.values()), now), "", None)
+        backlog = {
+            network: transport.backlog_seconds()
+            for network, transport in self.transports.items()
+            if isinstance(transport, PacedTransport)
+        }
+        await self.run_and_send(
+            lambda: self.autoplay.tick(list(self.tables.values()), now, backlog), "", None
+        )
         self.autoplay.flush()
 
     async def network_down(self, network: str) -> None:
@@ -300,7 +344,10 @@ class Hub:
         unit, messages = self._in_unit(work, network, nick)
         if not unit.settled:
             await self.store.commit(unit)
-        await self.send_all(messages if unit.ok else self._unsaved(network, nick))
+        if not unit.ok:
+            await self.send_all(self._unsaved(network, nick))
+            return
+        await self.send_all(messages + self._ratings_lines(unit))
 
     async def send_all(self, messages: list[Outgoing]) -> None:
         for message in messages:
@@ -379,6 +426,14 @@ class Hub:
             return None
         return table.board()
 
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self._default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
+
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
         return {
@@ -394,7 +449,9 @@ class Hub:
         unit, messages = self._in_unit(lambda: self._process(incoming), incoming.network, incoming.user.nick)
         if not unit.settled:
             self.store.commit_now()
-        return messages if unit.ok else self._unsaved(incoming.network, incoming.user.nick)
+        if not unit.ok:
+            return self._unsaved(incoming.network, incoming.user.nick)
+        return messages + self._ratings_lines(unit)
 
     def _unsaved(self, network: str, nick: str | None) -> list[Outgoing]:
         if not nick:
@@ -427,6 +484,7 @@ class Hub:
         except Exception:
             log.exception("a line from %r on %s failed", nick, network)
             unit.writes.clear()
+            unit.after.clear()
             store.forget_created([unit])
             broken = True
             messages = (
@@ -844,6 +902,14 @@ class Hub:
         table = self.tables.get((network, channel.lower()))
         return self._use(table) if table is not None else None
 
+    def seated_key(self, network: str, nick: str) -> str | None:
+        for (net, _c), table in self.tables.items():
+            if net == network:
+                for seat in [*table.seats, *table.players]:
+                    if seat.nick.lower() == nick.lower():
+                        return seat.key
+        return None
+
     def set_pref(self, network: str, key: str, name: str, value: str) -> None:
         self.store.set_pref(network, key, name, value)
         self.prefs[(network, key, name)] = value
@@ -867,6 +933,7 @@ class Hub:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
         self._refresh_outside()
+        self.ratings.renamed(network, old_key, new_key)
         tables = dict.fromkeys(
             [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
         )

@@ -1,40 +1,176 @@
 """The one message catalogue every sentence the bot says goes through.
 
-English source strings are marked with ``_()``; a German or Spanish catalogue
-can be dropped into ``bazaarbot/locale/<lang>/LC_MESSAGES/bazaarbot.mo``
-without touching any call site.
+English source strings are marked with ``_()`` (``ngettext`` for counts,
+``N_`` for a string translated later). The German and Spanish catalogues are
+the ``.po`` files in ``bazaarbot/locale/<lang>/LC_MESSAGES/``; the compiled
+``.mo`` beside each one is built on first use whenever it is missing or older
+than its ``.po`` (so an editable install never serves stale words), and kept
+in memory when the package folder cannot be written.
+
+Which language a line is built in: the innermost ``with language("de"):``
+block of the running task or thread (a ``contextvars`` variable, so every
+asyncio task has its own), otherwise the default set by ``set_language``.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gettext
+import io
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "bazaarbot"
+SOURCE_LANGUAGE = "en"
 
-_translation: gettext.NullTranslations = gettext.NullTranslations()
+_default_language: str = SOURCE_LANGUAGE
+_default_localedir: Path = LOCALE_DIR
+_current: ContextVar[str | None] = ContextVar("bazaarbot_language", default=None)
+_cache: dict[tuple[Path, str], gettext.NullTranslations] = {}
+_cache_lock = threading.Lock()
+_languages: dict[Path, tuple[str, ...]] = {}
+
+
+def _catalogue_paths(localedir: Path, lang: str) -> tuple[Path, Path]:
+    folder = localedir / lang / "LC_MESSAGES"
+    return folder / f"{DOMAIN}.po", folder / f"{DOMAIN}.mo"
+
+
+def _mo_bytes_from_po(po: Path) -> bytes:
+    """Compile a .po file (Babel), leaving out fuzzy entries as msgfmt does."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    with po.open("rb") as handle:
+        catalog = read_po(handle)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog, use_fuzzy=False)
+    return buffer.getvalue()
+
+
+def compile_catalogue(localedir: Path, lang: str) -> bytes | None:
+    """The .mo bytes for ``lang``: rebuilt (and written, when possible) if the .po is newer."""
+    po, mo = _catalogue_paths(localedir, lang)
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        data = _mo_bytes_from_po(po)
+        with contextlib.suppress(OSError):  # a read-only install keeps the compiled catalogue in memory only
+            mo.write_bytes(data)
+        return data
+    if mo.exists():
+        return mo.read_bytes()
+    return None
+
+
+def translation(lang: str, localedir: str | Path | None = None) -> gettext.NullTranslations:
+    """The cached translation object for one language (English: the source strings)."""
+    folder = Path(localedir) if localedir else _default_localedir
+    if not lang or lang == SOURCE_LANGUAGE:
+        return _NULL
+    key = (folder, lang)
+    found = _cache.get(key)
+    if found is not None:
+        return found
+    with _cache_lock:
+        found = _cache.get(key)
+        if found is None:
+            data = compile_catalogue(folder, lang)
+            found = gettext.GNUTranslations(io.BytesIO(data)) if data else _NULL
+            _cache[key] = found
+    return found
+
+
+def forget_catalogues() -> None:
+    """Drop the cached catalogues (after the .po files changed under a running process)."""
+    with _cache_lock:
+        _cache.clear()
+        _languages.clear()
 
 
 def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
-    """Switch the catalogue; unknown languages fall back to English."""
-    global _translation
-    if not lang or lang == "en":
-        _translation = gettext.NullTranslations()
-        return
-    _translation = gettext.translation(DOMAIN, localedir or LOCALE_DIR, languages=[lang], fallback=True)
+    """Set the default language; unknown languages fall back to English."""
+    global _default_language, _default_localedir
+    _default_localedir = Path(localedir) if localedir else LOCALE_DIR
+    _default_language = normalize_language(lang, _default_localedir) or SOURCE_LANGUAGE
+    translation(_default_language)  # compiled now, at start-up, not while the event loop runs
+
+
+def preload_catalogues(localedir: str | Path | None = None) -> None:
+    """Compile and cache every language's catalogue (call before serving, so no line waits for it)."""
+    for lang in available_languages(localedir):
+        translation(lang, localedir)
+
+
+def current_language() -> str:
+    """The language lines are built in right here."""
+    return _current.get() or _default_language
+
+
+@contextmanager
+def language(lang: str | None) -> Iterator[str]:
+    """Build every line inside the block in ``lang`` (None or "" keeps the current one)."""
+    chosen = normalize_language(lang) if lang else None
+    token = _current.set(chosen or current_language())
+    try:
+        yield current_language()
+    finally:
+        _current.reset(token)
+
+
+def available_languages(localedir: str | Path | None = None) -> list[str]:
+    """English first, then every language with a catalogue, sorted."""
+    folder = Path(localedir) if localedir else _default_localedir
+    known = _languages.get(folder)
+    if known is None:
+        known = _languages[folder] = _find_languages(folder)
+    return list(known)
+
+
+def _find_languages(folder: Path) -> tuple[str, ...]:
+    found = set()
+    if folder.is_dir():
+        for entry in folder.iterdir():
+            messages = entry / "LC_MESSAGES"
+            if (messages / f"{DOMAIN}.po").exists() or (messages / f"{DOMAIN}.mo").exists():
+                found.add(entry.name)
+    found.discard(SOURCE_LANGUAGE)
+    return (SOURCE_LANGUAGE, *sorted(found))
+
+
+_TAG = re.compile(r"^\s*([A-Za-z]{2,3})(?:[-_.@][A-Za-z0-9_.@-]*)?\s*$")
+
+
+def normalize_language(tag: str | None, localedir: str | Path | None = None) -> str | None:
+    """``"de-AT"``, ``"de_DE.UTF-8"``, ``"DE"`` -> ``"de"``; None when the bot does not speak it."""
+    if not tag:
+        return None
+    known = available_languages(localedir)
+    if tag in known:
+        return tag
+    match = _TAG.match(tag)
+    if not match:
+        return None
+    base = match.group(1).lower()
+    return base if base in known else None
 
 
 def _(message: str) -> str:
-    """Translate one English source sentence."""
-    return _translation.gettext(message)
+    """Translate one English source sentence into the current language."""
+    return translation(current_language()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a sentence whose form depends on a count."""
-    return _translation.ngettext(singular, plural, n)
+    return translation(current_language()).ngettext(singular, plural, n)
 
 
 def N_(message: str) -> str:
-    """Mark a sentence for the catalogue without translating it yet (it is translated when shown)."""
+    """Mark a sentence for the catalogue without translating it yet (``_()`` it when shown)."""
     return message
+
+
+_NULL = gettext.NullTranslations()

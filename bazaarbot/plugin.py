@@ -25,6 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bazaarbot.i18n import _, ngettext
+
 
 class MoveError(Exception):
     """A command that is not legal now; the message tells the player why and what would work."""
@@ -53,17 +55,17 @@ class Option:
             elif low in ("0", "off", "no", "false", "n"):
                 value = False
             else:
-                raise ValueError(f"{self.name} takes on or off")
+                raise ValueError(_("{name} takes on or off").format(name=self.name))
         elif isinstance(self.default, int):
             try:
                 value = int(raw)
             except ValueError:
-                raise ValueError(f"{self.name} takes a whole number") from None
+                raise ValueError(_("{name} takes a whole number").format(name=self.name)) from None
         else:
             value = raw.strip().lower()
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise ValueError(f"{self.name} takes one of: {allowed}")
+            raise ValueError(_("{name} takes one of: {allowed}").format(name=self.name, allowed=allowed))
         return value
 
 
@@ -101,8 +103,47 @@ def options_text(options: tuple[Option, ...]) -> str:
     return "\n".join(lines)
 
 
+class TranslatedText:
+    """A plugin's class text (title, ``/rules``, ``/help moves``) read in the current language.
+
+    Plugins keep plain English class attributes; ``GamePlugin`` wraps them in
+    this descriptor so every read goes through the catalogue, and the
+    catalogue tooling finds the English source in ``source``.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+
+    def __get__(self, obj: object, owner: type | None = None) -> str:
+        return _(self.source) if self.source else ""
+
+
+#: the class attributes a player reads, translated on every read
+TRANSLATED_TEXTS = ("title", "rules_summary", "command_help")
+
+
+def source_texts(cls: type) -> list[str]:
+    """The English sources of a plugin class's translated texts (for the catalogue)."""
+    found = []
+    for name in TRANSLATED_TEXTS:
+        for klass in cls.__mro__:
+            value = klass.__dict__.get(name)
+            if isinstance(value, TranslatedText):
+                if value.source:
+                    found.append(value.source)
+                break
+    return found
+
+
 class GamePlugin(ABC):
     """Base class for a game. Subclasses set the identity fields and implement the rules."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name in TRANSLATED_TEXTS:
+            value = cls.__dict__.get(name)
+            if isinstance(value, str):
+                setattr(cls, name, TranslatedText(value))
 
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
@@ -174,10 +215,10 @@ class GamePlugin(ABC):
         """One short line summing up ``legal_commands`` (``/moves``)."""
         commands = self.legal_commands(state, seat)
         if not commands:
-            return "(no moves)"
+            return _("(no moves)")
         groups: dict[str, list[str]] = {}
         for command in commands:
-            verb, _, rest = command.partition(" ")
+            verb, _space, rest = command.partition(" ")
             groups.setdefault(verb, []).append(rest)
         parts = []
         for verb, rests in groups.items():
@@ -185,7 +226,7 @@ class GamePlugin(ABC):
             more = len(rests) - len(shown) if any(rests) else 0
             text = verb + (" " + " | ".join(shown) if shown else "")
             if more > 0:
-                text += f" (+{more} more)"
+                text += ngettext(" (+{n} more)", " (+{n} more)", more).format(n=more)
             parts.append(text)
         return "; ".join(parts)
 

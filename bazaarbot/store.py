@@ -93,6 +93,43 @@ def _migrate_1(db: sqlite_utils.Database) -> None:
     )
 
 
+def _migrate_2_ratings(db: sqlite_utils.Database) -> None:
+    """Ratings, derived from ``results`` (``bazaarbot ratings rebuild``), and what each game changed."""
+    db["ratings"].create(
+        {
+            "network": str,
+            "game": str,
+            "identity": str,
+            "nick": str,
+            "mu": float,
+            "sigma": float,
+            "games": int,
+            "wins": int,
+            "last_game": int,
+            "last_played": float,
+        },
+        pk=("network", "game", "identity"),
+        if_not_exists=True,
+    )
+    db["rating_changes"].create(
+        {
+            "game_id": int,
+            "seat": int,
+            "network": str,
+            "identity": str,
+            "rated": int,
+            "mu_before": float,
+            "sigma_before": float,
+            "mu_after": float,
+            "sigma_after": float,
+        },
+        pk=("game_id", "seat"),
+        if_not_exists=True,
+    )
+    db["results"].create_index(["user_key"], if_not_exists=True)
+    db["games"].create_index(["status", "ended"], if_not_exists=True)
+
+
 def _migrate_snapshots(db: sqlite_utils.Database) -> None:
     """The latest snapshot of each game: restart loads it and replays only the moves after it."""
     db["snapshots"].create(
@@ -102,7 +139,11 @@ def _migrate_snapshots(db: sqlite_utils.Database) -> None:
     )
 
 
-MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [_migrate_1, _migrate_snapshots]
+MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
+    _migrate_1,
+    _migrate_2_ratings,
+    _migrate_snapshots,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

@@ -55,6 +55,8 @@ class Unit:
     scopes: set[Scope] = field(default_factory=set)
     #: (network, channel) of the table rows this unit inserts (their ids were given out from memory)
     created: list[tuple[str, str]] = field(default_factory=list)
+    #: what to do once the unit is on disk (the games it ended, to be rated), kept for its owner
+    after: list[Any] = field(default_factory=list)
     settled: bool = False
     ok: bool = True
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)

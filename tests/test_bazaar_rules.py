@@ -65,6 +65,7 @@ def test_classic_options_are_off_by_default():
         "hand_limit": False,
         "bank": False,
         "auto_pass": True,
+        "leavers": "ai",
     }
     s = GAME.setup(["a", "b"], random.Random(1), {})
     assert s.hand_limit == 0 and s.bank is None

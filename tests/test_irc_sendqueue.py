@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import pytest
 
+from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.irc.sendqueue import SendQueue, TokenBucket
 
 
@@ -121,3 +123,72 @@ async def test_an_unsendable_line_is_dropped_not_blocking() -> None:
     await asyncio.wait_for(queue.drained(), 5)
     await queue.close()
     assert written == ["PRIVMSG #a :one", "PRIVMSG #a :two"] and queue.dropped == 1
+
+
+class FakeTime:
+    """A clock and an asyncio sleep that advances it; ``at`` schedules a call at a fake moment."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.calls: list[tuple[float, Callable[[], None]]] = []
+
+    def __call__(self) -> float:
+        return self.now
+
+    def at(self, moment: float, call: Callable[[], None]) -> None:
+        self.calls.append((moment, call))
+        self.calls.sort(key=lambda pair: pair[0])
+
+    async def sleep(self, seconds: float) -> None:
+        end = self.now + seconds
+        while self.calls and self.calls[0][0] <= end:
+            moment, call = self.calls.pop(0)
+            self.now = max(self.now, moment)
+            call()
+        self.now = end
+        await asyncio.sleep(0)
+
+
+@pytest.mark.parametrize("listing", [True, False], ids=["listing", "game-lines"])
+@pytest.mark.parametrize("busy", [1, 2], ids=["one-busy-player", "two-busy-players"])
+async def test_another_table_is_answered_within_3_s_while_a_100_line_answer_waits(
+    listing: bool, busy: int
+) -> None:
+    defaults = IrcNetwork(name="net", host="irc.example.org")  # the real default pacing
+    fake = FakeTime()
+    written: list[tuple[float, str]] = []
+    queue = SendQueue(
+        lambda line: written.append((fake.now, line)),
+        defaults.burst,
+        defaults.lines_per_second,
+        clock=fake,
+        sleep=fake.sleep,
+    )
+    queue.start()
+    queue.resume()
+    players = [f"player{i}" for i in range(busy)]
+    for n in range(100):
+        for nick in players:
+            queue.put(f"PRIVMSG {nick} :answer line {n}", target=nick, bulk=listing)
+    asked: dict[str, float] = {}
+
+    def move_at_another_table(channel: str) -> None:
+        asked[channel] = fake.now
+        queue.put(f"PRIVMSG {channel} :alice takes 2 spice.", target=channel)
+        queue.put(f"PRIVMSG {channel} :bob to play.", target=channel)
+
+    for moment, channel in ((0.0, "#early"), (20.4, "#middle"), (60.7, "#late")):
+        fake.at(fake.now + moment, lambda channel=channel: move_at_another_table(channel))
+    while len(written) < 100 * busy + 6:
+        await asyncio.sleep(0)
+    await queue.close()
+    for channel, moment in asked.items():
+        times = [t for t, line in written if f"PRIVMSG {channel} :" in line]
+        assert len(times) == 2 and times[0] - moment <= 3.0, (channel, moment, times)
+        if listing:  # channel lines go ahead of a bulk listing: the whole answer, at once
+            assert times[-1] - moment <= 3.0, (channel, moment, times)
+    for nick in players:
+        mine = [line for _t, line in written if f"PRIVMSG {nick} :" in line]
+        assert mine == [f"PRIVMSG {nick} :answer line {n}" for n in range(100)]  # nothing lost, in order
+    gaps = [b - a for (a, _x), (b, _y) in zip(written, written[1:], strict=False)]
+    assert sum(gaps) >= (len(written) - defaults.burst) / defaults.lines_per_second - 1e-6  # paced

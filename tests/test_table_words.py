@@ -140,3 +140,33 @@ def test_undo_is_recorded_and_replays_exactly_after_a_restart(steps):
     assert "/undo" in [m["text"] for m in again.hub.store.moves(again.table.game_id)]
     again.line("alice", "/undo")  # the pending pick may still be taken back after the restart
     assert again.table.state.picked is None
+
+
+def test_core_messages_with_counts_read_right_for_0_1_and_2(tmp_path):
+    from counts import count_problems
+
+    from plugins.bazaar import GAME as BAZAAR
+
+    bot = Driver(tmp_path / "c.sqlite", games={"count": COUNT, "jaipur": JAIPUR, "bazaar": BAZAAR})
+    said_lines: list[str] = []
+    for line in [
+        ("alice", "/start"),
+        ("alice", "/join"),
+        ("alice", "/start"),
+        ("alice", "/status"),
+        ("bob", "/join"),
+        ("carol", "/join"),
+        ("dave", "/join"),
+        ("alice", "/games"),
+        ("alice", "/new jaipur"),
+        ("alice", "/reset clear"),
+        ("alice", "/new bazaar"),
+        ("alice", "/status"),
+        ("alice", "/start"),
+        ("alice", "/status"),
+        ("alice", "/moves"),
+        ("alice", "/leave"),
+    ]:
+        said_lines += [m.text for m in bot.line(*line)]
+    problems = [p for text in said_lines for p in count_problems(text)]
+    assert not problems, problems

@@ -397,3 +397,59 @@ async def test_two_tables_whose_ais_think_at_once_both_move(tmp_path):
     assert all(table.moves_made >= 7 for table in tables)
     played = {m.channel for m in recorder.sent if isinstance(m, Say) and m.text.startswith("AI:easy")}
     assert played == {"#one", "#two"}
+
+
+async def test_bazaar_leavers_skip_takes_the_seat_and_its_stones_out_of_the_game(tmp_path):
+    clock = FakeClock()
+    settings = BotSettings(
+        default_game="bazaar", seed=3, rate_limit=RateLimit(commands=10_000, per_seconds=5)
+    )
+    bot = Driver(tmp_path / "s.sqlite", games=GAMES, settings=settings, wall_clock=clock)
+    recorder = Recorder()
+    await recorder.start(bot.hub)
+    await say(bot, "p1", "/new bazaar leavers=skip")
+    for nick in ("p2", "p3"):
+        await say(bot, nick, "/join")
+    await say(bot, "p1", "/start")
+    await say(bot, "p2", "/leave")
+    state = bot.table.state
+    assert state.left == [False, True, False] and sum(state.hands[1]) == 0
+    assert any("the seat is skipped from now on" in line for line in recorder.channel())
+    rng = random.Random(2)
+    for _ in range(30):  # the turn never comes to seat 2 again
+        seat = bot.table.plugin.to_act(bot.table.state)[0]
+        assert seat != 1
+        await say(
+            bot,
+            bot.table.players[seat].nick,
+            rng.choice(bot.table.plugin.legal_commands(bot.table.state, seat)),
+        )
+    before = bot.table.plugin.to_json(bot.table.state)
+    again = bot.restart()
+    assert again.table.plugin.to_json(again.table.state) == before
+
+
+class QueuedRecorder(Recorder):
+    """A transport whose lines wait in a paced queue for ``backlog`` seconds."""
+
+    backlog = 12.0
+
+    def backlog_seconds(self) -> float:
+        return self.backlog
+
+
+async def test_the_clock_starts_when_the_prompt_has_left_the_send_queue(tmp_path):
+    clock = FakeClock()
+    settings = BotSettings(
+        default_game="jaipur", seed=2, rate_limit=RateLimit(commands=10_000, per_seconds=5)
+    )
+    bot = Driver(
+        tmp_path / "q.sqlite", games=GAMES, settings=settings, wall_clock=clock, tables=TableSettings(60)
+    )
+    recorder = QueuedRecorder()
+    await recorder.start(bot.hub)
+    for nick in ("p1", "p2"):
+        await say(bot, nick, "/join")
+    await say(bot, "p1", "/start")
+    await bot.hub.tick()
+    assert bot.table.turn_clock.left(clock.now) == pytest.approx(72)

@@ -1,5 +1,7 @@
 """``bazaarbot bench ai``: an AI level against a baseline, in-process, seats rotated.
 
+Times are this process's CPU seconds per decision (one core's worth, as in
+``bench engine``), so other work on a shared machine does not distort them.
 Each game puts the AI in seat ``i mod K`` and the baseline in every other
 seat; a shared win counts as a win. A Jaipur game is a whole match (the
 plugin plays rounds until two seals). Only decisions with a real choice
@@ -13,6 +15,8 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from bazaarbot.plugin import Result
 
 from .choose import choose_action, game_named
 from .levels import Level
@@ -29,10 +33,13 @@ class BenchResult:
     def interval(self) -> tuple[float, float]:
         return wilson(self.wins, self.games)
 
+    def mean_time(self) -> float:
+        return sum(self.times) / len(self.times) if self.times else 0.0
+
     def summary(self) -> str:
         low, high = self.interval()
         rate = 100.0 * self.wins / self.games if self.games else 0.0
-        mean = sum(self.times) / len(self.times) if self.times else 0.0
+        mean = self.mean_time()
         worst = max(self.times) if self.times else 0.0
         return (
             f"win rate {rate:.1f}% (95% CI {100 * low:.1f}-{100 * high:.1f}%) over {self.games} games; "
@@ -60,8 +67,13 @@ def run(
     seed: int = 1,
     levels: dict[str, Level] | None = None,
     say: Callable[[str], None] = print,
+    record: Callable[[list[str], Result], None] | None = None,
 ) -> BenchResult:
-    """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary."""
+    """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary.
+
+    ``record`` is given each game's seat keys (``ai:<policy>:<seat number>``) and result, so the
+    games can be rated (``bazaarbot bench ai --record``).
+    """
     game = game_named(game_name)
     if not game.min_players <= players <= game.max_players:
         raise ValueError(f"{game_name} takes {game.min_players} to {game.max_players} players")
@@ -77,19 +89,22 @@ def run(
             actor = game.to_act(state)[0]
             policy = level if actor == ai_seat else vs
             rng = random.Random(ai_seed(game_seed, move, actor))
-            started = time.perf_counter()
+            started = time.process_time()
             action = choose_action(game, state, actor, policy, rng, levels)
-            spent = time.perf_counter() - started
+            spent = time.process_time() - started
             if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
                 outcome.times.append(spent)
             game.ai_play(state, actor, action)
             move += 1
+        if record is not None:
+            record([f"ai:{level if i == ai_seat else vs}:{i + 1}" for i in range(players)], result)
         won = ai_seat in result.winners
         outcome.games += 1
         outcome.wins += won
         say(
             f"game {index + 1}: {level} in seat {ai_seat + 1} {'wins' if won else 'loses'} "
-            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}"
+            f"({result.detail.splitlines()[0] if result.detail else ''}) - {outcome.wins}/{outcome.games}, "
+            f"mean {outcome.mean_time():.3f} s/move so far"
         )
     if players > 2:
         say(f"expected share 1/{players} = {100 / players:.1f}%")

@@ -35,6 +35,7 @@ class SearchBudget:
     """How much one decision may cost: iterations decide, ``time_cap`` (seconds) is a safety net."""
 
     iterations: int
+    #: seconds of this process's CPU time: a busy machine slows a search down but does not cut it short
     time_cap: float = 10.0
     #: rollout plies before the evaluation takes over (when the plugin has one)
     depth: int = 20
@@ -56,7 +57,7 @@ class Search:
         seat: int,
         budget: SearchBudget,
         rng: random.Random,
-        clock: Callable[[], float] = time.perf_counter,
+        clock: Callable[[], float] = time.process_time,
     ) -> None:
         self.game = game
         self.state = state

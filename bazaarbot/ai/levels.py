@@ -4,7 +4,9 @@
 beginner, sometimes one of the next best moves instead (never a random
 one). ``medium`` and ``hard`` are ISMCTS with an iteration budget; the time
 cap only guards against a slow machine, so with the same seed the same
-iterations give the same move.
+iterations give the same move. The cap is CPU time of the process that
+searches, so a machine busy with other work slows a search down without
+cutting it short.
 """
 
 from __future__ import annotations

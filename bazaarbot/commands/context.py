@@ -7,6 +7,7 @@ from typing import Protocol
 
 from bazaarbot.config import BotSettings
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Table
 from bazaarbot.transports.base import Outgoing, Say, Tell, Transport, User
@@ -18,6 +19,7 @@ class CommandHost(Protocol):
     games: dict[str, GamePlugin]
     settings: BotSettings
     store: Store
+    ratings: Ratings
 
     def default_game(self) -> str:
         """The game a new table plays."""
@@ -27,6 +29,9 @@ class CommandHost(Protocol):
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
         """The tables where the identity ``key`` sits."""
+
+    def seated_key(self, network: str, nick: str) -> str | None:
+        """The identity of the player seated under ``nick`` at one of the network's tables, else None."""
 
     def set_pref(self, network: str, key: str, name: str, value: str) -> None:
         """Store one person's preference."""

@@ -6,7 +6,7 @@ from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import REGISTRY, command
 from bazaarbot.i18n import N_, _
 from bazaarbot.plugin import GamePlugin
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.transports.base import Outgoing, PagingTransport
 from bazaarbot.wording import players_label
 
 
@@ -98,3 +98,16 @@ def moves(ctx: Context) -> list[Outgoing]:
     full = bool(ctx.args) and ctx.args[0].lower() == "all"
     word = " ".join(ctx.args[1:]) if full else ""
     return ctx.the_table().moves(ctx.actor, full, word)
+
+
+@command(
+    "more",
+    N_("the next page of a long answer"),
+    table=False,
+    details=N_("On IRC a long private answer comes a page at a time; a new answer replaces what was left."),
+)
+def more(ctx: Context) -> list[Outgoing]:
+    transport = ctx.host.transport(ctx.network)
+    if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick):
+        return []
+    return [ctx.tell(_("Nothing more to show."))]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
 from bazaarbot.transports.base import Outgoing
@@ -62,9 +62,11 @@ class AiSeats(TableBase):
             return [
                 self.tell(
                     nick,
-                    _("The table is full ({hi} players for {game}).").format(
-                        hi=plugin.max_players, game=plugin.title
-                    ),
+                    ngettext(
+                        "The table is full ({hi} player for {game}).",
+                        "The table is full ({hi} players for {game}).",
+                        plugin.max_players,
+                    ).format(hi=plugin.max_players, game=plugin.title),
                 )
             ]
         number = free[0]

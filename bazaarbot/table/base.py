@@ -72,6 +72,8 @@ class TableBase:
         self.on_change: Callable[[Any], None] | None = None
         #: seat index in the running game -> Seat
         self.players: list[Seat] = []
+        #: told the id of every game that ends with a result; answers lines for the channel (the ratings)
+        self.after_game: Callable[[int], list[str]] | None = None
         #: why a stored game cannot go on under the installed rules (the table waits for /reset)
         self.paused: str | None = None
         #: one-time codes that move a seat bound to a host to its owner's new address
@@ -88,9 +90,11 @@ class TableBase:
     def say(self, text: str) -> Say:
         return Say(self.network, self.channel, text, colors=self.colors)
 
-    def tell(self, nick: str, text: str, listing: bool = False, key: str | None = None) -> Tell:
+    def tell(
+        self, nick: str, text: str, listing: bool = False, key: str | None = None, commands: bool = False
+    ) -> Tell:
         """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
-        return Tell(self.network, nick, text, listing=listing, key=key)
+        return Tell(self.network, nick, text, listing=listing, key=key, commands=commands)
 
     def notify(self) -> None:
         """Tell whoever watches this table that its game moved or changed hands."""

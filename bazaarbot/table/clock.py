@@ -65,14 +65,18 @@ class TurnClock:
     paused_left: float | None = None
     sent: set[str] = field(default_factory=set)
 
-    def follow(self, decision: tuple[int, int] | None, now: float) -> bool:
-        """Time ``decision`` (None: nobody owes one); True when it is a new one and the clock restarted."""
+    def follow(self, decision: tuple[int, int] | None, now: float, delay: float = 0.0) -> bool:
+        """Time ``decision`` (None: nobody owes one); True when it is a new one and the clock restarted.
+
+        ``delay`` is how long the prompt still waits in the transport's send queue: the player's
+        time starts when they can read it.
+        """
         if decision == self.decision:
             return False
         self.decision = decision
         self.sent = set()
         self.paused_left = None if self.paused_left is None or decision is None else float(self.seconds)
-        self.deadline = None if decision is None else now + self.seconds
+        self.deadline = None if decision is None else now + delay + self.seconds
         return True
 
     def left(self, now: float) -> float | None:
@@ -183,8 +187,11 @@ class Clock(AiSeats):
             return []
         return [i for i in self.plugin.to_act(self.state) if self.players[i].has_person]
 
-    def clock_tick(self, now: float) -> tuple[list[Outgoing], list[Decision]]:
-        """Advance the clock to ``now``: reminders to send, and decisions the AI must play for a person."""
+    def clock_tick(self, now: float, delay: float = 0.0) -> tuple[list[Outgoing], list[Decision]]:
+        """Advance the clock to ``now``: reminders to send, and decisions the AI must play for a person.
+
+        A decision first seen now gets ``delay`` extra seconds (its prompt is still queued).
+        """
         seconds = self.clock_seconds()
         people = self._awaited_people()
         if not seconds or not people or self.game_id is None:
@@ -198,7 +205,7 @@ class Clock(AiSeats):
             if self.turn_clock.seconds != seconds:
                 self.turn_clock = TurnClock(seconds)
         clock = self.turn_clock
-        if clock.follow((self.game_id, self.moves_made), now):
+        if clock.follow((self.game_id, self.moves_made), now, delay):
             self._save_clock()
         events = clock.due(now)
         if not events:

@@ -7,10 +7,10 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
-from bazaarbot.table.seats import Actor, Seat
+from bazaarbot.table.seats import SKIPPED, Actor, Seat
 from bazaarbot.transports.base import Outgoing
 from bazaarbot.wording import number
 
@@ -20,8 +20,6 @@ log = logging.getLogger(__name__)
 UNDO_RECORD = "/undo"
 #: the move-log entry of a seat taken out of the game under ``leavers=skip``
 SKIP_RECORD = "/skip"
-#: the ``ai`` mark of a seat that left under ``leavers=skip``: nobody plays it any more
-SKIPPED = "skipped"
 
 
 @dataclass(frozen=True)
@@ -55,17 +53,21 @@ class RunningGame(AiSeats):
         if count < plugin.min_players:
             return [
                 self.say(
-                    _("{game} needs at least {lo} players; {n} seated. /join to sit down.").format(
-                        game=plugin.title, lo=plugin.min_players, n=count
-                    )
+                    ngettext(
+                        "{game} needs at least {lo} player; {n} seated. /join to sit down.",
+                        "{game} needs at least {lo} players; {n} seated. /join to sit down.",
+                        plugin.min_players,
+                    ).format(game=plugin.title, lo=plugin.min_players, n=count)
                 )
             ]
         if count > plugin.max_players:
             return [
                 self.say(
-                    _("{game} takes at most {hi} players; {n} seated.").format(
-                        game=plugin.title, hi=plugin.max_players, n=count
-                    )
+                    ngettext(
+                        "{game} takes at most {hi} player; {n} seated.",
+                        "{game} takes at most {hi} players; {n} seated.",
+                        plugin.max_players,
+                    ).format(game=plugin.title, hi=plugin.max_players, n=count)
                 )
             ]
         number = self.store.next_game_number()
@@ -220,6 +222,7 @@ class RunningGame(AiSeats):
             return None
         plugin.remove_seat(self.state, index)
         self.players[index].ai = SKIPPED
+        self._rename_in_game(index, self.players[index].label)
         self.save_players()
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
         result = plugin.result(self.state)
@@ -246,7 +249,10 @@ class RunningGame(AiSeats):
         if result.detail:
             line += " " + result.detail
         out = [self.say(line)]
+        game_id = self.game_id
         out += self._end_game("finished", "", result)
+        if self.after_game is not None and game_id is not None:
+            out += [self.say(text) for text in self.after_game(game_id)]
         out.append(self.say(_("Everybody stays seated: /start for a rematch, /leave to get up.")))
         return out
 

@@ -142,9 +142,11 @@ class Lobby(Clock):
                 return [
                     self.tell(
                         user.nick,
-                        _("The table is full ({hi} players for {game}).").format(
-                            hi=plugin.max_players, game=plugin.title
-                        ),
+                        ngettext(
+                            "The table is full ({hi} player for {game}).",
+                            "The table is full ({hi} players for {game}).",
+                            plugin.max_players,
+                        ).format(hi=plugin.max_players, game=plugin.title),
                     )
                 ]
             number = free[0]

@@ -10,6 +10,10 @@ from bazaarbot.transports.base import User
 AI_KEY_PREFIX = "ai:"
 
 
+#: the ``ai`` mark of a seat that left under ``leavers=skip``: nobody plays it any more
+SKIPPED = "skipped"
+
+
 def ai_key(level: str, number: int) -> str:
     """The identity of an ``/addbot`` seat: unique per table and seat, never a person's key."""
     return f"{AI_KEY_PREFIX}{level}:{number}"
@@ -57,6 +61,8 @@ class Seat:
         """The name shown for the seat: an AI is always marked as one."""
         if self.is_bot or self.ai is None:
             return self.nick
+        if self.ai == SKIPPED:
+            return f"{self.nick} (left)"
         return f"{self.nick} (AI)"
 
     def record(self) -> dict[str, object]:

@@ -86,7 +86,11 @@ class Views(TableBase):
                 commands = [c for c in commands if needle in c.lower()]
             return [
                 self.tell(
-                    nick, "\n".join(commands) if commands else "(no moves)", listing=True, key=actor.user.key
+                    nick,
+                    "\n".join(commands) if commands else "(no moves)",
+                    listing=True,
+                    key=actor.user.key,
+                    commands=bool(commands),
                 )
             ]
         return [self.tell(nick, self.plugin.brief_moves(self.state, seat), key=actor.user.key)]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 @dataclass(frozen=True)
@@ -83,6 +83,9 @@ class Tell:
     #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
     #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
     key: str | None = None
+    #: every line is one command the player can type (``/moves all``): a transport short of lines
+    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
+    commands: bool = False
 
 
 Outgoing = Say | Tell
@@ -132,6 +135,12 @@ class HubPort(Protocol):
     async def user_returned(self, network: str, user: User) -> None:
         """Somebody who had left is back within the grace."""
 
+    async def network_down(self, network: str) -> None:
+        """The transport lost its network: that network's turn clocks stand still."""
+
+    async def network_up(self, network: str) -> None:
+        """The transport is (back) on its network: the clocks run again."""
+
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each once."""
 
@@ -143,6 +152,9 @@ class HubPort(Protocol):
 
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The ratings beside a channel's table: the best of its game and the seated players' ratings."""
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
@@ -161,3 +173,19 @@ class Transport(Protocol):
 
     async def send(self, message: Outgoing) -> None:
         """Deliver one outgoing message (queue it; never block the loop)."""
+
+
+@runtime_checkable
+class PagingTransport(Protocol):
+    """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
+
+    def next_page(self, nick: str) -> bool:
+        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
+
+
+@runtime_checkable
+class PacedTransport(Protocol):
+    """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
+
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave."""

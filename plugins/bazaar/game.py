@@ -39,6 +39,13 @@ class BazaarGame(GamePlugin):
         Option("hand_limit", False, "classic rule: at most 10 stones at the end of a turn"),
         Option("bank", False, "classic rule: a finite bank of 20 stones per colour"),
         Option("auto_pass", True, "the turn passes by itself when nothing can be bought after the action"),
+        Option(
+            "leavers",
+            "ai",
+            "a player who leaves: an AI plays on for them (ai), or the seat is skipped and its stones "
+            "leave the game (skip, the rules' §9.9)",
+            ("ai", "skip"),
+        ),
     )
     rules_summary = (
         "Collect stones and buy combinations of five for points. Each turn: draw a stone (1 in 6 is a joker, "
@@ -147,6 +154,22 @@ class BazaarGame(GamePlugin):
                 names=", ".join(state.players[s] for s in winners)
             )
         return Result(scores=scores, ranking=ranking, winners=winners, detail=detail)
+
+    def remove_seat(self, state: BazaarState, seat: int) -> Outcome | None:
+        """§9.9: the leaver's seat is skipped from now on and their stones leave the game."""
+        if state.phase == OVER or state.left[seat]:
+            return None
+        stones = sum(state.hands[seat])
+        rules.remove_seat(state, seat)
+        line = ngettext(
+            "{player} leaves the game: the seat is skipped from now on, and its {n} stone leaves the game.",
+            "{player} leaves the game: the seat is skipped from now on, and its {n} stones leave the game.",
+            stones,
+        ).format(player=state.players[seat], n=stones)
+        public = [line]
+        if state.phase != OVER:
+            public.append(_("{player} to act.").format(player=state.players[state.turn]))
+        return Outcome(public=public)
 
     # --- persistence --------------------------------------------------------
     def to_json(self, state: BazaarState) -> dict[str, Any]:

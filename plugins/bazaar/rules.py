@@ -64,6 +64,7 @@ def new_game(
     s.spent = [0] * n
     s.returned = [0] * n
     s.has_acted = [False] * n
+    s.left = [False] * n
     s.turn = START_SEAT % n
     s.phase = ACTION
     return s
@@ -414,7 +415,7 @@ def do_buy(s: BazaarState, field: int) -> tuple[int, int, int]:
 def do_pass(s: BazaarState) -> None:
     if s.phase == ACTION:  # could neither draw nor trade
         s.stuck_passes += 1
-        if s.stuck_passes >= s.n:
+        if s.stuck_passes >= s.n - sum(s.left):
             s.blocked = True
             s.phase = OVER
             return
@@ -442,10 +443,33 @@ def end_turn(s: BazaarState) -> None:
 
 
 def _next_player(s: BazaarState) -> None:
-    s.turn = (s.turn + 1) % s.n
-    if s.turn == START_SEAT % s.n:
-        s.turn_number += 1
+    """The next seat still in the game moves (seats whose player left are skipped, §9.9)."""
+    for _step in range(s.n):
+        s.turn = (s.turn + 1) % s.n
+        if s.turn == START_SEAT % s.n:
+            s.turn_number += 1
+        if not s.left[s.turn]:
+            break
     s.phase = ACTION
+
+
+def remove_seat(s: BazaarState, seat: int) -> None:
+    """§9.9 ``leavers=skip``: the seat is skipped from then on and its stones leave the game.
+
+    With a finite bank the stones go back to it. When the leaver was to act,
+    the turn passes on at once; with nobody left the game is over.
+    """
+    hand = s.hands[seat]
+    if s.bank is not None:
+        for c in range(NCOL):
+            s.bank[c] += hand[c]
+    s.returned[seat] += sum(hand)
+    s.hands[seat] = [0] * NCOL
+    s.left[seat] = True
+    if all(s.left):
+        s.phase = OVER
+    elif s.turn == seat and s.phase != OVER:
+        _next_player(s)
 
 
 def apply_move(s: BazaarState, move: tuple) -> object:

@@ -43,6 +43,7 @@ class BazaarState:
         "stuck_passes",
         "blocked",
         "turn_number",
+        "left",
     )
 
     def __init__(self) -> None:
@@ -76,6 +77,8 @@ class BazaarState:
         self.stuck_passes = 0
         self.blocked = False
         self.turn_number = 1
+        #: per seat, whether its player left under ``leavers=skip`` (§9.9: skipped from then on)
+        self.left: list[bool] = []
 
     @property
     def n(self) -> int:
@@ -114,6 +117,7 @@ class BazaarState:
         new.stuck_passes = self.stuck_passes
         new.blocked = self.blocked
         new.turn_number = self.turn_number
+        new.left = list(self.left)
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -144,6 +148,7 @@ class BazaarState:
             "stuck_passes": self.stuck_passes,
             "blocked": self.blocked,
             "turn_number": self.turn_number,
+            "left": list(self.left),
         }
 
     @classmethod
@@ -175,4 +180,5 @@ class BazaarState:
         s.stuck_passes = data["stuck_passes"]
         s.blocked = data["blocked"]
         s.turn_number = data["turn_number"]
+        s.left = [bool(x) for x in data.get("left", [False] * len(s.players))]
         return s

@@ -7,7 +7,7 @@ engine fast enough for an AI that plays millions of random moves.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import ngettext
+from bazaarbot.i18n import _, ngettext
 
 DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER, CAMEL = range(7)
 GOODS = (DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER)
@@ -89,9 +89,36 @@ for _type, _words in (
 del _type, _words, _word
 
 
-def name(card: int, count: int = 1) -> str:
-    """The English name of a card type for ``count`` cards."""
+def command_name(card: int, count: int = 1) -> str:
+    """The English name of a card type for ``count`` cards, as the canonical commands spell it."""
     return NAMES[card][0 if count == 1 else 1]
+
+
+def command_counted(card: int, count: int) -> str:
+    """``spice`` / ``2 spice`` as typed in a canonical command."""
+    return command_name(card) if count == 1 else f"{count} {command_name(card, count)}"
+
+
+def name(card: int, count: int = 1) -> str:
+    """The name of a card type for ``count`` cards in the current language (every form parses)."""
+    if card == DIAMOND:
+        return ngettext("diamond", "diamonds", count)
+    if card == GOLD:
+        return ngettext("gold", "gold", count)
+    if card == SILVER:
+        return ngettext("silver", "silver", count)
+    if card == CLOTH:
+        return ngettext("cloth", "cloth", count)
+    if card == SPICE:
+        return ngettext("spice", "spice", count)
+    if card == LEATHER:
+        return ngettext("leather", "leather", count)
+    return ngettext("camel", "camels", count)
+
+
+def bonus_label(pile: int) -> str:
+    """The name of a bonus pile: ``3-card``, ``4-card``, ``5-card``."""
+    return (_("3-card"), _("4-card"), _("5-card"))[pile]
 
 
 def counted(card: int, count: int) -> str:

@@ -12,7 +12,7 @@ from . import ai, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, name
+from .cards import CAMEL, GOODS_TOKENS, bonus_label, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -93,7 +93,7 @@ class JaipurGame(GamePlugin):
                     value = state.bonus_won[seat][i][-1]
                     private[seat] = [
                         _("Your {label} bonus token for the {good} is worth {value}.").format(
-                            label=BONUS_LABELS[i], good=name(good, 2), value=value
+                            label=bonus_label(i), good=name(good, 2), value=value
                         )
                     ]
         public = [render.action_line(player, action, drawn, tokens, bonus, camels)]
@@ -170,8 +170,8 @@ class JaipurGame(GamePlugin):
         Goods the seat saw the opponent take from the market (and not seen leave
         since) stay in the opponent's hand; only the rest of it is re-dealt.
         """
-        new = st.clone(state)
-        new.rng = random.Random(rng.getrandbits(64))
+        # the future (next rounds' deals) draws from the searcher's generator: unknown to everybody
+        new = st.clone(state, rng)
         if new.over:
             return new
         other = 1 - seat
@@ -181,7 +181,7 @@ class JaipurGame(GamePlugin):
         size = sum(hand) - sum(known)
         # sorted first, so the re-deal depends on what the seat knows, never on the hidden order
         pool = sorted(new.deck + [g for g in range(6) for _ in range(hand[g] - known[g])])
-        rng.shuffle(pool)
+        st.shuffle(pool, rng)
         new_hand = known[:]
         deck: list[int] = []
         for card in pool:
@@ -195,7 +195,7 @@ class JaipurGame(GamePlugin):
         for i in range(3):
             won = new.bonus_won[other][i]
             unknown = sorted(new.bonus[i] + won)
-            rng.shuffle(unknown)
+            st.shuffle(unknown, rng)
             new.bonus_won[other][i] = unknown[: len(won)]
             new.bonus[i] = unknown[len(won) :]
         return new

@@ -12,7 +12,18 @@ from typing import Any
 
 from bazaarbot.i18n import _, ngettext
 
-from .cards import BONUS_LABELS, CAMEL, GOODS_TOKENS, camels_text, cards_text, counted, describe_counts, name
+from .cards import (
+    CAMEL,
+    GOODS_TOKENS,
+    bonus_label,
+    camels_text,
+    cards_text,
+    command_counted,
+    command_name,
+    counted,
+    describe_counts,
+    name,
+)
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -21,18 +32,18 @@ from .state import JaipurState
 
 def _spell(counts: tuple[int, ...] | list[int]) -> str:
     """Cards in a command: ``2 spice leather``, ``cloth camel``."""
-    return " ".join(counted(t, c) for t, c in enumerate(counts) if c)
+    return " ".join(command_counted(t, c) for t, c in enumerate(counts) if c)
 
 
 def format_action(action: Action) -> str:
     """The one canonical way to type an action (what ``/moves all`` lists)."""
     kind = action[0]
     if kind == TAKE:
-        return f"take {name(action[1])}"
+        return f"take {command_name(action[1])}"
     if kind == CAMELS:
         return "take camels"
     if kind == SELL:
-        return f"sell {action[2]} {name(action[1], action[2])}"
+        return f"sell {action[2]} {command_name(action[1], action[2])}"
     return f"take {_spell(action[1])} give {_spell(action[2])}"
 
 
@@ -51,7 +62,7 @@ def tokens_left(state: JaipurState) -> str:
 def bonus_counts(state: JaipurState, seat: int) -> str:
     """How many bonus tokens of each size a seat holds (never their values)."""
     won = state.bonus_won[seat]
-    parts = [f"{len(won[i])}x {BONUS_LABELS[i]}" for i in range(3) if won[i]]
+    parts = [f"{len(won[i])}x {bonus_label(i)}" for i in range(3) if won[i]]
     return ", ".join(parts) if parts else _("none")
 
 
@@ -97,7 +108,7 @@ def turn_line(state: JaipurState) -> str:
 
 def board(state: JaipurState) -> str:
     """The public board in a few lines."""
-    piles = ", ".join(f"{BONUS_LABELS[i]} {len(state.bonus[i])}" for i in range(3))
+    piles = ", ".join(f"{bonus_label(i)} {len(state.bonus[i])}" for i in range(3))
     lines = [
         _("Jaipur, round {n}. Seals: {seals}.").format(n=state.round_no, seals=seals_text(state)),
         market_line(state) + " " + _("Bonus tokens left: {piles}.").format(piles=piles),
@@ -123,7 +134,7 @@ def private_view(state: JaipurState, seat: int) -> str:
     """A seat's hand (goods sorted, with counts), herd and own bonus token values."""
     hand = state.hands[seat]
     won = state.bonus_won[seat]
-    values = [f"{BONUS_LABELS[i]} {v}" for i in range(3) for v in won[i]]
+    values = [f"{bonus_label(i)} {v}" for i in range(3) for v in won[i]]
     total = sum(sum(pile) for pile in won)
     bonus = (
         _("{values} ({total})").format(values=", ".join(values), total=rupees_text(total))
@@ -170,7 +181,7 @@ def action_line(
             paid = _("for no goods token (the pile is empty)")
         line = _("{player} sells {cards} {paid}").format(player=player, cards=counted(good, n), paid=paid)
         if bonus is not None:
-            line += _(" and a {label} bonus token").format(label=BONUS_LABELS[bonus])
+            line += _(" and a {label} bonus token").format(label=bonus_label(bonus))
         elif n >= 3:
             line += _(" (that bonus pile is empty: no bonus)")
         return line + "."

@@ -140,12 +140,13 @@ def new_match(players: list[str], rng: random.Random) -> JaipurState:
     return state
 
 
-def clone(state: JaipurState) -> JaipurState:
-    """An independent copy, without going through JSON."""
+def clone(state: JaipurState, rng: random.Random | None = None) -> JaipurState:
+    """An independent copy, without going through JSON; ``rng`` replaces the copy of the generator."""
     new = JaipurState.__new__(JaipurState)
     new.players = list(state.players)
-    rng = random.Random()
-    rng.setstate(state.rng.getstate())
+    if rng is None:
+        rng = random.Random()
+        rng.setstate(state.rng.getstate())
     new.rng = rng
     new.deck = state.deck[:]
     new.market = state.market[:]

@@ -13,7 +13,7 @@ from typing import Any
 
 from .board import SOUK_POINTS, SOUK_SIZE
 from .parse import format_action
-from .rules import DAYS, WEEKS, actor, advance, caravan_scores, legal, step
+from .rules import DAYS, WEEKS, actor, caravan_scores, legal, step
 from .state import P_END, State
 
 #: share of a partly filled souk's points counted (a full one counts whole)
@@ -33,8 +33,8 @@ def actions(state: State, seat: int) -> list[tuple[int, ...]]:
 
 
 def play(state: State, action: Any) -> None:
+    """One step, without ``advance``: a forced step is just a one-action decision to the search."""
     step(state, tuple(action), None)
-    advance(state, None)
 
 
 def command(state: State, action: Any) -> str:

@@ -6,6 +6,8 @@ look up adjacency, distances and souk membership by index without any work.
 
 from __future__ import annotations
 
+from bazaarbot.i18n import N_, _
+
 # --- the dice tower, bottom to top ---------------------------------------------
 CAMELS, SACKS, BARRELS, CHESTS, VASES, GOLD = range(6)
 FIELD_NAMES = ("camels", "sacks", "barrels", "chests", "vases", "gold")
@@ -24,7 +26,13 @@ FIELD_ALIASES = {
 }
 #: neighbourhood index (0..3) of a goods field, and back
 NEIGHBOURHOOD_OF_FIELD = {SACKS: 0, BARRELS: 1, CHESTS: 2, VASES: 3}
-NEIGHBOURHOOD_NAMES = ("Sacks", "Barrels", "Chests", "Vases")
+NEIGHBOURHOOD_NAMES = (N_("Sacks"), N_("Barrels"), N_("Chests"), N_("Vases"))
+
+
+def neighbourhood_name(nb: int) -> str:
+    """A neighbourhood's name in the current language."""
+    return _(NEIGHBOURHOOD_NAMES[nb])
+
 
 # --- the road -------------------------------------------------------------------
 #: arm name -> number of spaces, from the crossing outwards

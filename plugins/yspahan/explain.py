@@ -8,13 +8,13 @@ from .board import (
     DIST,
     FIELD_NAMES,
     NB_SOUKS,
-    NEIGHBOURHOOD_NAMES,
     NEIGHBOURHOOD_OF_FIELD,
     REACH_STRAIGHT,
     SHOP_SOUK,
     SOUK_NAMES,
     SOUK_NB,
     SOUK_SIZE,
+    neighbourhood_name,
 )
 from .cards import (
     BUILD_FREE,
@@ -58,7 +58,7 @@ MAIN = (A_TAKE, A_MOVE, A_DRAW)
 def _shop_reason(st: State, p: int, sh: int, nb: int | None) -> str:
     s = SHOP_SOUK[sh]
     if nb is not None and SOUK_NB[s] != nb:
-        return _("These cubes go to the {nb} neighbourhood.").format(nb=NEIGHBOURHOOD_NAMES[nb])
+        return _("These cubes go to the {nb} neighbourhood.").format(nb=neighbourhood_name(nb))
     if st.shop[sh] >= 0:
         return _("That shop already holds a cube.")
     owner = st.souk_own[s]
@@ -132,7 +132,7 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
         if kind == A_TAKE:
             nb = NEIGHBOURHOOD_OF_FIELD[f]
             msg = _("No shop in {nb} is open to you (full or held by others); move or draw with these dice.")
-            return msg.format(nb=NEIGHBOURHOOD_NAMES[nb])
+            return msg.format(nb=neighbourhood_name(nb))
         if kind == A_MOVE:
             dest = a[2]
             if not st.opts["turn_at_crossing"] and dest not in [d for d, _x in REACH_STRAIGHT[st.sup]]:

@@ -217,7 +217,7 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
         raise MoveError(_("{souk} is full.").format(souk=SOUK_NAMES[s]))
     raise MoveError(
         _("{souk} has no free inner shop; name the road space: {opts}.").format(
-            souk=SOUK_NAMES[s], opts=" or ".join(f"{verb} {shop_label(sh)}" for sh in free)
+            souk=SOUK_NAMES[s], opts=_(" or ").join(f"{verb} {shop_label(sh)}" for sh in free)
         )
     )
 
@@ -322,7 +322,7 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
         return Typed((A_PLACE, sh), sp)
     if verb == "first":
         if not args or args[0] not in SOUK_INDEX:
-            opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
+            opts = _(" or ").join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
             raise MoveError(_("Say which souk's cube goes first: {opts}.").format(opts=opts or "first SOUK"))
         s = SOUK_INDEX[args[0]]
         for sh in st.queue:

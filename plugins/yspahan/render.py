@@ -12,7 +12,6 @@ from .board import (
     ARMS,
     FIELD_NAMES,
     NB_SOUKS,
-    NEIGHBOURHOOD_NAMES,
     SHOP_INTERIOR,
     SHOP_SOUK,
     SHOP_SPACES,
@@ -22,6 +21,7 @@ from .board import (
     SOUK_SIZE,
     SPACE_NAMES,
     SPACE_SHOPS,
+    neighbourhood_name,
 )
 from .cards import BUILDING_COST, BUILDING_IDS, CARD_IDS, building_text, card_text
 from .parse import discount_words, format_action
@@ -65,7 +65,7 @@ def status(st: State) -> str:
     ph = st.phase
     if ph == P_ROLL:
         k = min(3, st.gold[p])
-        choices = "roll" if not k else ("roll or yellow 1" if k == 1 else f"roll or yellow 1-{k}")
+        choices = "roll" if not k else _("roll or yellow {n}").format(n="1" if k == 1 else f"1-{k}")
         return _("{name}: buy yellow dice and roll ({choices}).").format(name=name, choices=choices)
     if ph == P_ACTION:
         if st.extra:
@@ -90,12 +90,12 @@ def status(st: State) -> str:
                 "{name}: place {k} cubes in {nb} - place SOUK [SPACE].",
                 st.place_left,
             )
-        text = line.format(name=name, k=st.place_left, nb=NEIGHBOURHOOD_NAMES[st.place_nb])
+        text = line.format(name=name, k=st.place_left, nb=neighbourhood_name(st.place_nb))
         if (A_STOP,) in legal(st):
             text += " " + _("Or stop.")
         return text
     if ph == P_ORDER:
-        opts = " or ".join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
+        opts = _(" or ").join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
         return _("{name}: which cube goes to the caravan first? {opts}.").format(name=name, opts=opts)
     if ph == P_PROTECT:
         sh = st.queue[0]
@@ -190,7 +190,7 @@ def board(st: State) -> str:
         lines.append(turn_order_line(st))
     for nb in range(4):
         souks = " | ".join(_souk(st, s) for s in NB_SOUKS[nb])
-        lines.append(f"{NEIGHBOURHOOD_NAMES[nb]}: {souks}")
+        lines.append(f"{neighbourhood_name(nb)}: {souks}")
     near = [SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[st.sup]]
     lines.append(
         _("Supervisor at {space}{near}. Road map: /rules yspahan.").format(

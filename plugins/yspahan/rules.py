@@ -24,7 +24,6 @@ from .board import (
     GOLD,
     N_SPACES,
     NB_SOUKS,
-    NEIGHBOURHOOD_NAMES,
     NEIGHBOURHOOD_OF_FIELD,
     REACH_STRAIGHT,
     REACH_TURN,
@@ -36,6 +35,7 @@ from .board import (
     SOUK_SIZE,
     SPACE_NAMES,
     SPACE_SHOPS,
+    neighbourhood_name,
     shop_label,
 )
 from .cards import (
@@ -730,7 +730,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> 
             if ev is not None:
                 line = ngettext(
                     "{name} delivers {n} cube to {nb}.", "{name} delivers {n} cubes to {nb}.", cubes
-                ).format(name=name, n=cubes, nb=NEIGHBOURHOOD_NAMES[nb])
+                ).format(name=name, n=cubes, nb=neighbourhood_name(nb))
                 if hoist and st.opts["hoist_optional"]:
                     line += " " + _("(The hoist's extra cube may be left out: stop.)")
                 ev.public.append(line)

@@ -1,4 +1,4 @@
-"""Outgoing pacing: one token bucket and one asyncio sender task per connection.
+"""Outgoing pacing: one token bucket and one asyncio sender task per connection, fair between targets.
 
 Servers throttle or kill a client that sends too fast (ngircd delays a client
 that sends more than 3 commands per read or 256 bytes within a second; InspIRCd's
@@ -10,11 +10,12 @@ client whose backlog grows). The bucket lets ``burst`` lines go at once, then
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+
+from bazaarbot.transports.irc.fairqueue import FairQueue
 
 log = logging.getLogger(__name__)
 
@@ -48,20 +49,40 @@ class TokenBucket:
 
 
 class SendQueue:
-    """Lines wait here and leave through ``write`` as the bucket allows, in order."""
+    """Lines wait here (fairly, per target: ``FairQueue``) and leave through ``write`` as the bucket allows.
 
-    def __init__(self, write: Callable[[str], None], burst: int, rate: float, limit: int = 10_000) -> None:
+    ``clock`` and ``sleep`` are injectable so pacing can be tested against a fake clock with the
+    real default settings, never with long sleeps.
+    """
+
+    def __init__(
+        self,
+        write: Callable[[str], None],
+        burst: int,
+        rate: float,
+        limit: int = 10_000,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
         self.write = write
-        self.bucket = TokenBucket(burst, rate)
-        self.limit = limit
-        self.lines: collections.deque[str] = collections.deque()
+        self.bucket = TokenBucket(burst, rate, clock)
+        self.waiting = FairQueue(limit)
+        self.sleep = sleep
         self.sent = 0
-        self.dropped = 0
         self._wake = asyncio.Event()
         self._open = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """Every line still waiting (control lines first, then per target)."""
+        return list(self.waiting)
+
+    @property
+    def dropped(self) -> int:
+        return self.waiting.dropped
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -74,18 +95,22 @@ class SendQueue:
                 await self._task
             self._task = None
 
-    def put(self, line: str, front: bool = False) -> None:
-        """Queue one line (already cleaned and within the length limit); ``front`` jumps the queue."""
-        if len(self.lines) >= self.limit:
-            self.lines.popleft()
-            self.dropped += 1
-            log.warning("send queue full: dropped the oldest line")
-        if front:
-            self.lines.appendleft(line)
-        else:
-            self.lines.append(line)
+    def put(self, line: str, front: bool = False, target: str = "", bulk: bool = False) -> None:
+        """Queue one line (already cleaned and within the length limit) for ``target``.
+
+        ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
+        which waits behind game lines and may be dropped by ``drop_bulk``.
+        """
+        self.waiting.put(line, target, bulk=bulk, front=front)
         self._idle.clear()
         self._wake.set()
+
+    def drop_bulk(self, target: str) -> int:
+        """Forget the listing lines still waiting for ``target``; game lines stay queued."""
+        gone = self.waiting.drop_bulk(target)
+        if not self.waiting:
+            self._idle.set()
+        return gone
 
     def send_now(self, line: str) -> None:
         """Write a control line (PONG, CAP, registration) at once; it still counts against the bucket."""
@@ -100,8 +125,12 @@ class SendQueue:
         self._open.set()
 
     def clear(self) -> None:
-        self.lines.clear()
+        self.waiting.clear()
         self._idle.set()
+
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave at the paced rate (0 when empty)."""
+        return len(self.waiting) / self.bucket.rate if self.waiting else 0.0
 
     async def drained(self) -> None:
         """Wait until every queued line has been written."""
@@ -109,7 +138,7 @@ class SendQueue:
 
     async def _run(self) -> None:
         while True:
-            if not self.lines:
+            if not self.waiting:
                 self._idle.set()
                 self._wake.clear()
                 await self._wake.wait()
@@ -117,24 +146,23 @@ class SendQueue:
             await self._open.wait()
             wait = self.bucket.delay()
             if wait > 0:
-                await asyncio.sleep(wait)
+                await self.sleep(wait)
                 continue
-            if not self._open.is_set() or not self.lines:
+            if not self._open.is_set() or not self.waiting:
                 continue
-            line = self.lines[0]
+            target, line = self.waiting.peek()
             try:
                 self.write(line)
-            except (ConnectionError, OSError):
+            except (ConnectionError, OSError) as error:
                 # not connected after all: keep the line for after the reconnect
-                log.debug("write failed; holding %d lines", len(self.lines), exc_info=True)
+                log.debug("write failed (%s); holding %d lines", error, len(self.waiting))
                 self._open.clear()
                 continue
             except Exception:
                 # a line the connection refuses (too long, bad characters) must not block the rest
                 log.exception("dropped an unsendable line")
-                self.lines.popleft()
-                self.dropped += 1
+                self.waiting.discard(target)
                 continue
-            self.lines.popleft()
+            self.waiting.pop(target)
             self.bucket.take()
             self.sent += 1

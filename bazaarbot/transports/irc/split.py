@@ -66,3 +66,23 @@ def split_text(text: str, budget: int) -> list[str]:
     for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
         out.extend(split_line(line.rstrip(" "), budget))
     return out
+
+
+def pack_lines(lines: list[str], budget: int, separator: str = " | ") -> list[str]:
+    """Short lines (one command each) joined by ``separator`` into as few lines as ``budget`` allows.
+
+    A line that is too long on its own is left as it is (``split_text`` already cut it to size).
+    """
+    packed: list[str] = []
+    size = len(separator.encode())
+    current = ""
+    for line in lines:
+        if current and len(current.encode()) + size + len(line.encode()) <= budget:
+            current += separator + line
+            continue
+        if current:
+            packed.append(current)
+        current = line
+    if current:
+        packed.append(current)
+    return packed

@@ -1,13 +1,17 @@
 """The IRC transport: one network, one connection, kept alive for as long as the bot runs.
 
-Built on the ``irc`` package's asyncio client (``AioReactor``/``AioConnection``,
-``LenientDecodingLineBuffer``, its PING answering) and filling its gaps: IRCv3
-CAP/SASL (``irc_caps``), paced sending (``irc_sendqueue``), line fitting from the
-bot's real prefix (``irc_split``), identity tracking (``irc_users``), bounce
-advice for private messages (``irc_delivery``) and colour hints
-(``irc_colors``). ``start`` returns at once; a background task connects,
-registers, identifies, joins, and on any loss reconnects with jittered
-exponential backoff, then rejoins and resyncs the channels.
+Built on the ``irc`` package's asyncio client for the connection itself
+(``AioReactor``/``AioConnection``: connecting, TLS, the protocol, CR LF framing,
+``LenientDecodingLineBuffer``). Every line the server sends is parsed and
+dispatched here (``lines.parse``, ``_on_<command>``), not by the library's event
+table, which knows no IRCv3 tags, accounts or CAP/SASL on asyncio. Around it:
+CAP/SASL (``caps``), fair paced sending (``sendqueue``, ``fairqueue``), paging of
+long private listings (``pager``), line fitting from the bot's real prefix
+(``split``), identity tracking (``users``), bounce advice for private messages
+(``delivery``) and colour hints (``colors``). ``start`` returns at once; a
+background task connects, registers, identifies, joins, and on any loss
+reconnects with jittered exponential backoff, then rejoins and resyncs the
+channels.
 """
 
 from __future__ import annotations
@@ -32,8 +36,9 @@ from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
+from bazaarbot.transports.irc.pager import Page, Pager
 from bazaarbot.transports.irc.sendqueue import SendQueue
-from bazaarbot.transports.irc.split import LINELEN, payload_budget, prefix_length, split_text
+from bazaarbot.transports.irc.split import LINELEN, pack_lines, payload_budget, prefix_length, split_text
 from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat_user
 
 log = logging.getLogger(__name__)
@@ -45,7 +50,11 @@ SECRET = ("AUTHENTICATE ", "PASS ", "PRIVMSG NICKSERV :IDENTIFY")
 
 
 class _Connection(AioConnection):
-    """An ``AioConnection`` that asks for capabilities first and never lets one line stop the reader."""
+    """An ``AioConnection`` that asks for capabilities first and hands every line to ``on_line``.
+
+    The library's own dispatch (``_process_line`` and its handler tables) is not used: the
+    transport parses and answers every line itself, PING included.
+    """
 
     buffer_class = LenientDecodingLineBuffer
     transport: Any = None
@@ -95,10 +104,6 @@ class _Connection(AioConnection):
                 self.on_line(line)
             except Exception:
                 log.exception("handling %r failed", line[:200])
-            try:
-                self._process_line(line)
-            except Exception:
-                log.debug("the irc library could not handle %r", line[:200], exc_info=True)
 
     def send_raw(self, string: str) -> None:
         if not any(string.upper().startswith(s) for s in SECRET):
@@ -150,6 +155,7 @@ class IrcTransport:
         self.caps = CapNegotiator(settings.sasl_account, settings.sasl_password)
         self.queue = SendQueue(self._write, settings.burst, settings.lines_per_second)
         self.delivery = DeliveryWatch()
+        self.pager = Pager(settings.page_lines)
         self.nick = settings.nick
         self.user: str | None = None
         self.host: str | None = None
@@ -216,7 +222,19 @@ class IrcTransport:
                     message.nick,
                 )
                 return
-            self._tell(message.nick, message.text, message.notice)
+            self._tell(message.nick, message.text, message.notice, message.listing, message.commands)
+
+    def backlog_seconds(self) -> float:
+        """How long the lines queued now take to leave (a turn clock starts once its prompt is out)."""
+        return self.queue.backlog_seconds()
+
+    def next_page(self, nick: str) -> bool:
+        """Queue the next page of ``nick``'s last listing (``/more``); False when nothing is left."""
+        page = self.pager.next(self.roster.fold(clean_word(nick)))
+        if page is None:
+            return False
+        self._send_page(page)
+        return True
 
     def _say(self, channel: str, text: str, colors: bool = False) -> None:
         channel = clean_word(channel)
@@ -231,7 +249,7 @@ class IrcTransport:
             line = render(piece, colors and modes is not None, modes or set())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
-            self.queue.put(f"PRIVMSG {channel} :{line}")
+            self.queue.put(f"PRIVMSG {channel} :{line}", target=self.roster.fold(channel))
 
     def _ask_modes(self, channel: str) -> None:
         """Ask for a channel's modes once per join (ngircd charges a second of penalty for it)."""
@@ -240,16 +258,32 @@ class IrcTransport:
             self._modes_asked.add(folded)
             self.queue.put(f"MODE {channel}", front=True)
 
-    def _tell(self, nick: str, text: str, notice: bool = False) -> None:
+    def _tell(
+        self, nick: str, text: str, notice: bool = False, listing: bool = False, commands: bool = False
+    ) -> None:
+        """Queue private lines; a listing is packed (commands) and paged, and replaces the last one."""
         nick = clean_word(nick)
         if not nick or nick.startswith(CHANNEL_PREFIXES):
             log.warning("refusing a private line to %r", nick)
             return
         command = "NOTICE" if notice else "PRIVMSG"
+        key = self.roster.fold(nick)
         budget = self._budget(command, nick)
-        for piece in split_text(clean_lines(text), budget):
-            self.queue.put(f"{command} {nick} :{strip_formatting(piece)}")
-        self.delivery.told(self.roster.fold(nick))
+        pieces = [strip_formatting(piece) for piece in split_text(clean_lines(text), budget)]
+        if commands:
+            pieces = pack_lines(pieces, budget)
+        if not listing:
+            for piece in pieces:
+                self.queue.put(f"{command} {nick} :{piece}", target=key)
+        else:
+            self.queue.drop_bulk(key)  # what was left unsent of an older listing
+            self._send_page(self.pager.start(key, nick, command, pieces))
+        self.delivery.told(key)
+
+    def _send_page(self, page: Page) -> None:
+        key = self.roster.fold(page.nick)
+        for piece in page.lines:
+            self.queue.put(f"{page.command} {page.nick} :{piece}", target=key, bulk=True)
 
     # --- sizes ----------------------------------------------------------------------------------
     def _budget(self, command: str, target: str) -> int:
@@ -344,10 +378,14 @@ class IrcTransport:
         except TimeoutError:
             connection.disconnect("registration timed out")
             raise ConnectionError("registration timed out") from None
+        if self.hub is not None:  # the turn clocks of this network run again
+            await self.hub.network_up(self.network)
         await self._lost.wait()
         self.registered.clear()
         self.queue.pause()
         log.warning("%s: connection lost", self.network)
+        if self.hub is not None:  # nobody here can answer now: the clocks stand still until we are back
+            await self.hub.network_down(self.network)
 
     async def _keepalive(self) -> None:
         """PING when the line is quiet; drop a connection that has said nothing for ``read_timeout``."""
@@ -408,7 +446,9 @@ class IrcTransport:
         if hub is None:
             return
         if isinstance(event, Renamed):
-            self.delivery.renamed(self.roster.fold(event.old.nick), self.roster.fold(event.new.nick))
+            old, new = self.roster.fold(event.old.nick), self.roster.fold(event.new.nick)
+            self.delivery.renamed(old, new)
+            self.pager.renamed(old, new, event.new.nick)
             self._hub(lambda: hub.user_renamed(network, event.old, event.new))
             if self.roster.fold(event.old.nick) == self.roster.fold(self.settings.nick):
                 self._try_regain()
@@ -429,6 +469,10 @@ class IrcTransport:
         view = hub.private_view(self.network, channel, user.key)
         if view:
             await self.send(Tell(self.network, user.nick, view, key=user.key))
+
+    def _on_ping(self, line: Line) -> None:
+        """Answer the server's PING at once (a server drops a client that does not)."""
+        self._now(f"PONG :{clean(line.param(-1))}")
 
     def _on_001(self, line: Line) -> None:
         self.nick = line.param(0, self.nick)

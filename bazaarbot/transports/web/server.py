@@ -18,6 +18,8 @@ Client frames (JSON objects, ``t`` says which)::
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
 
+``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
+
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 members {room, nicks}, tell {text}, mine {text}, error {code, text}. A claim that renames a
 browser sends claimed {nick, token} to every tab of it.
@@ -136,6 +138,7 @@ class WebTransport:
         app.router.add_get("/watch/{room}", self._watch_page)
         app.router.add_get("/ws", self._ws)
         app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/ratings/{room}", self._ratings)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)
@@ -214,6 +217,14 @@ class WebTransport:
             web_uptime=round(time.time() - self.started, 1),
         )
         return web.json_response(body)
+
+    async def _ratings(self, request: web.Request) -> web.Response:
+        """The ratings beside a room's table (public facts only), for ``static/ratings.js``."""
+        assert self.hub is not None
+        room = "#" + request.match_info["room"]
+        if not valid_room(room):
+            raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
+        return web.json_response(self.hub.ratings_view(self.network, room))
 
     def _origin_ok(self, request: web.Request) -> bool:
         """Refuse websockets opened by pages of other sites (cross-site websocket hijacking)."""

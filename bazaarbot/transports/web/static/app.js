@@ -8,6 +8,8 @@
   const NICK_RE = /^[A-Za-z0-9_\-[\]{}|^`]{1,24}$/;
   const MAX_LINES = 500;
   const $ = (id) => document.getElementById(id);
+  /** The page's words in the browser's language (static/i18n.js), with {name} filled from args. */
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
 
   const saved = {
     get(key, fallback) {
@@ -85,7 +87,7 @@
       open.appendChild(badge);
       const close = el("button", "room-close", "×");
       close.type = "button";
-      close.title = "Close " + name;
+      close.title = t("Close {room}", { room: name });
       close.addEventListener("click", () => part(name));
       item.append(open, close);
       $("room-list").appendChild(item);
@@ -97,7 +99,7 @@
 
   function renderBoard() {
     const r = state.active && state.rooms.get(state.active);
-    const text = r && r.board ? r.board : "No game is running here yet.";
+    const text = r && r.board ? r.board : t("No game is running here yet.");
     $("board").textContent = text;
     $("board").classList.toggle("empty", !(r && r.board));
     if ($("board-room")) $("board-room").textContent = state.active || "";
@@ -169,10 +171,10 @@
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
     const ws = new WebSocket(scheme + window.location.host + "/ws");
     state.ws = ws;
-    setStatus("connecting…", "connecting");
+    setStatus(t("connecting…"), "connecting");
     ws.addEventListener("open", () => {
       state.backoff = 500;
-      setStatus("connected", "up");
+      setStatus(t("connected"), "up");
       if (WATCH) send({ t: "watch", room: state.watchRoom });
       else send({ t: "hello", token: saved.get("token", null) });
     });
@@ -192,7 +194,7 @@
       enableInput(false);
       const wait = Math.round(state.backoff * (1 + Math.random() * 0.3));
       state.backoff = Math.min(state.backoff * 2, 10000);
-      setStatus("reconnecting in " + Math.ceil(wait / 1000) + " s…", "down");
+      setStatus(t("reconnecting in {seconds} s…", { seconds: Math.ceil(wait / 1000) }), "down");
       window.setTimeout(connect, wait);
     });
   }
@@ -247,7 +249,7 @@
       const next = state.rooms.keys().next();
       if (!next.done) activate(next.value);
       else {
-        $("room-title").textContent = "no room: /join #bazaar";
+        $("room-title").textContent = t("no room: /join #bazaar");
         renderBoard();
         renderMembers();
       }
@@ -278,7 +280,7 @@
       case "claimed":
         if (f.token) saved.set("token", f.token);
         if (state.nick && state.nick !== f.nick) {
-          privateLine("system", "You are now known as " + f.nick + ".");
+          privateLine("system", t("You are now known as {nick}.", { nick: f.nick }));
           state.nick = f.nick;
           saved.set("nick", f.nick);
           $("me-nick").textContent = f.nick;
@@ -297,8 +299,10 @@
             f.room,
             "system",
             "",
-            "Welcome to " + f.room + ". Type /join to sit at the table and /start when everybody is " +
-              "seated; /games lists the games, /help the commands."
+            t(
+              "Welcome to {room}. Type /join to sit at the table and /start when everybody is seated; /games lists the games, /help the commands.",
+              { room: f.room }
+            )
           );
         }
         if (!state.active) activate(f.room);
@@ -313,7 +317,7 @@
         r.board = f.board || null;
         r.members = f.members || [];
         if (r.log.childElementCount === 0) {
-          roomLine(f.room, "system", "", "You are watching " + f.room + ": its public lines and board only.");
+          roomLine(f.room, "system", "", t("You are watching {room}: its public lines and board only.", { room: f.room }));
           showHistory(f.room, f.history);
         }
         activate(f.room);
@@ -367,7 +371,7 @@
     const words = line.split(/\s+/);
     const cmd = words[0].toLowerCase();
     if ((cmd === "/join" || cmd === "/j") && words[1] && words[1].startsWith("#")) {
-      if (!ROOM_RE.test(words[1])) privateLine("error", "A room name is # and 1 to 30 letters, digits, - or _.");
+      if (!ROOM_RE.test(words[1])) privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
       else {
         join(words[1]);
         activate(words[1].toLowerCase());
@@ -380,15 +384,15 @@
       return;
     }
     if (cmd === "/nick") {
-      if (!words[1]) privateLine("error", "Use /nick <new nick>.");
-      else if (!NICK_RE.test(words[1])) privateLine("error", "A nick is 1 to 24 letters, digits or - _ [ ] { } | ^ `.");
+      if (!words[1]) privateLine("error", t("Use /nick <new nick>."));
+      else if (!NICK_RE.test(words[1])) privateLine("error", t("A nick is 1 to 24 letters, digits or - _ [ ] {{ }} | ^ `."));
       else send({ t: "claim", nick: words[1] });
       return;
     }
     if (cmd === "/msg" || cmd === "/query" || cmd === "/dm") {
       const rest = cmd === "/dm" ? words.slice(1) : words.slice(2);
       if (cmd !== "/dm" && (!words[1] || words[1].toLowerCase() !== state.bot.toLowerCase())) {
-        privateLine("error", "Private lines go to the bot only: /msg " + state.bot + " <text>.");
+        privateLine("error", t("Private lines go to the bot only: /msg {bot} <text>.", { bot: state.bot }));
         return;
       }
       if (rest.length) send({ t: "say", room: null, text: rest.join(" ") });
@@ -400,7 +404,7 @@
       return;
     }
     if (!state.active) {
-      privateLine("error", "You are in no room: /join #bazaar opens one.");
+      privateLine("error", t("You are in no room: /join #bazaar opens one."));
       return;
     }
     send({ t: "say", room: state.active, text: line });
@@ -411,7 +415,7 @@
       const part = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "bazaar");
       state.watchRoom = ("#" + part).toLowerCase();
       $("room-title").textContent = state.watchRoom;
-      document.title = "bazaarbot — watching " + state.watchRoom;
+      document.title = t("bazaarbot — watching {room}", { room: state.watchRoom });
       connect();
       return;
     }
@@ -420,7 +424,7 @@
       const input = $("line");
       const text = input.value;
       if (text.length > state.max) {
-        privateLine("error", "That line is too long (at most " + state.max + " characters).");
+        privateLine("error", t("That line is too long (at most {max} characters).", { max: state.max }));
         return;
       }
       input.value = "";
@@ -431,7 +435,7 @@
       let name = $("join-room").value.trim();
       if (name && !name.startsWith("#")) name = "#" + name;
       if (!ROOM_RE.test(name)) {
-        privateLine("error", "A room name is # and 1 to 30 letters, digits, - or _.");
+        privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
         return;
       }
       $("join-room").value = "";
@@ -442,11 +446,11 @@
       event.preventDefault();
       const nick = $("nick-input").value.trim();
       if (!NICK_RE.test(nick)) {
-        $("nick-error").textContent = "1–24 letters, digits or - _ [ ] { } | ^ ` (no spaces).";
+        $("nick-error").textContent = t("1–24 letters, digits or - _ [ ] {{ }} | ^ ` (no spaces).");
         return;
       }
       $("nick-error").textContent = "";
-      if (!send({ t: "claim", nick })) $("nick-error").textContent = "Not connected yet; try again in a moment.";
+      if (!send({ t: "claim", nick })) $("nick-error").textContent = t("Not connected yet; try again in a moment.");
     });
     connect();
   }

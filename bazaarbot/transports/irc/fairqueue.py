@@ -1,0 +1,166 @@
+"""Which queued line leaves next: per-target queues taken round-robin, bulk listings last.
+
+One player's long answer must never hold up another table. So lines wait per
+target (a channel, a nick, or ``""`` for lines to the server itself) and the
+next line is taken from the next target in turn. Three classes, first served
+first: control lines (``front``: JOIN, NICK, MODE, IDENTIFY), then game lines
+(every channel line and every private line that is not a listing: moves,
+boards, hands, prompts, clock warnings), then bulk private listings. The order
+of lines to one target never changes: when a game line is queued behind a
+listing for the same nick, that listing's queued lines are promoted to game
+class so the game line is not starved. Listing lines may be dropped
+(``drop_bulk``) when their player asks for something new; game lines are never
+dropped except by ``limit``, the memory bound of a connection gone wild.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Queued:
+    """One line waiting for its turn; ``bulk`` while it is part of a listing."""
+
+    line: str
+    bulk: bool = False
+
+
+class FairQueue:
+    """Lines per target, handed out round-robin between targets under one send order."""
+
+    def __init__(self, limit: int = 10_000) -> None:
+        self.limit = limit
+        self.front: collections.deque[str] = collections.deque()
+        self.targets: dict[str, collections.deque[Queued]] = {}
+        #: targets with lines, in the order they get their next turn
+        self.ring: collections.deque[str] = collections.deque()
+        self.dropped = 0
+        self._count = 0
+
+    def __len__(self) -> int:
+        return self._count + len(self.front)
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __iter__(self) -> Iterator[str]:
+        """Every waiting line: control lines, then each target's lines (not the exact send order)."""
+        yield from self.front
+        for queue in self.targets.values():
+            for item in queue:
+                yield item.line
+
+    def put(self, line: str, target: str = "", bulk: bool = False, front: bool = False) -> None:
+        """Queue a line for ``target``; ``front`` lines (control) go before everything else."""
+        if len(self) >= self.limit:
+            self._shed()
+        if front:
+            self.front.appendleft(line)
+            return
+        queue = self.targets.get(target)
+        if queue is None:
+            queue = self.targets[target] = collections.deque()
+            self.ring.append(target)
+        if not bulk:
+            for item in queue:
+                item.bulk = False  # a game line behind a listing: the listing goes at game pace
+        queue.append(Queued(line, bulk))
+        self._count += 1
+
+    def peek(self) -> tuple[str | None, str]:
+        """The target whose turn it is (None for a control line) and its next line; raises when empty."""
+        if self.front:
+            return None, self.front[0]
+        target = self._next_target()
+        return target, self.targets[target][0].line
+
+    def pop(self, target: str | None) -> str:
+        """Take the line ``peek`` showed for ``target`` and give that target's turn to the next one."""
+        if target is None:
+            return self.front.popleft()
+        queue = self.targets[target]
+        item = queue.popleft()
+        self._count -= 1
+        self.ring.remove(target)
+        if queue:
+            self.ring.append(target)
+        else:
+            del self.targets[target]
+        return item.line
+
+    def discard(self, target: str | None) -> str:
+        """Drop the line ``peek`` showed (it cannot be sent) without moving the turn."""
+        self.dropped += 1
+        if target is None:
+            return self.front.popleft()
+        queue = self.targets[target]
+        item = queue.popleft()
+        self._count -= 1
+        if not queue:
+            self.ring.remove(target)
+            del self.targets[target]
+        return item.line
+
+    def drop_bulk(self, target: str) -> int:
+        """Forget the unsent listing lines for ``target`` (its player asked again); game lines stay."""
+        queue = self.targets.get(target)
+        if not queue:
+            return 0
+        kept = collections.deque(item for item in queue if not item.bulk)
+        gone = len(queue) - len(kept)
+        self._count -= gone
+        if kept:
+            self.targets[target] = kept
+        else:
+            del self.targets[target]
+            self.ring.remove(target)
+        return gone
+
+    def clear(self) -> None:
+        self.front.clear()
+        self.targets.clear()
+        self.ring.clear()
+        self._count = 0
+
+    def _next_target(self) -> str:
+        for target in self.ring:
+            if not self.targets[target][0].bulk:
+                return target
+        return self.ring[0]
+
+    def _shed(self) -> None:
+        """Full: drop the oldest listing line if there is one, else the oldest line of the longest target."""
+        victim = next(
+            (
+                (target, index)
+                for target in self.ring
+                for index, item in enumerate(self.targets[target])
+                if item.bulk
+            ),
+            None,
+        )
+        if victim is None and self.targets:
+            victim = max(self.targets, key=lambda t: len(self.targets[t])), 0
+        if victim is not None:
+            target, index = victim
+            del self.targets[target][index]
+            self._count -= 1
+            self._forget_if_empty(target)
+            log.warning("send queue full: dropped a line for %s", target or "the server")
+        elif self.front:
+            self.front.pop()
+            log.warning("send queue full: dropped a control line")
+        else:
+            return
+        self.dropped += 1
+
+    def _forget_if_empty(self, target: str) -> None:
+        if not self.targets[target]:
+            del self.targets[target]
+            self.ring.remove(target)
