@@ -5,9 +5,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import signal
+import socket
 import sys
 from dataclasses import replace
 
@@ -61,12 +63,16 @@ def _run(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
 
     config = load_config(args.config)
+    if args.host is not None:
+        config = replace(config, web=replace(config.web, host=args.host))
+    if args.port is not None:
+        config = replace(config, web=replace(config.web, port=args.port))
     set_language(config.bot.language)
     admins = {config.web.network: web_admin_policy(config.web.admins)}
     for network in config.irc:
         admins[network.name] = network.admins
 
-    async def main() -> None:
+    async def main() -> int:
         hub = Hub.open(
             args.db or config.bot.db,
             settings=config.bot,
@@ -87,15 +93,24 @@ def _run(args: argparse.Namespace) -> int:
         if not transports:
             print("Nothing to run: enable [web] or add an [[irc.networks]] entry.", file=sys.stderr)
             await hub.close()
-            return
+            return 1
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
+        started = []
         for transport in transports:
             hub.attach(transport)
-            await transport.start(hub)
+            try:
+                await transport.start(hub)
+            except OSError as error:
+                for running in started:
+                    await running.stop()
+                await hub.close()
+                print(_start_error(config.web.host, config.web.port, error), file=sys.stderr)
+                return 1
+            started.append(transport)
         if config.web.enabled:
             port = getattr(transports[0], "port", config.web.port)
             print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
@@ -106,9 +121,27 @@ def _run(args: argparse.Namespace) -> int:
         for transport in transports:
             await transport.stop()
         await hub.close()
+        return 0
 
-    asyncio.run(main())
-    return 0
+    return asyncio.run(main())
+
+
+def _start_error(host: str, port: int, error: OSError) -> str:
+    """One line that says why the web chat could not start and how to fix it."""
+    if error.errno == errno.EADDRINUSE:
+        return (
+            f"Port {port} on {host} is already in use (is another bazaarbot running?). "
+            f"Choose another port: bazaarbot run --port {port + 1 if port < 65535 else 8081} "
+            "(or set port in the [web] section of the config)."
+        )
+    if error.errno in (errno.EACCES, errno.EPERM):
+        return (
+            f"Not allowed to listen on {host}:{port} (ports below 1024 need extra rights). "
+            "Choose another port with --port, e.g. --port 8080."
+        )
+    if error.errno == errno.EADDRNOTAVAIL or isinstance(error, socket.gaierror):
+        return f"Cannot listen on {host!r}: no such address here. Choose another: --host 127.0.0.1."
+    return f"The web chat could not start on {host}:{port}: {error.strerror or error}. Try --host or --port."
 
 
 def web_admin_policy(configured: AdminPolicy) -> AdminPolicy:
@@ -234,6 +267,17 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _port(text: str) -> int:
+    """A TCP port number for ``--port``."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (0 to 65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0 to 65535)")
+    return port
+
+
 def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.ratings import Ratings
     from bazaarbot.store import Store
@@ -258,6 +302,10 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the bot (web chat on localhost by default, IRC as configured)")
     run.add_argument("-c", "--config", help="TOML config file (see config.example.toml)")
     run.add_argument("--db", help="sqlite file (overrides the config)")
+    run.add_argument("--host", help="address the web chat listens on (overrides the config)")
+    run.add_argument(
+        "--port", type=_port, help="port of the web chat (overrides the config; 0: any free one)"
+    )
     run.set_defaults(func=_run)
 
     console = sub.add_parser("console", help="play or script the bot from a terminal")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import fnmatch
+import functools
 import logging
 import sqlite3
 import time
@@ -24,10 +25,11 @@ from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
+from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
-from bazaarbot.registry import discover
+from bazaarbot.registry import discover, web_folder
 from bazaarbot.restore import reload_table, restore_into
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
@@ -35,6 +37,7 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
+from bazaarbot.tableview import table_view
 from bazaarbot.transports.base import (
     Incoming,
     Outgoing,
@@ -425,6 +428,41 @@ class Hub:
         if table is None or not table.running:
             return None
         return table.board()
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        """A channel's table as structured data (``tableview``); private parts only for ``key``."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        running = (table.game_id, table.moves_made) if table.game_id is not None else None
+        return table_view(table, self.game_logs.latest(table.id, running), key)
+
+    @functools.cached_property
+    def game_logs(self) -> GameLogs:
+        """Replays of each table's latest game, for its log and its final board."""
+        return GameLogs(self.store, self.games)
+
+    def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
+        """Whether the hub takes this line as a table command, a move or a near-miss of one (not chatter).
+
+        The same reading as ``_line``, without answering: a line it would ignore is chatter.
+        """
+        text = sanitize(text)
+        if not text:
+            return False
+        if parse_command(text, self.settings.nick) is not None or channel is None:
+            return True
+        playing = self._playing_table(network, channel, user)
+        if playing is None:
+            return False
+        if playing.plugin.is_move(text[:200]) or text.split()[0].lower() in PLAIN_WORD_COMMANDS:
+            return True
+        return bool(self._typo_hint(network, playing, user, text))
+
+    def game_assets(self, game: str) -> Path | None:
+        """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
+        plugin = self.games.get(game)
+        return None if plugin is None else web_folder(plugin)
 
     def ratings_view(self, network: str, channel: str) -> dict[str, object]:
         """The best players of the channel's game and the ratings of those at its table (for the web page)."""

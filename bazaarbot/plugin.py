@@ -207,6 +207,18 @@ class GamePlugin(ABC):
         """What only ``seat`` may see (a hand), or None when there is nothing secret."""
         return None
 
+    def public_data(self, state: Any) -> dict[str, Any]:
+        """The public board as JSON-able data for a drawn table (web); same secrecy as ``board``.
+
+        The default carries the text board, so a game without a drawn table still shows one.
+        """
+        return {"text": self.board(state)}
+
+    def private_data(self, state: Any, seat: int) -> dict[str, Any] | None:
+        """What only ``seat`` may see, as JSON-able data (same secrecy as ``private_view``)."""
+        view = self.private_view(state, seat)
+        return None if view is None else {"text": view}
+
     @abstractmethod
     def result(self, state: Any) -> Result | None:
         """None while the game runs; the final result once it is over."""

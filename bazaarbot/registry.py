@@ -8,6 +8,8 @@ from __future__ import annotations
 import importlib
 import logging
 import pkgutil
+import sys
+from pathlib import Path
 
 import plugins
 from bazaarbot.plugin import GamePlugin
@@ -30,3 +32,13 @@ def discover() -> dict[str, GamePlugin]:
         if isinstance(game, GamePlugin) and game.name:
             found[game.name] = game
     return found
+
+
+def web_folder(game: GamePlugin) -> Path | None:
+    """The ``web/`` folder beside a game's module (its drawn table for the browser), if present."""
+    module = sys.modules.get(type(game).__module__)
+    origin = getattr(module, "__file__", None)
+    if not origin:
+        return None
+    folder = Path(origin).parent / "web"
+    return folder if folder.is_dir() else None

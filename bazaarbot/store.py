@@ -519,10 +519,25 @@ class Store:
             found[game_id].tail.append({"n": n, "seat": seat, "author": author, "text": text, "at": at})
         return list(found.values())
 
-    def moves(self, game_id: int) -> list[dict[str, Any]]:
+    def last_game(self, table_id: int) -> GameRow | None:
+        """The table's latest game, whatever its status (a finished one stays on the web board)."""
+        self._settled_reads()
+        row = self.db.execute(
+            "SELECT id, table_id, plugin, rules_version, seed, options, players, status FROM games "
+            "WHERE table_id=? ORDER BY id DESC LIMIT 1",
+            [table_id],
+        ).fetchone()
+        if not row:
+            return None
+        return GameRow(row[0], row[1], row[2], row[3], row[4], json.loads(row[5]), json.loads(row[6]), row[7])
+
+    def moves(self, game_id: int, start: int = 0) -> list[dict[str, Any]]:
         self._settled_reads()
         return list(
-            self.db.query("SELECT n, seat, author, text, at FROM moves WHERE game_id=? ORDER BY n", [game_id])
+            self.db.query(
+                "SELECT n, seat, author, text, at FROM moves WHERE game_id=? AND n>=? ORDER BY n",
+                [game_id, start],
+            )
         )
 
     def game_record(self, game_id: int) -> dict[str, Any] | None:

@@ -68,6 +68,10 @@ def test_random_legal_play_keeps_the_contract(name, players):
                 assert game.to_json(probe) == snapshot, "clone must be independent"
                 seen = game.determinize(state, seat, random.Random(step))
                 assert game.private_view(seen, seat) == game.private_view(state, seat)
+                public = game.public_data(state)
+                assert json.loads(json.dumps(public)) == public, "public_data must be JSON-able"
+                assert game.public_data(seen) == public, "public_data must not depend on hidden cards"
+                assert game.private_data(seen, seat) == game.private_data(state, seat)
                 assert game.to_act(seen) == to_act
                 assert game.to_json(state) == snapshot, "determinize must not touch the original"
                 with pytest.raises(MoveError):

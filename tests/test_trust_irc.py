@@ -216,6 +216,7 @@ async def test_a_seat_from_before_host_binding_moves_to_its_holder_once_who_answ
     old.seats.append(Seat(1, "n:alice", "alice"))
     old.host = "n:alice"
     old.save_lobby()
+    hub.index.update(old)  # the seat was put in by hand: the seat index learns of it as a join would
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))
     closing.append(alice)
     bot = await start_bot(hub, network_settings(ircserver))

@@ -7,14 +7,15 @@ import json
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+from botdriver import TEST_LEVELS, thread_ai_pool
 from countgame import GAME as COUNT
 
-from bazaarbot.config import BotSettings, WebLimits, WebSettings
+from bazaarbot.config import AiSettings, BotSettings, RateLimit, WebLimits, WebSettings
 from bazaarbot.hub import Hub
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
@@ -61,12 +62,21 @@ async def serve(
     port: int = 0,
     default_game: str = "count",
     leave_grace: float = 60.0,
+    rate_limit: RateLimit | None = None,
     limits: WebLimits | None = None,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
     """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
     settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
-    hub = Hub(Store(db), games=games or {"count": COUNT}, settings=settings)
+    if rate_limit is not None:
+        settings = replace(settings, rate_limit=rate_limit)
+    hub = Hub(
+        Store(db),
+        games=games or {"count": COUNT},
+        settings=settings,
+        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS),
+        ai_pool=thread_ai_pool(),
+    )
     web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits())
     transport = WebTransport(web_settings, **transport_options)
     hub.attach(transport)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 
 
@@ -152,6 +153,19 @@ class HubPort(Protocol):
 
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        """The channel's table as JSON-able data: lobby, public data, whose turn, the result, the log.
+
+        With a seated player's ``key`` it adds that seat's private data and legal commands;
+        without one it holds public facts only.
+        """
+
+    def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
+        """Whether the hub takes the line as a table command or a move rather than chatter."""
+
+    def game_assets(self, game: str) -> Path | None:
+        """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
 
     def ratings_view(self, network: str, channel: str) -> dict[str, object]:
         """The ratings beside a channel's table: the best of its game and the seated players' ratings."""

@@ -9,8 +9,8 @@ from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import colours as col
+from . import data, render, rules
 from . import parse as parsing
-from . import render, rules
 from .bench import bench_figures, play_policy_move
 from .bench import policy_move as play_policy_choice
 from .deck import ALL_COMBOS, deck_problems, is_valuable
@@ -134,6 +134,12 @@ class BazaarGame(GamePlugin):
         return render.board(state)
 
     def private_view(self, state: BazaarState, seat: int) -> str | None:
+        return None
+
+    def public_data(self, state: BazaarState) -> dict[str, Any]:
+        return data.public_data(state)
+
+    def private_data(self, state: BazaarState, seat: int) -> dict[str, Any] | None:
         return None
 
     def brief_moves(self, state: BazaarState, seat: int) -> str:

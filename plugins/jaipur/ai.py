@@ -68,7 +68,7 @@ def round_value(state: JaipurState, seat: int) -> float:
     for g in range(6):
         h = hand[g]
         if h:
-            start = taken[g] + 0
+            start = taken[g]
             end = min(PILE_SIZES[g], start + h)
             worth = GOODS_PREFIX[g][end] - GOODS_PREFIX[g][start]
             if h >= 3:

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import ai, random_play, render, rules
+from . import ai, data, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
@@ -110,6 +110,12 @@ class JaipurGame(GamePlugin):
 
     def private_view(self, state: JaipurState, seat: int) -> str | None:
         return render.private_view(state, seat)
+
+    def public_data(self, state: JaipurState) -> dict[str, Any]:
+        return data.public_data(state)
+
+    def private_data(self, state: JaipurState, seat: int) -> dict[str, Any] | None:
+        return data.private_data(state, seat)
 
     def result(self, state: JaipurState) -> Result | None:
         """None until a player holds 2 seals; then seals per seat and the rounds in the detail."""

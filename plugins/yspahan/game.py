@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
-from . import ai, render
+from . import ai, data, render
 from .explain import explain
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
@@ -182,6 +182,12 @@ class Yspahan(GamePlugin):
 
     def private_view(self, state: State, seat: int) -> str | None:
         return render.private_view(state, seat)
+
+    def public_data(self, state: State) -> dict[str, Any]:
+        return data.public_data(state)
+
+    def private_data(self, state: State, seat: int) -> dict[str, Any] | None:
+        return data.private_data(state, seat)
 
     def brief_moves(self, state: State, seat: int) -> str:
         return render.brief(state, seat)

@@ -74,6 +74,10 @@ class Conn:
         self.greeted = False
         self.watching: str | None = None
         self.rooms: set[str] = set()
+        #: the last table view sent per room (JSON), so an unchanged table is not sent again
+        self.views: dict[str, str] = {}
+        #: per room, (game id, last move number) of the game log entries already sent
+        self.logged: dict[str, tuple[int | None, int]] = {}
         self.warned = False
         self.dropped = 0
         self.dead = False

@@ -11,18 +11,28 @@ Client frames (JSON objects, ``t`` says which)::
 
     hello {token}            -> welcome {nick|null, bot, max}
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
-    join {room, history}     -> joined {room, board, members, history}
+    join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
     say {room|null, text}    -> chat lines to the room / the line to the bot privately
-    watch {room}             -> watching {room, board, members, history} (read-only; never a tell)
+    watch {room}             -> watching {room, board, view, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
 
 ``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
-members {room, nicks}, tell {text}, mine {text}, error {code, text}. A claim that renames a
-browser sends claimed {nick, token} to every tab of it.
+view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
+tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
+claimed {nick, token} to every tab of it.
+
+A line the hub takes as a command or a move is not chat: it is not shown to the room (only
+``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
+data (``HubPort.table_view``: public data, whose turn, the result, and for a seated player
+their private data and legal commands); it is sent after every change, once per change and only
+when it differs, and a spectator's never carries private parts. The game log (accepted moves
+and the bot's announcements of them) comes apart in ``log`` frames, each entry once per tab;
+``reset`` says a new game began. A game's
+drawn table is served from its plugin folder at ``/games/<game>/<file>``.
 
 Bounds per client (``[web.limits]``): open websockets per remote address,
 nick claims per address per minute, rooms per nick; a silent websocket is
@@ -36,7 +46,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+import re
 import time
 from collections import deque
 from collections.abc import Callable
@@ -69,6 +81,9 @@ SWEEP_EVERY = 10.0
 MAX_DROPPED = 400
 #: open websockets in all; more are refused until some close
 MAX_CONNECTIONS = 2000
+
+#: the files a game's ``web/`` folder may serve
+GAME_FILE = re.compile(r"^[a-z0-9_-]{1,40}\.(js|css|svg|png)$")
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
@@ -117,6 +132,9 @@ class WebTransport:
         #: the table's change count when its board was last rendered, per room
         self.board_versions: dict[str, object] = {}
         self.history: History | None = None
+        #: rooms whose table may have changed since views were last sent
+        self._dirty: set[str] = set()
+        self._flush_scheduled = False
         self.admin_tokens: AdminTokens | None = None
         #: open websockets per remote address
         self.per_address: dict[str, int] = {}
@@ -138,6 +156,7 @@ class WebTransport:
         app.router.add_get("/watch/{room}", self._watch_page)
         app.router.add_get("/ws", self._ws)
         app.router.add_get("/healthz", self._healthz)
+        app.router.add_get("/games/{game}/{file}", self._game_file)
         app.router.add_get("/ratings/{room}", self._ratings)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
@@ -205,6 +224,15 @@ class WebTransport:
         if not valid_room("#" + request.match_info["room"]):
             raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
         return web.FileResponse(STATIC / "watch.html")
+
+    async def _game_file(self, request: web.Request) -> web.FileResponse:
+        """A game's drawn-table files, from its own plugin folder (adding a game touches no core file)."""
+        assert self.hub is not None
+        name, file = request.match_info["game"], request.match_info["file"]
+        folder = self.hub.game_assets(name) if re.fullmatch(r"[a-z0-9_]{1,40}", name) else None
+        if folder is None or not GAME_FILE.match(file) or not (folder / file).is_file():
+            raise web.HTTPNotFound(text="No such file.")
+        return web.FileResponse(folder / file)
 
     async def _healthz(self, _request: web.Request) -> web.Response:
         assert self.hub is not None
@@ -441,6 +469,7 @@ class WebTransport:
         for room in sorted(rooms):
             self._public(room, "chat", nick="*", text=f"{old} is now known as {new}.")
             self._members(room)
+            self._changed(room)
         await self.hub.user_renamed(self.network, self._user(old), self._user(new))
 
     async def _join(self, conn: Conn, frame: dict[str, Any]) -> None:
@@ -460,10 +489,12 @@ class WebTransport:
             return
         conn.rooms.add(room)
         self.rooms.setdefault(room, set()).add(conn)
+        view = self._view_for(conn, room)
         conn.send(
             "joined",
             room=room,
             board=self._board(room),
+            view=view,
             members=self._nicks_in(room),
             history=self.history.lines(room) if self.history and frame.get("history") else [],
         )
@@ -493,6 +524,7 @@ class WebTransport:
 
     def _leave_room(self, conn: Conn, room: str) -> None:
         conn.rooms.discard(room)
+        conn.views.pop(room, None)
         members = self.rooms.get(room)
         if members is not None:
             members.discard(conn)
@@ -545,7 +577,13 @@ class WebTransport:
             conn.error("room", "Join that room first.")
             return
         room = room.lower()
-        self._public(room, "chat", nick=conn.nick, text=clean)
+        if self.hub.is_addressed(self.network, room, user, clean):
+            # a command or a move is not chat: only its author's tabs see it; the room sees the answer
+            for tab in self.nicks.get(conn.nick.lower(), ()):
+                if room in tab.rooms:
+                    tab.send("echo", room=room, text=clean)
+        else:
+            self._public(room, "chat", nick=conn.nick, text=clean)
         await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
@@ -560,10 +598,12 @@ class WebTransport:
         room = room.lower()
         conn.watching = room
         self.watchers.setdefault(room, set()).add(conn)
+        view = self._view_for(conn, room)
         conn.send(
             "watching",
             room=room,
             board=self._board(room),
+            view=view,
             members=self._nicks_in(room),
             history=self.history.lines(room) if self.history else [],
         )
@@ -661,9 +701,68 @@ class WebTransport:
             room = message.channel.lower()
             self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text)
             self._refresh_board(room)
+            self._changed(room)
         elif isinstance(message, Tell):
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
             for tab in tabs:
                 tab.send("tell", text=message.text)
+                for room in tab.rooms:
+                    self._changed(room)
+
+    # --- table views ---------------------------------------------------------------------------
+    def _view_for(self, conn: Conn, room: str) -> dict[str, Any] | None:
+        """The table view this tab may see (a spectator's: public parts only); remembered as sent.
+
+        Its game log goes out as a ``log`` frame right after the frame that carries the view.
+        """
+        assert self.hub is not None
+        key = None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
+        view = self.hub.table_view(self.network, room, key)
+        entries = view.pop("log", []) if view else []
+        conn.views[room] = json.dumps(view, sort_keys=True)
+        conn.logged.pop(room, None)
+        asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, entries)
+        return view
+
+    def _send_log(
+        self, conn: Conn, room: str, view: dict[str, Any] | None, entries: list[dict[str, Any]]
+    ) -> None:
+        """The log entries this tab has not had yet (all of them when the game changed)."""
+        game = view.get("game_id") if view else None
+        seen_game, seen_n = conn.logged.get(room, (None, -1))
+        reset = seen_game != game
+        fresh = [e for e in entries if reset or e["n"] > seen_n]
+        if not fresh and not reset:
+            return
+        conn.logged[room] = (game, fresh[-1]["n"] if fresh else -1)
+        conn.send("log", room=room, game=game, entries=fresh, reset=reset)
+
+    def _changed(self, room: str) -> None:
+        """The room's table may have changed: send its views once the current line is handled."""
+        self._dirty.add(room)
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush_views)
+
+    def _flush_views(self) -> None:
+        """One view per tab of every changed room, only where it differs from the last one sent."""
+        self._flush_scheduled = False
+        rooms, self._dirty = self._dirty, set()
+        if self.hub is None or self._stopping:
+            return
+        for room in rooms:
+            by_key: dict[str | None, tuple[str, str]] = {}
+            for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
+                key = None if tab.watching is not None or tab.nick is None else self._user(tab.nick).key
+                if key not in by_key:
+                    view = self.hub.table_view(self.network, room, key)
+                    entries = view.pop("log", []) if view else []
+                    plain = json.dumps(view, sort_keys=True)
+                    by_key[key] = (view, entries, plain, encode("view", room=room, view=view))
+                view, entries, plain, frame = by_key[key]
+                if tab.views.get(room) != plain:
+                    tab.views[room] = plain
+                    tab.push(frame)
+                    self._send_log(tab, room, view, entries)

@@ -1,4 +1,5 @@
 // bazaarbot web chat: one websocket, JSON frames, every text rendered with textContent.
+// The table is drawn from structured views by the game's own renderer (/games/<game>/table.js).
 "use strict";
 
 (() => {
@@ -7,6 +8,9 @@
   const ROOM_RE = /^#[A-Za-z0-9_-]{1,30}$/;
   const NICK_RE = /^[A-Za-z0-9_\-[\]{}|^`]{1,24}$/;
   const MAX_LINES = 500;
+  const MAX_LOG = 400;
+  //: a verb with more commands than this is offered as a list, not as buttons
+  const MAX_BUTTONS = 8;
   const $ = (id) => document.getElementById(id);
   /** The page's words in the browser's language (static/i18n.js), with {name} filled from args. */
   const t = (text, args) => window.bazaarbotI18n.t(text, args);
@@ -35,10 +39,41 @@
     nick: null,
     bot: "bazaarbot",
     max: 400,
-    rooms: new Map(), // name -> {log, board, members, unread, item}
+    rooms: new Map(), // name -> {log, gamelog, board, view, members, unread, item}
     active: null,
     watchRoom: null,
+    seen: saved.get("seen", {}), // room -> time (s) of the last line seen there
+    wanted: saved.get("active", null), // the room to return to after a reload
+    myTurn: new Set(),
+    pane: "logs",
   };
+
+  // --- renderers: each game registers its drawn table -------------------------------------
+  const renderers = new Map(); // game -> renderer | null (none: the text board)
+  const loading = new Set();
+  window.bazaarbotTables = {
+    register(game, renderer) {
+      renderers.set(game, renderer);
+      renderTable();
+    },
+  };
+
+  function loadRenderer(game) {
+    if (renderers.has(game) || loading.has(game) || !/^[a-z0-9_]{1,40}$/.test(game)) return;
+    loading.add(game);
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = "/games/" + game + "/table.css";
+    document.head.appendChild(css);
+    const script = document.createElement("script");
+    script.src = "/games/" + game + "/table.js";
+    script.addEventListener("error", () => {
+      renderers.set(game, null);
+      css.remove();
+      renderTable();
+    });
+    document.head.appendChild(script);
+  }
 
   // --- rendering (text only) ---------------------------------------------------------
   function el(tag, className, text) {
@@ -46,6 +81,20 @@
     if (className) node.className = className;
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
+  }
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function button(label, onClick, className) {
+    const b = el("button", className || "btn", label);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
   }
 
   function stamp(at) {
@@ -76,7 +125,11 @@
     const log = el("div", "log");
     log.hidden = true;
     $("logs").appendChild(log);
-    r = { log, board: null, members: [], unread: 0, item: null, joined: false };
+    const gamelog = el("div", "log gamelog");
+    gamelog.hidden = true;
+    gamelog.appendChild(el("p", "muted empty-log", "Accepted moves and round results appear here."));
+    $("gamelogs").appendChild(gamelog);
+    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false };
     state.rooms.set(name, r);
     if (!WATCH) {
       const item = el("li", "room");
@@ -88,6 +141,7 @@
       const close = el("button", "room-close", "×");
       close.type = "button";
       close.title = t("Close {room}", { room: name });
+      close.setAttribute("aria-label", close.title);
       close.addEventListener("click", () => part(name));
       item.append(open, close);
       $("room-list").appendChild(item);
@@ -102,7 +156,6 @@
     const text = r && r.board ? r.board : t("No game is running here yet.");
     $("board").textContent = text;
     $("board").classList.toggle("empty", !(r && r.board));
-    if ($("board-room")) $("board-room").textContent = state.active || "";
   }
 
   function renderMembers() {
@@ -119,31 +172,48 @@
     for (const [name, r] of state.rooms) {
       if (!r.item) continue;
       r.item.classList.toggle("active", name === state.active);
+      r.item.classList.toggle("my-turn", state.myTurn.has(name));
       r.badge.textContent = r.unread ? String(r.unread) : "";
     }
+  }
+
+  function markSeen(name, at) {
+    const now = typeof at === "number" ? at : Math.floor(Date.now() / 1000);
+    if ((state.seen[name] || 0) >= now) return;
+    state.seen[name] = now;
+    saved.set("seen", state.seen);
   }
 
   function activate(name) {
     if (!state.rooms.has(name)) return;
     state.active = name;
+    if (!WATCH) saved.set("active", name);
     const r = state.rooms.get(name);
     r.unread = 0;
-    for (const [other, o] of state.rooms) o.log.hidden = other !== name;
+    markSeen(name);
+    for (const [other, o] of state.rooms) {
+      o.log.hidden = other !== name;
+      o.gamelog.hidden = other !== name;
+    }
     $("room-title").textContent = name;
     const link = $("watch-link");
     if (link) link.href = "/watch/" + encodeURIComponent(name.slice(1));
     r.log.scrollTop = r.log.scrollHeight;
+    r.gamelog.scrollTop = r.gamelog.scrollHeight;
     renderBoard();
+    renderTable();
     renderMembers();
     renderRooms();
+    updateTitle();
     const line = $("line");
     if (line && !line.disabled) line.focus();
   }
 
-  function roomLine(name, kind, nick, text, at) {
+  function roomLine(name, kind, nick, text, at, fromHistory) {
     const r = room(name);
     append(r.log, kind, nick, text, at);
-    if (name !== state.active) {
+    if (name === state.active) markSeen(name, at);
+    else if (!(fromHistory && (typeof at !== "number" || at <= (state.seen[name] || 0)))) {
       r.unread += 1;
       renderRooms();
     }
@@ -151,11 +221,308 @@
 
   function privateLine(kind, text, nick) {
     const pane = $("private");
-    if (pane) append(pane, kind, nick || "", text);
+    if (!pane) return;
+    append(pane, kind, nick || "", text);
+    if (state.pane !== "private" && kind !== "mine") {
+      const badge = $("private-badge");
+      badge.textContent = String((Number(badge.textContent) || 0) + 1);
+    }
+  }
+
+  function showPane(pane) {
+    state.pane = pane;
+    for (const tab of document.querySelectorAll(".tab")) {
+      const on = tab.dataset.pane === pane;
+      tab.setAttribute("aria-selected", on ? "true" : "false");
+      const body = $(tab.dataset.pane);
+      if (body) body.hidden = !on;
+    }
+    if (pane === "private") $("private-badge").textContent = "";
+    const body = $(pane);
+    if (body) {
+      const inner = pane === "private" ? body : body.querySelector(".log:not([hidden])");
+      if (inner) inner.scrollTop = inner.scrollHeight;
+    }
   }
 
   function saveRooms() {
     saved.set("rooms", [...state.rooms.keys()]);
+  }
+
+  // --- the game log ---------------------------------------------------------------------
+  function gameLog(name, f) {
+    const r = room(name);
+    const box = r.gamelog;
+    if (f.reset) {
+      box.replaceChildren();
+      r.logged = -1;
+    }
+    const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
+    for (const entry of f.entries || []) {
+      if (typeof entry.n !== "number" || entry.n <= r.logged) continue;
+      r.logged = entry.n;
+      const item = el("div", "entry");
+      item.dataset.n = String(entry.n);
+      const head = el("div", "entry-head");
+      head.append(el("span", "entry-n", String(entry.n + 1) + "."), el("span", "nick seat-" + entry.seat, entry.nick));
+      head.append(el("code", "entry-text", entry.text));
+      item.appendChild(head);
+      for (const text of entry.lines || []) item.appendChild(el("div", "entry-line", text));
+      box.appendChild(item);
+    }
+    const empty = box.querySelector(".empty-log");
+    if (empty && box.childElementCount > 1) empty.remove();
+    if (!box.childElementCount) box.appendChild(el("p", "muted empty-log", "Accepted moves and round results appear here."));
+    while (box.childElementCount > MAX_LOG) box.removeChild(box.firstElementChild);
+    if (nearBottom) box.scrollTop = box.scrollHeight;
+  }
+
+  // --- the drawn table ------------------------------------------------------------------
+  function seatName(view, seat) {
+    return (view.players && view.players[seat]) || "?";
+  }
+
+  function helpers(view) {
+    return {
+      el,
+      svg,
+      button,
+      view,
+      you: view.you && view.you.seat !== null && view.you.seat !== undefined ? view.you : null,
+      label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || fallback || key,
+      seatName: (seat) => seatName(view, seat),
+      seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
+      initial: (seat) => seatName(view, seat).slice(0, 1).toUpperCase(),
+      commands: () => (view.you && view.you.commands) || [],
+      play: (command) => playCommand(command),
+      rerender: () => renderTable(),
+    };
+  }
+
+  function turnText(view) {
+    if (!view) return { text: "No game is running here yet.", mine: false };
+    if (view.phase === "lobby") {
+      const seated = view.seats.map((s) => s.nick).join(", ") || "nobody yet";
+      return { text: view.title + " table (" + view.min + "–" + view.max + " players). Seated: " + seated + ".", mine: false };
+    }
+    if (view.phase === "over") {
+      return { text: view.result ? view.result.headline : "The game is over.", mine: false, over: true };
+    }
+    const me = view.you && view.you.seat;
+    const mine = typeof me === "number" && view.to_act.includes(me);
+    const who = view.to_act.map((s) => seatName(view, s)).join(", ");
+    const status = view.public && view.public.status ? " " + view.public.status : "";
+    return { text: (mine ? "● Your turn." : "Waiting for " + who + ".") + status, mine };
+  }
+
+  function renderTurn(view) {
+    const node = $("turn");
+    const turn = turnText(view);
+    node.textContent = turn.text;
+    node.classList.toggle("mine", turn.mine);
+    node.classList.toggle("over", !!turn.over);
+  }
+
+  function renderTable() {
+    const r = state.active && state.rooms.get(state.active);
+    const view = r ? r.view : null;
+    renderTurn(view);
+    const table = $("table");
+    table.replaceChildren();
+    table.dataset.moves = view && view.phase !== "lobby" ? String(view.moves) : "";
+    const handPanel = $("hand-panel");
+    const controls = $("controls");
+    if (handPanel) handPanel.hidden = true;
+    if (controls) {
+      controls.hidden = true;
+      controls.replaceChildren();
+    }
+    if (!view) {
+      table.appendChild(el("p", "muted", WATCH ? "Nothing is happening at this table yet." : "No game is running here yet. Sit down to play."));
+      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null }, controls);
+      return;
+    }
+    if (view.phase === "lobby") {
+      renderLobby(view, table);
+      if (!WATCH) renderLobbyControls(view, controls);
+      return;
+    }
+    if (!renderers.has(view.game)) loadRenderer(view.game);
+    const renderer = renderers.get(view.game);
+    const h = helpers(view);
+    if (view.phase === "over" && view.result) table.appendChild(resultBox(view));
+    let drawn = null;
+    if (renderer && view.public) {
+      try {
+        drawn = renderer.board(view.public, h);
+      } catch (e) {
+        drawn = null;
+        window.console.error(e);
+      }
+    }
+    if (!drawn) drawn = el("pre", "board-fallback", (view.public && view.public.text) || r.board || "");
+    table.appendChild(drawn);
+    if (WATCH) return;
+    const you = view.you;
+    if (you && typeof you.seat === "number" && view.phase === "running" && you.private) {
+      handPanel.hidden = false;
+      const hand = $("hand");
+      hand.replaceChildren();
+      let mine = null;
+      if (renderer && renderer.hand && you.private) {
+        try {
+          mine = renderer.hand(you.private, view.public, h);
+        } catch (e) {
+          mine = null;
+          window.console.error(e);
+        }
+      }
+      if (!mine) mine = el("pre", "hand-text", you.private ? you.private.text || JSON.stringify(you.private) : "You hold nothing secret in this game.");
+      hand.appendChild(mine);
+    }
+    if (view.phase === "over") renderLobbyControls(view, controls);
+    else renderMoveControls(view, renderer, h, controls);
+  }
+
+  function resultBox(view) {
+    const box = el("div", "result");
+    box.appendChild(el("strong", "result-head", view.result.headline));
+    const list = el("ol", "result-scores");
+    const rankOf = new Map();
+    view.result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
+    const order = view.result.scores.map((s, seat) => ({ ...s, seat })).sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
+    for (const s of order) {
+      const winner = view.result.winners.includes(s.seat);
+      list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
+    }
+    box.appendChild(list);
+    if (view.result.detail) box.appendChild(el("p", "result-detail", view.result.detail));
+    return box;
+  }
+
+  function renderLobby(view, table) {
+    const box = el("div", "lobby");
+    box.appendChild(el("h3", "", view.title));
+    const list = el("ul", "lobby-seats");
+    for (let n = 1; n <= view.max; n++) {
+      const seat = view.seats.find((s) => s.number === n);
+      const li = el("li", seat ? "taken" : "free", "Seat " + n + ": " + (seat ? seat.nick + (seat.nick === view.host ? " (host)" : "") : "free"));
+      list.appendChild(li);
+    }
+    box.appendChild(list);
+    table.appendChild(box);
+  }
+
+  function renderLobbyControls(view, controls) {
+    if (!controls || WATCH) return;
+    const you = view.you || {};
+    const group = el("div", "verb-group");
+    if (!you.seated) group.appendChild(commandButton("/join", "Sit down"));
+    if (you.seated && (you.host || !view.host)) {
+      if (view.seats.length >= (view.min || 1)) group.appendChild(commandButton("/start", view.phase === "over" ? "Rematch (/start)" : "Start"));
+    }
+    if (you.seated) group.appendChild(commandButton("/leave", "Get up"));
+    if (group.childElementCount) {
+      controls.hidden = false;
+      controls.appendChild(group);
+    }
+    if (you.seated && you.host && view.games && view.games.length > 1) {
+      const other = el("div", "verb-group");
+      other.appendChild(el("span", "verb", "game"));
+      for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
+      controls.appendChild(other);
+    }
+  }
+
+  function commandButton(command, label) {
+    const b = button(label || command, () => playCommand(command), "btn move");
+    b.dataset.command = command;
+    return b;
+  }
+
+  function renderMoveControls(view, renderer, h, controls) {
+    const commands = h.commands();
+    if (!commands.length) return;
+    controls.hidden = false;
+    if (renderer && renderer.picker) {
+      try {
+        const picker = renderer.picker(view.public, view.you.private, h);
+        if (picker) controls.appendChild(picker);
+      } catch (e) {
+        window.console.error(e);
+      }
+    }
+    const groups = new Map();
+    for (const command of commands) {
+      const verb = command.split(" ")[0];
+      if (!groups.has(verb)) groups.set(verb, []);
+      groups.get(verb).push(command);
+    }
+    for (const [verb, list] of groups) {
+      const group = el("div", "verb-group");
+      group.appendChild(el("span", "verb", verb));
+      if (list.length <= MAX_BUTTONS) {
+        for (const command of list) {
+          const rest = command.slice(verb.length).trim();
+          const b = commandButton(command, rest || verb);
+          b.title = command;
+          group.appendChild(b);
+        }
+      } else {
+        const select = el("select", "move-list");
+        select.setAttribute("aria-label", verb + " moves");
+        for (const command of list) {
+          const option = el("option", "", command);
+          option.value = command;
+          select.appendChild(option);
+        }
+        const go = button("Play", () => playCommand(select.value), "btn move play-selected");
+        go.dataset.verb = verb;
+        group.append(select, go);
+      }
+      controls.appendChild(group);
+    }
+  }
+
+  function playCommand(command) {
+    if (!state.active) return;
+    const line = $("line");
+    if (line) line.value = command;
+    send({ t: "say", room: state.active, text: command });
+    if (line) line.value = "";
+  }
+
+  function updateTitle() {
+    const rooms = [...state.myTurn];
+    const base = WATCH ? "bazaarbot — watching " + (state.watchRoom || "") : "bazaarbot";
+    if (rooms.length) {
+      const name = rooms.includes(state.active) ? state.active : rooms[0];
+      document.title = "● your turn · " + name;
+    } else document.title = state.active ? base + " · " + state.active : base;
+    renderRooms();
+  }
+
+  function gotView(name, view) {
+    const r = room(name);
+    r.view = view || null;
+    const me = view && view.you && view.you.seat;
+    const mine = !!view && view.phase === "running" && typeof me === "number" && view.to_act.includes(me);
+    const was = state.myTurn.has(name);
+    if (mine) state.myTurn.add(name);
+    else state.myTurn.delete(name);
+    if (mine && !was) notifyTurn(name);
+    if (view && view.game && view.phase !== "lobby") loadRenderer(view.game);
+    if (name === state.active) renderTable();
+    updateTitle();
+  }
+
+  function notifyTurn(name) {
+    if (!document.hidden || !("Notification" in window) || window.Notification.permission !== "granted") return;
+    try {
+      new window.Notification("Your turn in " + name, { body: "bazaarbot: it is your move.", tag: "turn-" + name });
+    } catch (_e) {
+      /* some browsers allow notifications only from a service worker */
+    }
   }
 
   // --- protocol --------------------------------------------------------------------------
@@ -225,6 +592,7 @@
     rooms = rooms.filter((name) => typeof name === "string" && ROOM_RE.test(name));
     for (const name of state.rooms.keys()) if (!rooms.includes(name)) rooms.push(name);
     for (const name of rooms) join(name);
+    if (state.wanted && state.rooms.has(state.wanted) && state.active !== state.wanted) activate(state.wanted);
     renderMembers();
   }
 
@@ -241,8 +609,10 @@
     if (!r) return;
     send({ t: "part", room: name });
     r.log.remove();
+    r.gamelog.remove();
     if (r.item) r.item.remove();
     state.rooms.delete(name);
+    state.myTurn.delete(name);
     saveRooms();
     if (state.active === name) {
       state.active = null;
@@ -251,16 +621,18 @@
       else {
         $("room-title").textContent = t("no room: /join #bazaar");
         renderBoard();
+        renderTable();
         renderMembers();
       }
     }
+    updateTitle();
   }
 
   function showHistory(name, history) {
     for (const h of history || []) {
       if (h && h.t === "chat") {
-        roomLine(name, h.nick === "*" ? "system" : "chat", h.nick === "*" ? "" : h.nick, h.text, h.at);
-      } else if (h && h.t === "bot") roomLine(name, "bot", h.nick, h.text, h.at);
+        roomLine(name, h.nick === "*" ? "system" : "chat", h.nick === "*" ? "" : h.nick, h.text, h.at, true);
+      } else if (h && h.t === "bot") roomLine(name, "bot", h.nick, h.text, h.at, true);
     }
   }
 
@@ -294,17 +666,21 @@
         r.members = f.members || [];
         const fresh = r.log.childElementCount === 0;
         showHistory(f.room, f.history);
-        if (fresh) {
+        const seated = f.view && f.view.you && f.view.you.seated;
+        if (fresh && !seated) {
           roomLine(
             f.room,
             "system",
             "",
             t(
-              "Welcome to {room}. Type /join to sit at the table and /start when everybody is seated; /games lists the games, /help the commands.",
+              "Welcome to {room}. Sit down (the button, or /join) and start when everybody is seated; /games lists the games, /help the commands.",
               { room: f.room }
-            )
+            ),
+            undefined,
+            true
           );
         }
+        gotView(f.room, f.view);
         if (!state.active) activate(f.room);
         if (f.room === state.active) {
           renderBoard();
@@ -320,6 +696,7 @@
           roomLine(f.room, "system", "", t("You are watching {room}: its public lines and board only.", { room: f.room }));
           showHistory(f.room, f.history);
         }
+        r.view = f.view || null;
         activate(f.room);
         break;
       }
@@ -338,6 +715,9 @@
           else roomLine(f.room, f.nick === state.nick ? "chat self" : "chat", f.nick, f.text, f.at);
         }
         break;
+      case "echo":
+        if (state.rooms.has(f.room)) append(room(f.room).log, "mine", "you → " + state.bot, f.text);
+        break;
       case "bot":
         if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
         break;
@@ -348,6 +728,12 @@
         if (f.room === state.active) renderBoard();
         break;
       }
+      case "view":
+        if (state.rooms.has(f.room)) gotView(f.room, f.view);
+        break;
+      case "log":
+        if (state.rooms.has(f.room)) gameLog(f.room, f);
+        break;
       case "tell":
         privateLine("tell", f.text);
         break;
@@ -410,7 +796,26 @@
     send({ t: "say", room: state.active, text: line });
   }
 
+  function initTabs() {
+    for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showPane(tab.dataset.pane));
+  }
+
+  function initNotify() {
+    const b = $("notify");
+    if (!b || !("Notification" in window) || window.Notification.permission !== "default") return;
+    b.hidden = false;
+    b.addEventListener("click", () => {
+      window.Notification.requestPermission().finally(() => {
+        b.hidden = true;
+      });
+    });
+  }
+
   function init() {
+    initTabs();
+    document.addEventListener("visibilitychange", () => {
+      if (!document.hidden && state.active) markSeen(state.active);
+    });
     if (WATCH) {
       const part = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "bazaar");
       state.watchRoom = ("#" + part).toLowerCase();
@@ -419,6 +824,7 @@
       connect();
       return;
     }
+    initNotify();
     $("say-form").addEventListener("submit", (event) => {
       event.preventDefault();
       const input = $("line");

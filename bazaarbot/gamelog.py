@@ -1,0 +1,112 @@
+"""A table's game replayed from the store: the log of accepted moves and a finished game's last state.
+
+The store's move log is the truth; replaying it from the game's seed gives
+back every public announcement in order (moves, round results) and, after
+the game is over, its final state, so a drawn table can keep showing the
+result until the next ``/start`` and a restarted bot shows the same log.
+Replays are incremental: each look applies only the moves recorded since.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.store import GameRow, Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LogEntry:
+    """One accepted move: its number, who played it, the text typed, what the bot announced."""
+
+    n: int
+    seat: int
+    nick: str
+    text: str
+    lines: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "seat": self.seat, "nick": self.nick, "text": self.text, "lines": self.lines}
+
+
+@dataclass
+class Replay:
+    """A game rebuilt from its seed and move log, up to the last move read."""
+
+    game_id: int
+    plugin: GamePlugin
+    status: str
+    nicks: list[str]
+    state: Any
+    entries: list[LogEntry] = field(default_factory=list)
+
+    @property
+    def moves_read(self) -> int:
+        return len(self.entries)
+
+
+class GameLogs:
+    """Replays of the latest game of each table, kept up to date on demand."""
+
+    def __init__(self, store: Store, games: dict[str, GamePlugin]) -> None:
+        self.store = store
+        self.games = games
+        self._replays: dict[int, Replay] = {}
+
+    def latest(self, table_id: int | None, running: tuple[int, int] | None = None) -> Replay | None:
+        """The table's running or last finished game, replayed to its newest move; None if there is none.
+
+        ``running`` is the (game id, moves made) the table knows of; when the replay is already
+        there, the store is not asked again.
+        """
+        if table_id is None:
+            return None
+        replay = self._replays.get(table_id)
+        if (
+            running is not None
+            and replay is not None
+            and (replay.game_id, replay.moves_read) == running
+            and replay.status == "running"
+        ):
+            return replay
+        row = self.store.last_game(table_id)
+        if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
+            self._replays.pop(table_id, None)
+            return None
+        if replay is None or replay.game_id != row.id:
+            replay = self._start(row)
+            if replay is None:
+                return None
+            self._replays[table_id] = replay
+        replay.status = row.status
+        replay.nicks = [p["nick"] for p in row.players]
+        try:
+            self._catch_up(replay)
+        except Exception:
+            log.exception("game %s could not be replayed for its log", row.id)
+            self._replays.pop(table_id, None)
+            return None
+        return replay
+
+    def _start(self, row: GameRow) -> Replay | None:
+        plugin = self.games[row.plugin]
+        nicks = [p["nick"] for p in row.players]
+        try:
+            state = plugin.setup(list(nicks), random.Random(row.seed), row.options)
+        except Exception:
+            log.exception("game %s could not be set up for its log", row.id)
+            return None
+        return Replay(row.id, plugin, row.status, nicks, state)
+
+    def _catch_up(self, replay: Replay) -> None:
+        plugin = replay.plugin
+        for record in self.store.moves(replay.game_id, replay.moves_read):
+            seat, text = record["seat"], record["text"]
+            outcome = plugin.apply(replay.state, seat, plugin.parse(replay.state, seat, text))
+            nick = replay.nicks[seat] if seat < len(replay.nicks) else "?"
+            replay.entries.append(LogEntry(record["n"], seat, nick, text, list(outcome.public)))

@@ -1,0 +1,100 @@
+"""A table as structured data for a drawn web table: lobby, public board, whose turn, your part.
+
+One function builds it from a ``Table`` and the replay of its latest game.
+Without a key it holds public facts only (what a spectator may see); with the
+key of a seated player it adds that seat's private data and legal commands.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bazaarbot.gamelog import Replay
+from bazaarbot.i18n import _
+from bazaarbot.plugin import Result
+from bazaarbot.table import Table
+
+#: log entries a view carries (the page keeps what it has seen; a reload shows this many)
+LOG_TAIL = 80
+
+
+def _score(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
+    """A finished game's result with names, and the one line that says it."""
+    winners = [nicks[i] for i in result.winners]
+    scores = [{"nick": nicks[i], "score": _score(result.scores.get(i, 0))} for i in range(len(nicks))]
+    verb = _("win") if len(winners) > 1 else _("wins")
+    headline = _("Game over: {winners} {verb}!").format(winners=", ".join(winners), verb=verb)
+    return {
+        "winners": result.winners,
+        "ranking": result.ranking,
+        "scores": scores,
+        "detail": result.detail,
+        "headline": headline,
+    }
+
+
+def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str, Any]:
+    """Everything a drawn table shows; private parts only for ``key``'s own seat."""
+    plugin = table.plugin
+    view: dict[str, Any] = {
+        "game": plugin.name,
+        "title": plugin.title,
+        "min": plugin.min_players,
+        "max": plugin.max_players,
+        "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],
+        "host": table.host_nick() if table.seats else None,
+        "phase": "lobby",
+        "players": [],
+        "to_act": [],
+        "public": None,
+        "result": None,
+        "log": [],
+        "moves": 0,
+        "game_id": None,
+        "games": sorted(table.games),
+        "you": None,
+    }
+    if key is not None:
+        seat = table.seat_of(key)
+        view["you"] = {
+            "seated": seat is not None,
+            "host": seat is not None and table.host == key,
+            "seat": None,
+        }
+    if table.running:
+        state = table.state
+        view.update(
+            phase="running",
+            game=plugin.name,
+            title=plugin.title,
+            players=[s.nick for s in table.players],
+            to_act=plugin.to_act(state),
+            public=plugin.public_data(state),
+            moves=table.moves_made,
+            game_id=table.game_id,
+        )
+        game_seat = table.game_seat_of(key) if key is not None else None
+        if game_seat is not None:
+            you = view["you"]
+            you["seat"] = game_seat
+            you["private"] = plugin.private_data(state, game_seat)
+            you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in view["to_act"] else []
+    elif replay is not None and replay.status == "finished":
+        result = replay.plugin.result(replay.state)
+        view.update(
+            phase="over",
+            game=replay.plugin.name,
+            title=replay.plugin.title,
+            players=list(replay.nicks),
+            public=replay.plugin.public_data(replay.state),
+            moves=replay.moves_read,
+            game_id=replay.game_id,
+            result=result_data(result, replay.nicks) if result is not None else None,
+        )
+    if replay is not None and view["phase"] != "lobby":
+        view["log"] = [entry.as_dict() for entry in replay.entries[-LOG_TAIL:]]
+    return view

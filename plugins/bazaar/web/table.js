@@ -1,0 +1,88 @@
+// Bazaar's drawn table: the exchange rows (both sides), the four fields with their top
+// combination, the price level, and every player's stones and score. Each stone shows its
+// colour and its initial letter.
+"use strict";
+
+(() => {
+  const LETTER = { blue: "B", green: "G", red: "R", white: "W", yellow: "Y" };
+
+  function stones(h, list, L, extra) {
+    const box = h.el("span", "bz-stones" + (extra ? " " + extra : ""));
+    for (const colour of list) {
+      const stone = h.el("span", "bz-stone bz-" + colour, LETTER[colour] || "?");
+      stone.title = L(colour, colour);
+      box.appendChild(stone);
+    }
+    if (!list.length) box.appendChild(h.el("span", "muted", "–"));
+    return box;
+  }
+
+  function board(pub, h) {
+    const L = (k, f) => h.label(k, f);
+    const root = h.el("div", "bz-table");
+    const head = h.el("div", "bz-head");
+    head.appendChild(h.el("strong", "", L("sold", "sold") + " " + pub.sold + "/" + pub.total));
+    head.appendChild(h.el("span", "bz-rate" + (pub.high_rates ? " high" : ""), pub.high_rates ? "▲ " + L("high_rates") : L("normal_rates")));
+    root.appendChild(head);
+
+    const grid = h.el("div", "bz-grid");
+    const rows = h.el("section", "bz-exchange");
+    rows.appendChild(h.el("h4", "", L("exchange", "Exchange")));
+    const list = h.el("ol", "bz-rows");
+    for (const row of pub.rows) {
+      const li = h.el("li", "bz-row");
+      li.append(stones(h, row.left, L, "left"), h.el("span", "bz-eq", "⇄"), stones(h, row.right, L, "right"));
+      list.appendChild(li);
+    }
+    rows.appendChild(list);
+    grid.appendChild(rows);
+
+    const fields = h.el("section", "bz-fields");
+    fields.appendChild(h.el("h4", "", L("fields", "Fields")));
+    pub.fields.forEach((field, i) => {
+      const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out"));
+      box.appendChild(h.el("span", "bz-field-n", String(i + 1)));
+      if (field.top) {
+        box.appendChild(stones(h, field.top, L));
+        if (field.valuable) box.appendChild(h.el("span", "bz-valuable", "★ " + L("valuable", "valuable")));
+      } else box.appendChild(h.el("span", "muted", L("sold_out", "sold out")));
+      box.appendChild(h.el("span", "bz-left", field.left + "/" + field.per_field + " " + L("left", "left")));
+      fields.appendChild(box);
+    });
+    const prices = h.el("table", "bz-prices");
+    const head2 = h.el("tr");
+    head2.appendChild(h.el("th", "", L("leftover", "stones left after buying")));
+    for (const n of ["0", "1", "2", "3+"]) head2.appendChild(h.el("th", "num", n));
+    prices.appendChild(head2);
+    for (const [key, label] of [["normal", L("normal", "normal")], ["valuable", "★ " + L("valuable", "valuable")]]) {
+      const tr = h.el("tr");
+      tr.appendChild(h.el("td", "", label));
+      for (const v of pub.prices[key]) tr.appendChild(h.el("td", "num", String(v)));
+      prices.appendChild(tr);
+    }
+    fields.appendChild(h.el("h4", "", L("prices", "Prices") + " (" + L("pts", "pts") + ")"));
+    fields.appendChild(prices);
+    grid.appendChild(fields);
+    root.appendChild(grid);
+
+    const players = h.el("div", "bz-players");
+    pub.players.forEach((p, seat) => {
+      const box = h.el("div", "bz-player " + h.seatClass(seat) + (pub.turn === seat ? " to-act" : ""));
+      const name = h.el("strong", "bz-player-name", (pub.turn === seat ? "▶ " : "") + p.name);
+      box.appendChild(name);
+      box.appendChild(h.el("span", "bz-score", p.score + " " + L("pts", "pts") + " · " + L("bought", "bought") + " " + p.bought));
+      box.appendChild(stones(h, p.stones, L));
+      players.appendChild(box);
+    });
+    root.appendChild(players);
+    if (pub.bank) {
+      const bank = h.el("div", "bz-bank");
+      bank.appendChild(h.el("span", "muted", L("bank", "Bank") + ": "));
+      bank.appendChild(stones(h, pub.bank, L, "small"));
+      root.appendChild(bank);
+    }
+    return root;
+  }
+
+  window.bazaarbotTables.register("bazaar", { board });
+})();
