@@ -12,6 +12,9 @@ restarted with ``/start``. Phases:
 * restore — the time to open the file again and bring every table back,
   after a clean stop (shutdown snapshots) and as a crash would leave it
   (snapshots up to ``snapshot_every`` moves old);
+* with ``--bots`` — 8 of the tables seat a person against a ``hard`` AI
+  whose searches run in the AI worker processes; the other tables are paced
+  meanwhile, and their latency shows what thinking AIs cost everybody else;
 * store-free — the same closed loop on a file that is never flushed, the
   ceiling the shell could reach without the disk.
 """
@@ -32,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bazaarbot.config import BotSettings, RateLimit
+from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
@@ -107,12 +110,16 @@ def _percentile(values: list[float], q: float) -> float:
 class LoadBench:
     """One benchmark run on one sqlite file."""
 
-    def __init__(self, path: Path, tables: int, game: str, seed: int, durable: bool = True) -> None:
+    def __init__(
+        self, path: Path, tables: int, game: str, seed: int, durable: bool = True, bots: int = 0
+    ) -> None:
         self.path = path
         self.count = tables
         self.game = game
         self.seed = seed
         self.durable = durable
+        #: the first ``bots`` tables seat one person against a ``hard`` AI
+        self.bots = bots
         self.settings = BotSettings(
             default_game=game, seed=seed, rate_limit=RateLimit(commands=10**9, per_seconds=1)
         )
@@ -129,7 +136,12 @@ class LoadBench:
         store = Store(self.path)
         if not self.durable:
             store.writer.conn.execute("PRAGMA synchronous=OFF")
-        return Hub(store, settings=self.settings, unlimited_networks=frozenset({NETWORK}))
+        return Hub(
+            store,
+            settings=self.settings,
+            unlimited_networks=frozenset({NETWORK}),
+            ai=AiSettings(move_delay=0.0),
+        )
 
     def _seats(self) -> int:
         plugin = self.hub.games[self.game]
@@ -141,13 +153,16 @@ class LoadBench:
     async def setup(self) -> None:
         """Seat everybody and start every game (all tables at once, so their commits group)."""
 
-        async def one(player: Player) -> None:
+        async def one(index: int, player: Player) -> None:
             await self.say(player.nicks[0], f"/new {self.game}", player.channel)
-            for nick in player.nicks[1:]:
-                await self.say(nick, "/join", player.channel)
+            if index < self.bots:
+                await self.say(player.nicks[0], "/addbot hard", player.channel)
+            else:
+                for nick in player.nicks[1:]:
+                    await self.say(nick, "/join", player.channel)
             await self.say(player.nicks[0], "/start", player.channel)
 
-        await asyncio.gather(*(one(p) for p in self.players))
+        await asyncio.gather(*(one(i, p) for i, p in enumerate(self.players)))
 
     async def step(self, player: Player, latencies: Latencies) -> None:
         """The table's next line: ask for the moves, or play one, or start a rematch."""
@@ -159,6 +174,9 @@ class LoadBench:
             player.asked = False
             return
         seat = table.plugin.to_act(table.state)[0]
+        if table.players[seat].ai is not None or table.players[seat].is_bot:
+            await asyncio.sleep(0.01)  # the AI is thinking; its move arrives by itself
+            return
         nick = table.players[seat].nick
         if not player.asked:
             await self.say(nick, "/moves all", None)
@@ -185,8 +203,9 @@ class LoadBench:
         await asyncio.gather(*(run(p) for p in self.players))
         return latencies, time.perf_counter() - wall, time.process_time() - cpu
 
-    async def paced(self, seconds: float, rate: float) -> Latencies:
-        """``rate`` lines a second over all tables: turns (two lines each) at the tables in turn."""
+    async def paced(self, seconds: float, rate: float, players: list[Player] | None = None) -> Latencies:
+        """``rate`` lines a second over the tables: turns (two lines each) at the tables in turn."""
+        players = self.players if players is None else players
         latencies = Latencies()
         busy: set[int] = set()
         tasks: set[asyncio.Task[None]] = set()
@@ -197,8 +216,8 @@ class LoadBench:
         while loop.time() - start < seconds:
             due = start + sent / rate
             await asyncio.sleep(max(0.0, due - loop.time()))
-            for _attempt in range(len(self.players)):
-                index = turn % len(self.players)
+            for _attempt in range(len(players)):
+                index = turn % len(players)
                 turn += 1
                 if index not in busy:
                     break
@@ -209,9 +228,9 @@ class LoadBench:
 
             async def one(i: int = index) -> None:
                 try:  # a whole turn: the moves, then one of them
-                    await self.step(self.players[i], latencies)
+                    await self.step(players[i], latencies)
                     await asyncio.sleep(1 / rate)
-                    await self.step(self.players[i], latencies)
+                    await self.step(players[i], latencies)
                 finally:
                     busy.discard(i)
 
@@ -222,6 +241,31 @@ class LoadBench:
         if tasks:
             await asyncio.gather(*tasks)
         return latencies
+
+    async def with_ais(self, seconds: float, rate: float) -> tuple[Latencies, int]:
+        """The AI tables' people move as fast as their AIs answer; the other tables paced.
+
+        Returns the other tables' latencies and how many AI moves were played.
+        """
+        ai_tables = self.players[: self.bots]
+        others = self.players[self.bots :]
+        before = self._logged_ai_moves()
+        deadline = time.perf_counter() + seconds
+        ignored = Latencies()
+
+        async def keep_thinking(player: Player) -> None:
+            while time.perf_counter() < deadline:
+                await self.step(player, ignored)
+
+        busy = [asyncio.create_task(keep_thinking(p)) for p in ai_tables]
+        latencies = await self.paced(seconds, rate, others)
+        await asyncio.gather(*busy)
+        return latencies, self._logged_ai_moves() - before
+
+    def _logged_ai_moves(self) -> int:
+        self.hub.store.commit_now()
+        row = self.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves WHERE author LIKE 'ai:%'").fetchone()
+        return int(row[0])
 
     async def close(self) -> None:
         await self.hub.close()
@@ -255,13 +299,14 @@ async def run_load(
     rate: float = 60.0,
     seed: int = 1,
     say: Callable[[str], None] = print,
+    bots: int = 0,
 ) -> dict[str, float]:
     """Run every phase and print the figures; returns them for a caller (and the tests)."""
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-") as tmp:
         path = Path(tmp) / "load.sqlite"
         rss_before = rss_bytes()
-        bench = LoadBench(path, tables, game, seed)
+        bench = LoadBench(path, tables, game, seed, bots=bots)
         await bench.setup()
         rss_tables = rss_bytes() - rss_before
         say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, sqlite file, full sync")
@@ -285,13 +330,20 @@ async def run_load(
             "  lines per commit",
             f"{writer.units_committed / max(1, writer.commits):.1f} ({writer.commits:,} commits)",
         )
-        paced = await bench.paced(seconds, rate)
+        paced = await bench.paced(seconds, rate, bench.players[bots:])
         results.update(
             paced_move_p99_ms=_percentile(paced.moves, 0.99) * 1000,
             paced_listing_p99_ms=_percentile(paced.listings, 0.99) * 1000,
         )
         figures.add(f"paced at {rate:g}/s: moves", _latency_line(paced.moves))
         figures.add("  /moves all", _latency_line(paced.listings))
+        if bots:
+            others, ai_moves = await bench.with_ais(seconds, rate)
+            results["ai_other_p99_ms"] = _percentile(others.moves + others.listings, 0.99) * 1000
+            figures.add(
+                f"paced beside {bots} hard AIs",
+                _latency_line(others.moves + others.listings) + f", {ai_moves:,} AI moves",
+            )
         figures.add("RSS per live table", f"{rss_tables / max(1, tables) / 1024:,.1f} KiB")
         logged = int(bench.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
         # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
@@ -330,10 +382,14 @@ async def run_load(
     return results
 
 
+#: tables whose person plays a ``hard`` AI with ``--bots``
+BOT_TABLES = 8
+
+
 def main(tables: int, seconds: float, game: str, bots: bool) -> int:
     """Entry point of ``bazaarbot bench load``."""
-    if bots:
-        print("bench load --bots: this bot has no AI seats yet; run without --bots.", file=sys.stderr)
+    if bots and tables <= BOT_TABLES:
+        print(f"bench load --bots needs more than {BOT_TABLES} tables.", file=sys.stderr)
         return 2
-    asyncio.run(run_load(tables, seconds, game))
+    asyncio.run(run_load(tables, seconds, game, bots=BOT_TABLES if bots else 0))
     return 0

@@ -164,8 +164,6 @@ class Hub:
         self._touched: dict[Table, None] | None = None
         store.writer.on_failure = self._reload_failed
         self._clock_task: asyncio.Task[None] | None = None
-        #: games that ended in the unit being processed (network, channel, colours, id): rated after commit
-        self._to_rate: list[tuple[str, str, bool, int]] = []
         #: (network, channel) -> the settings a table stored before this start
         self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
         self.autoplay = Autoplay(
@@ -260,13 +258,21 @@ class Hub:
         return table
 
     def _rate_after_commit(self, table: Table, game_id: int) -> list[str]:
-        """A game ended with a result: rate it once its result is committed (the ratings read it back)."""
-        self._to_rate.append((table.network, table.channel, table.colors, game_id))
+        """A game ended with a result: rate it once its result is committed (the ratings read it back).
+
+        The game is kept with the line's unit, so it is rated after that unit's
+        commit and never after another line's; outside a line the result is
+        already on disk.
+        """
+        unit = self.store.writer.open
+        if unit is None:
+            return self.ratings.after_game(game_id)
+        unit.after.append((table.network, table.channel, table.colors, game_id))
         return []
 
-    def _ratings_lines(self) -> list[Outgoing]:
-        """The ratings line of every game that ended in the unit just committed."""
-        pending, self._to_rate = self._to_rate, []
+    def _ratings_lines(self, unit: Unit) -> list[Outgoing]:
+        """The ratings line of every game that ended in ``unit`` (just committed)."""
+        pending, unit.after = unit.after, []
         return [
             Say(network, channel, text, colors=colors)
             for network, channel, colors, game_id in pending
@@ -342,10 +348,9 @@ class Hub:
         if not unit.settled:
             await self.store.commit(unit)
         if not unit.ok:
-            self._to_rate = []
             await self.send_all(self._unsaved(network, nick))
             return
-        await self.send_all(messages + self._ratings_lines())
+        await self.send_all(messages + self._ratings_lines(unit))
 
     async def send_all(self, messages: list[Outgoing]) -> None:
         for message in messages:
@@ -381,6 +386,7 @@ class Hub:
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
         """The tables ``key`` sits at, from the seat index (no scan of every table)."""
+        self._refresh_outside()
         return [self._use(t) for t in self.index.tables_of(network, key) if t.seat_of(key) is not None]
 
     @property
@@ -482,9 +488,8 @@ class Hub:
         if not unit.settled:
             self.store.commit_now()
         if not unit.ok:
-            self._to_rate = []
             return self._unsaved(incoming.network, incoming.user.nick)
-        return messages + self._ratings_lines()
+        return messages + self._ratings_lines(unit)
 
     def _unsaved(self, network: str, nick: str | None) -> list[Outgoing]:
         if not nick:
@@ -502,6 +507,7 @@ class Hub:
     ) -> tuple[Unit, list[Outgoing]]:
         """Run one line (or identity event) with its writes collected in one unit of the store."""
         store = self.store
+        self._refresh_outside()
         unit = store.begin()
         outer = self._touched
         self._touched = touched = {} if outer is None else outer
@@ -516,6 +522,7 @@ class Hub:
         except Exception:
             log.exception("a line from %r on %s failed", nick, network)
             unit.writes.clear()
+            unit.after.clear()
             store.forget_created([unit])
             broken = True
             messages = (
@@ -547,11 +554,30 @@ class Hub:
 
     def _written(self, unit: Unit) -> list[Table]:
         """The tables whose rows ``unit`` writes."""
-        return [
-            self._by_id[scope[1]]
-            for scope in unit.scopes
-            if isinstance(scope, tuple) and scope[0] == "table" and scope[1] in self._by_id
-        ]
+        return self._tables_of_scopes(unit.scopes)
+
+    def _tables_of_scopes(self, scopes: set[object]) -> list[Table]:
+        found = []
+        for scope in scopes:
+            if not (isinstance(scope, tuple) and scope[0] == "table"):
+                continue
+            table = self._by_id.get(scope[1])
+            if table is None:
+                key = self.store.table_key(scope[1])
+                table = self.tables.get((key[0], key[1].lower())) if key else None
+                if table is not None:
+                    self._by_id[scope[1]] = table
+            if table is not None:
+                found.append(table)
+        return found
+
+    def _refresh_outside(self) -> None:
+        """Tables changed outside any line (directly, by a test or a start-up step): index them now."""
+        writer = self.store.writer
+        if writer.outside:
+            scopes, writer.outside = writer.outside, set()
+            for table in self._tables_of_scopes(scopes):
+                self.index.update(table)
 
     def _maybe_snapshot(self, table: Table, force: bool = False) -> None:
         """Every ``snapshot_every`` moves (and at shutdown) the game's state joins the line's writes."""
@@ -944,6 +970,7 @@ class Hub:
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
+        self._refresh_outside()
         self.ratings.renamed(network, old_key, new_key)
         tables = dict.fromkeys(
             [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]

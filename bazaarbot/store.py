@@ -221,6 +221,7 @@ class Store:
         self._table_ids: dict[tuple[str, str], int] = {
             (n, c): i for i, n, c in conn.execute("SELECT id, network, channel FROM tables")
         }
+        self._table_keys: dict[int, tuple[str, str]] = {i: k for k, i in self._table_ids.items()}
         self._next_table = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0])
         self._next_game = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
         #: game id -> table id, for the scope of a game's writes (live games only)
@@ -272,6 +273,10 @@ class Store:
         if self.writer.queued:
             self.writer.commit_now()
 
+    def table_key(self, table_id: int) -> tuple[str, str] | None:
+        """The (network, channel) of a table id this store gave out or loaded."""
+        return self._table_keys.get(table_id)
+
     def forget_created(self, units: list[Unit]) -> None:
         """Units that never reached the disk: the table ids they gave out are free again.
 
@@ -280,7 +285,9 @@ class Store:
         """
         for unit in units:
             for key in unit.created:
-                self._table_ids.pop(key, None)
+                table_id = self._table_ids.pop(key, None)
+                if table_id is not None:
+                    self._table_keys.pop(table_id, None)
 
     # --- schema ---------------------------------------------------------------
     def schema_version(self) -> int:
@@ -302,6 +309,7 @@ class Store:
         table_id = self._next_table
         self._next_table += 1
         self._table_ids[(network, channel)] = table_id
+        self._table_keys[table_id] = (network, channel)
         if self.writer.open is not None:
             self.writer.open.created.append((network, channel))
         self.writer.write(

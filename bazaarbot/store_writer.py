@@ -55,6 +55,8 @@ class Unit:
     scopes: set[Scope] = field(default_factory=set)
     #: (network, channel) of the table rows this unit inserts (their ids were given out from memory)
     created: list[tuple[str, str]] = field(default_factory=list)
+    #: what to do once the unit is on disk (the games it ended, to be rated), kept for its owner
+    after: list[Any] = field(default_factory=list)
     settled: bool = False
     ok: bool = True
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)
@@ -102,6 +104,8 @@ class StoreWriter:
         self.open: Unit | None = None
         self._depth = 0
         self.queued: list[Unit] = []
+        #: scopes written outside any line (a test or a start-up step changing a table directly)
+        self.outside: set[Scope] = set()
         self._inflight: list[Unit] = []
         #: scopes of queued and in-flight units, so a read-only line knows whether to wait
         self._pending_scopes: Counter[Scope] = Counter()
@@ -149,6 +153,8 @@ class StoreWriter:
                 self.open.scopes.add(scope)
             return
         unit = Unit([statement], {scope} if scope is not None else set())
+        if scope is not None:
+            self.outside.add(scope)
         self.queued.append(unit)
         self._pending_scopes.update(unit.scopes)
         failed = self.commit_now()

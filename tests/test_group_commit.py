@@ -8,6 +8,7 @@ import threading
 
 from botdriver import NETWORK, Driver, told
 
+from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.store_writer import StoreWriter
 from bazaarbot.transports.base import Incoming, Outgoing, Say, User
 
@@ -202,3 +203,29 @@ def test_a_new_table_whose_first_write_fails_starts_again_from_nothing(tmp_path)
     assert "alice joins" in "\n".join(m.text for m in bot.line("alice", "/join", channel="#new"))
     bot = bot.restart()
     assert [s.nick for s in bot.hub.tables[(NETWORK, "#new")].seats] == ["alice"]
+
+
+async def test_games_ending_together_are_each_rated_once_in_their_own_channel(tmp_path):
+    settings = BotSettings(
+        default_game="count",
+        seed=7,
+        rate_limit=RateLimit(commands=1000, per_seconds=1),
+        ratings=RatingSettings(min_games=1),
+    )
+    bot = Driver(tmp_path / "g.sqlite", settings=settings)
+    checker = DiskChecker(tmp_path / "g.sqlite")
+    await checker.start(bot.hub)
+    channels = [f"#r{i}" for i in range(4)]
+    for i, channel in enumerate(channels):
+        await say(bot, f"a{i}", "/new count target=3", channel)
+        await say(bot, f"b{i}", "/join", channel)
+        await say(bot, f"a{i}", "/start", channel)
+        await say(bot, f"a{i}", "add 1", channel)
+        await say(bot, f"b{i}", "add 1", channel)
+    checker.sent.clear()
+    await asyncio.gather(*(say(bot, f"a{i}", "add 1", c) for i, c in enumerate(channels)))
+    for channel in channels:
+        lines = [m.text for m in checker.sent if isinstance(m, Say) and m.channel == channel]
+        assert any(t.startswith("Game over:") for t in lines), channel
+        assert len([t for t in lines if t.startswith("Ratings")]) == 1, channel
+    await checker.stop()
