@@ -97,3 +97,27 @@ def told(out: list[Outgoing], nick: str | None = None) -> list[str]:
 
 def text(out: list[Outgoing]) -> str:
     return "\n".join(m.text for m in out)
+
+
+class Recorder:
+    """A transport that keeps everything the hub sends."""
+
+    network = NETWORK
+
+    def __init__(self) -> None:
+        self.sent: list[Outgoing] = []
+
+    async def start(self, hub) -> None:
+        hub.attach(self)
+
+    async def stop(self) -> None:
+        pass
+
+    async def send(self, message: Outgoing) -> None:
+        self.sent.append(message)
+
+    def channel(self) -> list[str]:
+        return [m.text for m in self.sent if isinstance(m, Say)]
+
+    def private(self, nick: str) -> list[str]:
+        return [m.text for m in self.sent if isinstance(m, Tell) and m.nick == nick]

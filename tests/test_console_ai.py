@@ -10,7 +10,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from test_console_games import GAMES, private
+from consoleproc import Console, private
+
+from bazaarbot.registry import discover
+
+GAMES = discover()
 
 SMALL_BUDGETS = """
 [ai]
@@ -21,58 +25,10 @@ time_cap = 2.0
 """
 
 
-class AiConsole:
-    """`bazaarbot console --script` with a config, one answer block per typed line."""
-
-    def __init__(self, tmp_path, seed: int) -> None:
-        import subprocess
-        import sys
-
-        config = tmp_path / "config.toml"
-        config.write_text(SMALL_BUDGETS)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "console",
-                "--script",
-                "--seed",
-                str(seed),
-                "--db",
-                str(tmp_path / "bot.sqlite"),
-                "-c",
-                str(config),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-
-    def type(self, line: str) -> list[str]:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        block = []
-        while True:
-            out = self.proc.stdout.readline()
-            assert out, "console ended unexpectedly"
-            if out == "---\n":
-                return block
-            block.append(out.rstrip("\n"))
-
-    def close(self) -> None:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.close()
-        self.proc.wait(timeout=60)
-        self.proc.stdout.close()
-
-
 @pytest.mark.parametrize("name", sorted(GAMES))
 def test_a_person_plays_a_whole_game_against_addbot_hard(tmp_path, name):
     rng = random.Random(5)
-    console = AiConsole(tmp_path, seed=21)
+    console = Console(tmp_path / "bot.sqlite", seed=21, config=SMALL_BUDGETS)
     try:
         console.type(f"ann: /new {name}")
         assert any("(an AI player) joins" in line for line in console.type("ann: /addbot hard"))
@@ -94,7 +50,7 @@ def test_a_person_plays_a_whole_game_against_addbot_hard(tmp_path, name):
 def test_the_same_seed_gives_the_same_ai_moves(tmp_path):
     def ai_lines(folder) -> list[str]:
         folder.mkdir()
-        console = AiConsole(folder, seed=8)
+        console = Console(folder / "bot.sqlite", seed=8, config=SMALL_BUDGETS)
         try:
             console.type("ann: /new jaipur")
             console.type("ann: /addbot hard")

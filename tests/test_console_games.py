@@ -8,60 +8,13 @@ that a game ends with a `Game over:` line.
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import pytest
+from consoleproc import Console, private
 
 from bazaarbot.registry import discover
 
 GAMES = discover()
-
-
-class Console:
-    """A running `bazaarbot console --script` process, one answer block per line typed."""
-
-    def __init__(self, db, seed: int) -> None:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "console",
-                "--script",
-                "--seed",
-                str(seed),
-                "--db",
-                str(db),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            bufsize=1,
-        )
-
-    def type(self, line: str) -> list[str]:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        block = []
-        while True:
-            out = self.proc.stdout.readline()
-            assert out, "console ended unexpectedly"
-            if out == "---\n":
-                return block
-            block.append(out.rstrip("\n"))
-
-    def close(self) -> None:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-        self.proc.stdout.close()
-
-
-def private(block: list[str], nick: str) -> list[str]:
-    prefix = f"@{nick}> "
-    return [line[len(prefix) :] for line in block if line.startswith(prefix)]
 
 
 def table_sizes() -> list[tuple[str, int]]:

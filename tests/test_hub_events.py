@@ -4,27 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from botdriver import NETWORK, Driver
+from botdriver import NETWORK, Driver, Recorder
 
-from bazaarbot.transports.base import Incoming, Outgoing, User
-
-
-class Recorder:
-    """A transport that keeps what it was asked to send."""
-
-    network = NETWORK
-
-    def __init__(self) -> None:
-        self.sent: list[Outgoing] = []
-
-    async def start(self, hub) -> None:
-        hub.attach(self)
-
-    async def stop(self) -> None:
-        pass
-
-    async def send(self, message: Outgoing) -> None:
-        self.sent.append(message)
+from bazaarbot.transports.base import Incoming, User
 
 
 async def seated_game(tmp_path) -> tuple[Driver, Recorder]:

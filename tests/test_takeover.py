@@ -11,13 +11,13 @@ import random
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
-from botdriver import NETWORK, Driver
+from botdriver import NETWORK, Driver, Recorder
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
 from bazaarbot.registry import discover
 from bazaarbot.table.clock import AWAY_AFTER, TurnClock
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.base import Incoming, Say, User
 
 GAMES = discover()
 CHANNEL = "#t"
@@ -29,30 +29,6 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
-
-
-class Recorder:
-    """A transport that keeps everything the hub sends."""
-
-    network = NETWORK
-
-    def __init__(self) -> None:
-        self.sent: list[Outgoing] = []
-
-    async def start(self, hub) -> None:
-        hub.attach(self)
-
-    async def stop(self) -> None:
-        pass
-
-    async def send(self, message: Outgoing) -> None:
-        self.sent.append(message)
-
-    def channel(self) -> list[str]:
-        return [m.text for m in self.sent if isinstance(m, Say)]
-
-    def private(self, nick: str) -> list[str]:
-        return [m.text for m in self.sent if isinstance(m, Tell) and m.nick == nick]
 
 
 async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
