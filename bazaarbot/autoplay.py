@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
+from bazaarbot.i18n import language
 from bazaarbot.table import Table
 from bazaarbot.table.ai_seats import Decision
 from bazaarbot.transports.base import Outgoing
@@ -105,10 +106,11 @@ class Autoplay:
             wait = self.move_delay - (time.monotonic() - max(started, self.last_move.get(table, 0.0)))
             if wait > 0:
                 await asyncio.sleep(wait)
-            if decision.timeout:
-                out = table.play_timed_out(decision, command)
-            else:
-                out = table.play_for(decision, command)
+            with language(table.channel_language()):
+                if decision.timeout:
+                    out = table.play_timed_out(decision, command)
+                else:
+                    out = table.play_for(decision, command)
             if out:
                 await self.send(out)
         except Exception:
@@ -130,12 +132,13 @@ class Autoplay:
         for table in tables:
             if not table.running:
                 continue
-            if table.network not in self.down:
-                lines, decisions = table.clock_tick(now)
-                out += lines
-                for decision in decisions:
-                    self._start(table, decision)
-            out += self._abandon_if_empty(table, now)
+            with language(table.channel_language()):
+                if table.network not in self.down:
+                    lines, decisions = table.clock_tick(now)
+                    out += lines
+                    for decision in decisions:
+                        self._start(table, decision)
+                out += self._abandon_if_empty(table, now)
         return out
 
     def _abandon_if_empty(self, table: Table, now: float) -> list[Outgoing]:

@@ -24,7 +24,7 @@ from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, language, localized_text, ngettext, normalize_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.registry import discover
 from bazaarbot.sanitize import sanitize
@@ -105,8 +105,17 @@ class Hub:
         turn_seconds: dict[str, int | None] | None = None,
         ai_pool: AiPool | None = None,
         wall_clock: Callable[[], float] = time.time,
+        network_languages: dict[str, str] | None = None,
+        channel_languages: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.store = store
+        #: the config's language per network, and per (network, channel) (a table's /lang channel wins)
+        self.network_languages = dict(network_languages or {})
+        self.channel_languages = {
+            (net, chan.lower()): lang for (net, chan), lang in (channel_languages or {}).items()
+        }
+        #: (network, nick in lower case) -> the identity that last spoke with that nick
+        self._nick_keys: dict[tuple[str, str], str] = {}
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
@@ -129,7 +138,7 @@ class Hub:
         #: (network, channel) -> the settings a table stored before this start
         self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
         self.autoplay = Autoplay(
-            self.send_all,
+            lambda out: self.send_all(self._apply_prefs(out)),
             self.spawn,
             lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
             self.ai_settings.move_delay,
@@ -165,20 +174,25 @@ class Hub:
             )
             running = self.store.running_game(row.id)
             if running is not None:
-                if running.plugin not in self.games:
-                    self.store.finish_game(
-                        running.id, "abandoned", None, [], f"game {running.plugin} is no longer installed"
-                    )
-                else:
-                    try:
-                        table.restore_game(
-                            running.id, running.plugin, running.seed, running.options, running.players
-                        )
-                    except Exception:
-                        log.exception("game %s could not be replayed; marked abandoned", running.id)
-                        table.state = None
-                        self.store.finish_game(running.id, "abandoned", None, [], "could not be replayed")
+                self._restore_game(table, running)
             self.tables[(row.network, row.channel.lower())] = table
+
+    def _restore_game(self, table: Table, running: Any) -> None:
+        """Replay a table's running game, in its channel's language."""
+        with language(table.channel_language()):
+            if running.plugin not in self.games:
+                self.store.finish_game(
+                    running.id, "abandoned", None, [], f"game {running.plugin} is no longer installed"
+                )
+            else:
+                try:
+                    table.restore_game(
+                        running.id, running.plugin, running.seed, running.options, running.players
+                    )
+                except Exception:
+                    log.exception("game %s could not be replayed; marked abandoned", running.id)
+                    table.state = None
+                    self.store.finish_game(running.id, "abandoned", None, [], "could not be replayed")
 
     def _new_table(
         self,
@@ -214,7 +228,43 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        table.language_of = lambda who: self.person_language(network, who)
+        table.channel_language = lambda: self.channel_language(network, channel, table.settings)
         return table
+
+    # --- languages ---------------------------------------------------------------------------
+    def channel_language(
+        self, network: str, channel: str, settings: dict[str, str] | None = None
+    ) -> str | None:
+        """A channel's language: its /lang channel, the config's channel, network; None: bot default."""
+        if settings is None:
+            table = self.tables.get((network, channel.lower()))
+            settings = table.settings if table is not None else {}
+        return (
+            normalize_language(settings.get("lang"))
+            or normalize_language(self.channel_languages.get((network, channel.lower())))
+            or normalize_language(self.network_languages.get(network))
+        )
+
+    def person_language(self, network: str, key: str) -> str | None:
+        """The language a person chose with /lang (None: they hear the channel's)."""
+        return normalize_language(self.prefs.get((network, key, "lang")))
+
+    def _line_language(self, network: str, channel: str | None, user: User, text: str) -> str | None:
+        """A line's language: its channel's, or for a private line its table's or the speaker's."""
+        if channel is not None:
+            return self.channel_language(network, channel)
+        first = text.split(None, 2)
+        named = [w for w in first[:2] if w.startswith(("#", "&"))]
+        table = self.tables.get((network, named[0].lower())) if named else None
+        if table is None:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if table is not None:
+            return self.channel_language(network, table.channel, table.settings)
+        return self.person_language(network, user.key) or normalize_language(
+            self.network_languages.get(network)
+        )
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -315,11 +365,15 @@ class Hub:
         return list(found.values())
 
     def private_view(self, network: str, channel: str, key: str) -> str | None:
+        """A seated person's private view, in their language (or their table's)."""
         table = self.tables.get((network, channel.lower()))
         if table is None or not table.running:
             return None
         seat = table.game_seat_of(key)
-        return None if seat is None else table.plugin.private_view(table.state, seat)
+        if seat is None:
+            return None
+        with language(self.person_language(network, key) or table.channel_language()):
+            return table.plugin.private_view(table.state, seat)
 
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel (for a transport's board pane), else None."""
@@ -345,23 +399,35 @@ class Hub:
         except Exception:
             log.exception("line %r from %r failed", incoming.text, incoming.user)
             nick = sanitize(incoming.user.nick) or "?"
-            return [
-                Tell(
-                    incoming.network, nick, _("Sorry, something went wrong with that line; nothing changed.")
-                )
-            ]
+            return self._apply_prefs(
+                [
+                    Tell(
+                        incoming.network,
+                        nick,
+                        _("Sorry, something went wrong with that line; nothing changed."),
+                    )
+                ]
+            )
 
     def _apply_prefs(self, messages: list[Outgoing]) -> list[Outgoing]:
+        """Each private line in its reader's language and the way they want it (NOTICE or not)."""
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
                 key = message.key or self._key_for_nick(message.network, message.nick)
+                lang = self.person_language(message.network, key)
+                if lang:
+                    message = replace(message, text=localized_text(message.text, lang))
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)
         return out
 
     def _key_for_nick(self, network: str, nick: str) -> str:
+        """The identity behind a nick: who last spoke with it, else a seat that has it."""
+        known = self._nick_keys.get((network, nick.lower()))
+        if known is not None:
+            return known
         for (net, _c), table in self.tables.items():
             if net != network:
                 continue
@@ -384,6 +450,12 @@ class Hub:
         text = sanitize(incoming.text)
         if not text or raw_nick.lower() == self.settings.nick.lower():
             return []
+        self._nick_keys[(network, raw_nick.lower())] = user.key
+        with language(self._line_language(network, channel, user, text)):
+            return self._spoken(network, channel, user, text)
+
+    def _spoken(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
+        """One line from a person, answered in the language already chosen for it."""
         back: list[Outgoing] = []
         if channel is not None:  # a player the AI stood in for is back the moment they say anything here
             table = self.tables.get((network, channel.lower()))
@@ -700,7 +772,8 @@ class Hub:
             if net != network or (channel is not None and chan != channel.lower()):
                 continue
             if table.seat_of(key) is not None:
-                out += table.remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                with language(table.channel_language()):
+                    out += table.remove(key, lambda who: _("{nick} is gone.").format(nick=who))
         return out
 
     async def close(self) -> None:

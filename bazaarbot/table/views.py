@@ -46,7 +46,7 @@ class Views(TableBase):
                     _("You are not playing a game at this table.") + self.claim_hint(actor.user),
                 )
             ]
-        view = self.plugin.private_view(self.state, seat)
+        view = self.view_of(seat)
         return [
             self.tell(
                 actor.user.nick,
