@@ -206,9 +206,6 @@ class Msg(str):
     def __radd__(self, other: str) -> Joined:
         return Joined.of(other, self)
 
-    def __reduce__(self) -> tuple[object, ...]:
-        return (Msg.build, (self.msgid, self.plural, self.count, self.args, self.kwargs))
-
 
 class Joined(Msg):
     """``Msg + str``: a concatenation whose ``Msg`` parts re-render."""
@@ -229,9 +226,6 @@ class Joined(Msg):
 
     def render(self, lang: str) -> str:
         return Joined.of(*(localized(p, lang) for p in self.parts))
-
-    def __reduce__(self) -> tuple[object, ...]:
-        return (Joined.of, self.parts)
 
 
 def localized(text: object, lang: str | None) -> object:
