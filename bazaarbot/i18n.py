@@ -172,6 +172,8 @@ class Msg(str):
     count: int
     args: tuple[object, ...]
     kwargs: dict[str, object]
+    #: the language its value is in
+    lang: str
 
     @classmethod
     def build(
@@ -181,24 +183,27 @@ class Msg(str):
         count: int = 1,
         args: tuple[object, ...] = (),
         kwargs: dict[str, object] | None = None,
+        lang: str | None = None,
     ) -> Msg:
         kwargs = kwargs or {}
-        template = _template(msgid, plural, count)
+        lang = lang or current_language()
+        found = translation(lang)
+        template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
         text = template.format(*args, **kwargs) if (args or kwargs) else template
         made = cls(text)
         made.msgid, made.plural, made.count, made.args, made.kwargs = msgid, plural, count, args, kwargs
+        made.lang = lang
         return made
 
     def format(self, *args: object, **kwargs: object) -> Msg:  # type: ignore[override]
-        """The sentence with its placeholders filled, still re-renderable."""
-        return Msg.build(self.msgid, self.plural, self.count, args, kwargs)
+        """The sentence with its placeholders filled, in the language it was built in (still lazy)."""
+        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, self.lang)
 
     def render(self, lang: str) -> str:
         """This sentence in ``lang`` (its arguments rendered there too)."""
-        with language(lang):
-            args = tuple(localized(a, lang) for a in self.args)
-            kwargs = {k: localized(v, lang) for k, v in self.kwargs.items()}
-            return Msg.build(self.msgid, self.plural, self.count, args, kwargs)
+        args = tuple(localized(a, lang) for a in self.args)
+        kwargs = {k: localized(v, lang) for k, v in self.kwargs.items()}
+        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, lang)
 
     def __add__(self, other: str) -> Joined:  # type: ignore[override]
         return Joined.of(self, other)
@@ -239,11 +244,6 @@ def localized_text(text: str, lang: str | None) -> str:
     """``localized`` for a line of text (always a ``str`` back)."""
     found = localized(text, lang)
     return found if isinstance(found, str) else str(found)
-
-
-def _template(msgid: str, plural: str | None, count: int) -> str:
-    found = translation(current_language())
-    return found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
 
 
 def _(message: str) -> str:

@@ -120,8 +120,8 @@ def test_a_german_room_and_a_spanish_room_on_one_bot_each_play_in_their_own_lang
 def _german_table_with_an_english_player(tmp_path) -> Driver:
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
     driver.line("eve", "/lang en")
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
+    assert told(driver.line("otto", "/new jaipur"), "otto")[0].startswith("Du sitzt auf Platz 1")
+    assert told(driver.line("eve", "/join"), "eve")[0].startswith("You sit in seat 2")
     return driver
 
 
