@@ -167,6 +167,8 @@ class Msg(str):
     other ``str`` operation (an f-string, a ``join``) gives a plain ``str``.
     """
 
+    __slots__ = ("args", "count", "kwargs", "lang", "msgid", "plural")
+
     msgid: str
     plural: str | None
     count: int
@@ -184,11 +186,13 @@ class Msg(str):
         args: tuple[object, ...] = (),
         kwargs: dict[str, object] | None = None,
         lang: str | None = None,
+        template: str | None = None,
     ) -> Msg:
         kwargs = kwargs or {}
         lang = lang or current_language()
-        found = translation(lang)
-        template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
+        if template is None:
+            found = translation(lang)
+            template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
         text = template.format(*args, **kwargs) if (args or kwargs) else template
         made = cls(text)
         made.msgid, made.plural, made.count, made.args, made.kwargs = msgid, plural, count, args, kwargs
@@ -197,7 +201,8 @@ class Msg(str):
 
     def format(self, *args: object, **kwargs: object) -> Msg:  # type: ignore[override]
         """The sentence with its placeholders filled, in the language it was built in (still lazy)."""
-        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, self.lang)
+        unfilled = str.__str__(self) if not (self.args or self.kwargs) else None
+        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, self.lang, unfilled)
 
     def render(self, lang: str) -> str:
         """This sentence in ``lang`` (its arguments rendered there too)."""
@@ -214,6 +219,8 @@ class Msg(str):
 
 class Joined(Msg):
     """``Msg + str``: a concatenation whose ``Msg`` parts re-render."""
+
+    __slots__ = ("parts",)
 
     parts: tuple[str, ...]
 
