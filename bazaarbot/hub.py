@@ -246,6 +246,14 @@ class Hub:
             or normalize_language(self.network_languages.get(network))
         )
 
+    def _reader_language(self, message: Outgoing) -> str | None:
+        """The language a private line's reader chose (None for a channel line or no choice)."""
+        if not isinstance(message, Tell):
+            return None
+        return self.person_language(
+            message.network, message.key or self._key_for_nick(message.network, message.nick)
+        )
+
     def person_language(self, network: str, key: str) -> str | None:
         """The language a person chose with /lang (None: they hear the channel's)."""
         return normalize_language(self.prefs.get((network, key, "lang")))
@@ -325,7 +333,8 @@ class Hub:
                 log.warning("no transport for network %s", message.network)
                 continue
             try:
-                await transport.send(message)
+                with language(self._reader_language(message)):  # what a transport adds (e.g. "/more")
+                    await transport.send(message)
             except Exception:
                 log.exception("sending to %s failed", message.network)
 
