@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
+from bazaarbot.i18n import language
 from bazaarbot.table import Table
 from bazaarbot.table.ai_seats import Decision
 from bazaarbot.transports.base import Outgoing
@@ -110,9 +111,10 @@ class Autoplay:
                 await asyncio.sleep(wait)
 
             def play() -> list[Outgoing]:
-                if decision.timeout:
-                    return table.play_timed_out(decision, command)
-                return table.play_for(decision, command)
+                with language(table.channel_language()):
+                    if decision.timeout:
+                        return table.play_timed_out(decision, command)
+                    return table.play_for(decision, command)
 
             if self.run is not None:
                 await self.run(play)
@@ -145,12 +147,13 @@ class Autoplay:
         for table in tables:
             if not table.running:
                 continue
-            if table.network not in self.down:
-                lines, decisions = table.clock_tick(now, backlog.get(table.network, 0.0))
-                out += lines
-                for decision in decisions:
-                    self._start(table, decision)
-            out += self._abandon_if_empty(table, now)
+            with language(table.channel_language()):
+                if table.network not in self.down:
+                    lines, decisions = table.clock_tick(now, backlog.get(table.network, 0.0))
+                    out += lines
+                    for decision in decisions:
+                        self._start(table, decision)
+                out += self._abandon_if_empty(table, now)
         return out
 
     def _abandon_if_empty(self, table: Table, now: float) -> list[Outgoing]:

@@ -14,7 +14,7 @@ import sys
 from dataclasses import replace
 
 from bazaarbot.config import AdminPolicy, ConfigError, load_config
-from bazaarbot.i18n import set_language
+from bazaarbot.i18n import preload_catalogues, set_language
 
 log = logging.getLogger("bazaarbot")
 
@@ -28,6 +28,7 @@ def _console(args: argparse.Namespace) -> int:
     if args.seed is not None:
         settings = replace(settings, seed=args.seed)
     set_language(settings.language)
+    preload_catalogues()
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
@@ -68,6 +69,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
     set_language(config.bot.language)
+    preload_catalogues()
     admins = {config.web.network: web_admin_policy(config.web.admins)}
     for network in config.irc:
         admins[network.name] = network.admins
@@ -80,6 +82,8 @@ def _run(args: argparse.Namespace) -> int:
             tables=config.tables,
             ai=config.ai,
             turn_seconds=config.turn_seconds(),
+            network_languages=config.network_languages(),
+            channel_languages=config.channel_languages(),
         )
         transports = []
         if config.web.enabled:

@@ -9,6 +9,7 @@ from typing import Any
 
 from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
+from bazaarbot.i18n import available_languages, normalize_language
 
 
 class ConfigError(ValueError):
@@ -106,6 +107,10 @@ class WebSettings:
     limits: WebLimits = field(default_factory=WebLimits)
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
+    #: the language of this network's rooms (None: ``[bot] language``)
+    language: str | None = None
+    #: room -> its language, overriding ``language``
+    channel_languages: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,10 @@ class IrcNetwork:
     page_lines: int = 6
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
+    #: the language of this network's channels (None: ``[bot] language``)
+    language: str | None = None
+    #: channel -> its language, overriding ``language``
+    channel_languages: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -163,6 +172,47 @@ class Config:
         found = {self.web.network: pick(self.web.turn_seconds)}
         found.update({n.name: pick(n.turn_seconds) for n in self.irc})
         return found
+
+    def network_languages(self) -> dict[str, str]:
+        """Each network's configured language (networks without one are left out)."""
+        found = {self.web.network: self.web.language} if self.web.language else {}
+        found.update({n.name: n.language for n in self.irc if n.language})
+        return found
+
+    def channel_languages(self) -> dict[tuple[str, str], str]:
+        """(network, channel) -> the language configured for that channel."""
+        found = {(self.web.network, c): lang for c, lang in self.web.channel_languages.items()}
+        for network in self.irc:
+            found.update({(network.name, c): lang for c, lang in network.channel_languages.items()})
+        return found
+
+
+def _language(section: dict[str, Any], where: str, key: str = "language") -> str | None:
+    """A language the bot speaks ("de", "es", "en"), or None when the key is absent."""
+    value = _take(section, where, key, str, None)
+    if value is None:
+        return None
+    found = normalize_language(value)
+    if found is None:
+        raise ConfigError(f"{where}.{key}: {value!r} is not one of {', '.join(available_languages())}")
+    return found
+
+
+def _channel_languages(section: dict[str, Any], where: str) -> dict[str, str]:
+    """``channel_languages = { "#bazaar-de" = "de" }``: each channel's language, checked."""
+    table = section.get("channel_languages", {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}.channel_languages must be a table of channel = language")
+    found: dict[str, str] = {}
+    for channel, value in table.items():
+        if not channel.startswith(("#", "&")):
+            raise ConfigError(f"{where}.channel_languages: {channel!r} must start with #")
+        if not isinstance(value, str):
+            raise ConfigError(f"{where}.channel_languages.{channel} must be a string")
+        lang = _language({"language": value}, f"{where}.channel_languages.{channel}")
+        assert lang is not None
+        found[channel.lower()] = lang
+    return found
 
 
 #: the shortest turn clock a table may set (seconds)
@@ -335,7 +385,20 @@ def parse_config(data: dict[str, Any]) -> Config:
         raise ConfigError("bot.max_tables must be at least 1")
     w = data.get("web", {})
     _check_keys(
-        w, "web", {"enabled", "host", "port", "network", "max_message", "admins", "limits", "turn_seconds"}
+        w,
+        "web",
+        {
+            "enabled",
+            "host",
+            "port",
+            "network",
+            "max_message",
+            "admins",
+            "limits",
+            "turn_seconds",
+            "language",
+            "channel_languages",
+        },
     )
     web = WebSettings(
         enabled=_take(w, "web", "enabled", bool, True),
@@ -346,6 +409,8 @@ def parse_config(data: dict[str, Any]) -> Config:
         admins=_admins(w, "web", False),
         limits=_web_limits(w),
         turn_seconds=_turn_seconds(w, "web", None),
+        language=_language(w, "web"),
+        channel_languages=_channel_languages(w, "web"),
     )
     if not 0 <= web.port <= 65535:
         raise ConfigError("web.port must be between 0 and 65535")
@@ -392,6 +457,8 @@ def parse_config(data: dict[str, Any]) -> Config:
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
                 page_lines=_take(n, where, "page_lines", int, 6),
                 turn_seconds=_turn_seconds(n, where, None),
+                language=_language(n, where),
+                channel_languages=_channel_languages(n, where),
             )
         )
     return Config(bot=bot, web=web, irc=tuple(networks), ai=_ai(data.get("ai", {})), tables=tables)

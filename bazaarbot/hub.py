@@ -26,7 +26,7 @@ from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.gamelog import GameLogs
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, language, localized_text, ngettext, normalize_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover, web_folder
@@ -133,8 +133,15 @@ class Hub:
         turn_seconds: dict[str, int | None] | None = None,
         ai_pool: AiPool | None = None,
         wall_clock: Callable[[], float] = time.time,
+        network_languages: dict[str, str] | None = None,
+        channel_languages: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.store = store
+        #: the config's language per network, and per (network, channel) (a table's /lang channel wins)
+        self.network_languages = dict(network_languages or {})
+        self.channel_languages = {
+            (net, chan.lower()): lang for (net, chan), lang in (channel_languages or {}).items()
+        }
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
@@ -212,7 +219,8 @@ class Hub:
                 row.colors,
             )
             game_row = running.get(row.id)
-            restore_into(table, game_row, self.store, self.games)
+            with language(table.channel_language()):
+                restore_into(table, game_row, self.store, self.games)
             if table.running and game_row is not None:
                 snapshot = game_row.snapshot
                 self._snap_at[table] = (game_row.game.id, snapshot.n if snapshot else 0)
@@ -254,6 +262,8 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        table.language_of = lambda who: self.person_language(network, who)
+        table.channel_language = lambda: self.channel_language(network, channel, table.settings)
         table.after_game = lambda game_id, table=table: self._rate_after_commit(table, game_id)
         return table
 
@@ -278,6 +288,48 @@ class Hub:
             for network, channel, colors, game_id in pending
             for text in self.ratings.after_game(game_id)
         ]
+
+    # --- languages ---------------------------------------------------------------------------
+    def channel_language(
+        self, network: str, channel: str, settings: dict[str, str] | None = None
+    ) -> str | None:
+        """A channel's language: its /lang channel, the config's channel, network; None: bot default."""
+        if settings is None:
+            table = self.tables.get((network, channel.lower()))
+            settings = table.settings if table is not None else {}
+        return (
+            normalize_language(settings.get("lang"))
+            or normalize_language(self.channel_languages.get((network, channel.lower())))
+            or normalize_language(self.network_languages.get(network))
+        )
+
+    def _reader_language(self, message: Outgoing) -> str | None:
+        """The language a private line's reader chose (None for a channel line or no choice)."""
+        if not isinstance(message, Tell):
+            return None
+        return self.person_language(
+            message.network, message.key or self._key_for_nick(message.network, message.nick)
+        )
+
+    def person_language(self, network: str, key: str) -> str | None:
+        """The language a person chose with /lang (None: they hear the channel's)."""
+        return normalize_language(self.prefs.get((network, key, "lang")))
+
+    def _line_language(self, network: str, channel: str | None, user: User, text: str) -> str | None:
+        """A line's language: its channel's, or for a private line its table's or the speaker's."""
+        if channel is not None:
+            return self.channel_language(network, channel)
+        first = text.split(None, 2)
+        named = [w for w in first[:2] if w.startswith(("#", "&"))]
+        table = self.tables.get((network, named[0].lower())) if named else None
+        if table is None:
+            seated = self.seated_tables(network, user.key)
+            table = seated[0] if len(seated) == 1 else None
+        if table is not None:
+            return self.channel_language(network, table.channel, table.settings)
+        return self.person_language(network, user.key) or normalize_language(
+            self.network_languages.get(network)
+        )
 
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -359,7 +411,8 @@ class Hub:
                 log.warning("no transport for network %s", message.network)
                 continue
             try:
-                await transport.send(message)
+                with language(self._reader_language(message)):  # what a transport adds (e.g. "/more")
+                    await transport.send(message)
             except Exception:
                 log.exception("sending to %s failed", message.network)
 
@@ -413,7 +466,10 @@ class Hub:
         if table is None or not table.running:
             return None
         seat = table.game_seat_of(key)
-        return None if seat is None else table.plugin.private_view(table.state, seat)
+        if seat is None:
+            return None
+        with language(self.person_language(network, key) or table.channel_language()):
+            return table.plugin.private_view(table.state, seat)
 
     def board_version(self, network: str, channel: str) -> object:
         """Changes whenever the channel's board may have: a transport renders the board only then."""
@@ -624,10 +680,14 @@ class Hub:
         self.prefs = {(p["network"], p["user_key"], p["name"]): p["value"] for p in self.store.prefs()}
 
     def _apply_prefs(self, messages: list[Outgoing]) -> list[Outgoing]:
+        """Each private line in its reader's language and the way they want it (NOTICE or not)."""
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
                 key = message.key or self._key_for_nick(message.network, message.nick)
+                lang = self.person_language(message.network, key)
+                if lang:
+                    message = replace(message, text=localized_text(message.text, lang))
                 if self.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
             out.append(message)
@@ -650,6 +710,11 @@ class Hub:
         text = sanitize(incoming.text)
         if not text or raw_nick.lower() == self.settings.nick.lower():
             return []
+        with language(self._line_language(network, channel, user, text)):
+            return self._spoken(network, channel, user, text)
+
+    def _spoken(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
+        """One line from a person, answered in the language already chosen for it."""
         back: list[Outgoing] = []
         if channel is not None:  # a player the AI stood in for is back the moment they say anything here
             table = self.tables.get((network, channel.lower()))
@@ -1016,7 +1081,8 @@ class Hub:
             if channel is not None and table.channel.lower() != channel.lower():
                 continue
             if table.seat_of(key) is not None:
-                out += self._use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                with language(table.channel_language()):
+                    out += self._use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
                 self.index.update(table)
         return out
 

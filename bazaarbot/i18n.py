@@ -158,14 +158,109 @@ def normalize_language(tag: str | None, localedir: str | Path | None = None) -> 
     return base if base in known else None
 
 
+class Msg(str):
+    """A translated sentence that can be rendered again in another language.
+
+    Its value is the text in the language current when it was built; it keeps
+    its msgid (plural forms and count) and, after ``format``, its arguments, so
+    ``localized(msg, "de")`` gives the same sentence for a German reader. Any
+    other ``str`` operation (an f-string, a ``join``) gives a plain ``str``.
+    """
+
+    __slots__ = ("args", "count", "kwargs", "lang", "msgid", "plural")
+
+    msgid: str
+    plural: str | None
+    count: int
+    args: tuple[object, ...]
+    kwargs: dict[str, object]
+    #: the language its value is in
+    lang: str
+
+    @classmethod
+    def build(
+        cls,
+        msgid: str,
+        plural: str | None = None,
+        count: int = 1,
+        args: tuple[object, ...] = (),
+        kwargs: dict[str, object] | None = None,
+        lang: str | None = None,
+        template: str | None = None,
+    ) -> Msg:
+        kwargs = kwargs or {}
+        lang = lang or current_language()
+        if template is None:
+            found = translation(lang)
+            template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
+        text = template.format(*args, **kwargs) if (args or kwargs) else template
+        made = cls(text)
+        made.msgid, made.plural, made.count, made.args, made.kwargs = msgid, plural, count, args, kwargs
+        made.lang = lang
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> Msg:  # type: ignore[override]
+        """The sentence with its placeholders filled, in the language it was built in (still lazy)."""
+        unfilled = str.__str__(self) if not (self.args or self.kwargs) else None
+        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, self.lang, unfilled)
+
+    def render(self, lang: str) -> str:
+        """This sentence in ``lang`` (its arguments rendered there too)."""
+        args = tuple(localized(a, lang) for a in self.args)
+        kwargs = {k: localized(v, lang) for k, v in self.kwargs.items()}
+        return Msg.build(self.msgid, self.plural, self.count, args, kwargs, lang)
+
+    def __add__(self, other: str) -> Joined:  # type: ignore[override]
+        return Joined.of(self, other)
+
+    def __radd__(self, other: str) -> Joined:
+        return Joined.of(other, self)
+
+
+class Joined(Msg):
+    """``Msg + str``: a concatenation whose ``Msg`` parts re-render."""
+
+    __slots__ = ("parts",)
+
+    parts: tuple[str, ...]
+
+    @classmethod
+    def of(cls, *parts: str) -> Joined:
+        flat: list[str] = []
+        for part in parts:
+            flat.extend(part.parts if isinstance(part, Joined) else (part,))
+        made = cls("".join(str.__str__(p) for p in flat))
+        made.parts = tuple(flat)
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+        return str.format(str(self), *args, **kwargs)
+
+    def render(self, lang: str) -> str:
+        return Joined.of(*(localized(p, lang) for p in self.parts))
+
+
+def localized(text: object, lang: str | None) -> object:
+    """``text`` in ``lang`` when it is a re-renderable ``Msg`` (anything else as it is)."""
+    if lang and isinstance(text, Msg):
+        return text.render(lang)
+    return text
+
+
+def localized_text(text: str, lang: str | None) -> str:
+    """``localized`` for a line of text (always a ``str`` back)."""
+    found = localized(text, lang)
+    return found if isinstance(found, str) else str(found)
+
+
 def _(message: str) -> str:
-    """Translate one English source sentence into the current language."""
-    return translation(current_language()).gettext(message)
+    """Translate one English source sentence into the current language (a re-renderable ``Msg``)."""
+    return Msg.build(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    """Translate a sentence whose form depends on a count."""
-    return translation(current_language()).ngettext(singular, plural, n)
+    """Translate a sentence whose form depends on a count (a re-renderable ``Msg``)."""
+    return Msg.build(singular, plural, n)
 
 
 def N_(message: str) -> str:

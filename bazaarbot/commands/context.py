@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bazaarbot.config import BotSettings
+from bazaarbot.i18n import localized_text
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
@@ -26,6 +27,12 @@ class CommandHost(Protocol):
 
     def table_at(self, network: str, channel: str) -> Table | None:
         """The channel's table if it exists (a look creates nothing)."""
+
+    def table(self, network: str, channel: str) -> Table:
+        """The channel's table, made when it is first needed."""
+
+    def person_language(self, network: str, key: str) -> str | None:
+        """The language a person chose with /lang, None when they hear the channel's."""
 
     def seated_tables(self, network: str, key: str) -> list[Table]:
         """The tables where the identity ``key`` sits."""
@@ -75,8 +82,9 @@ class Context:
         return Say(self.network, self.channel, text)
 
     def tell(self, text: str, listing: bool = False) -> Tell:
-        """A private answer to the speaker."""
-        return Tell(self.network, self.nick, text, listing=listing)
+        """A private answer to the speaker, in their language."""
+        lang = self.host.person_language(self.network, self.user.key)
+        return Tell(self.network, self.nick, localized_text(text, lang), listing=listing)
 
     def the_table(self) -> Table:
         """The table of a command declared with ``table=True`` (always set for those)."""

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import REGISTRY, command
-from bazaarbot.i18n import N_, _
+from bazaarbot.i18n import N_, _, language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.transports.base import Outgoing, PagingTransport
 from bazaarbot.wording import players_label
 
 
-@command("games", N_("list the games this bot can run"), aliases=("list",), table=False)
+@command("games", N_("list the games this bot can run"), aliases=("list", "spiele", "juegos"), table=False)
 def games(ctx: Context) -> list[Outgoing]:
     listed = "; ".join(
         f"{g.name} ({g.title}, {players_label(g)})"
@@ -35,17 +35,19 @@ def _game_of(ctx: Context) -> GamePlugin | None:
     "help",
     N_("this help"),
     args=N_("[command|moves]"),
-    aliases=("commands",),
+    aliases=("commands", "hilfe", "ayuda"),
     table=False,
 )
 def help_(ctx: Context) -> list[Outgoing]:
     if not ctx.args:
         return [ctx.tell(REGISTRY.overview(), listing=True)]
     word = ctx.args[0].lower().lstrip("/!")
-    if word == "moves" or word in ctx.host.games:
+    if REGISTRY.lookup(word) is REGISTRY.lookup("moves") or word in ctx.host.games:
         game = ctx.host.games.get(word) or _game_of(ctx)
         if game is not None:
-            return [ctx.tell(f"{game.title}: " + (game.command_help or game.rules_summary), listing=True)]
+            with language(ctx.host.person_language(ctx.network, ctx.user.key)):
+                text = f"{game.title}: " + (game.command_help or game.rules_summary)
+            return [ctx.tell(text, listing=True)]
     spec = REGISTRY.lookup(word)
     if spec is not None:
         return [ctx.tell(spec.explain())]
@@ -58,7 +60,13 @@ def help_(ctx: Context) -> list[Outgoing]:
     ]
 
 
-@command("rules", N_("a summary of a game's rules"), args=N_("<game>"), table=False)
+@command(
+    "rules",
+    N_("a summary of a game's rules"),
+    args=N_("<game>"),
+    aliases=("regeln", "reglas"),
+    table=False,
+)
 def rules(ctx: Context) -> list[Outgoing]:
     if not ctx.args or ctx.args[0].lower() not in ctx.host.games:
         return [
@@ -72,17 +80,21 @@ def rules(ctx: Context) -> list[Outgoing]:
     return [ctx.tell(game.rules_summary or game.title, listing=True)]
 
 
-@command("status", N_("who sits here, which game, whose turn"), aliases=("players", "who", "state"))
+@command(
+    "status",
+    N_("who sits here, which game, whose turn"),
+    aliases=("players", "who", "state", "stand", "estado"),
+)
 def status(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(ctx.the_table().status())]
 
 
-@command("board", N_("show the whole board"), aliases=("show",))
+@command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
 def board(ctx: Context) -> list[Outgoing]:
     return [ctx.reply(ctx.the_table().board())]
 
 
-@command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards",))
+@command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards", "karten", "mano"))
 def hand(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().hand(ctx.actor)
 
@@ -91,7 +103,7 @@ def hand(ctx: Context) -> list[Outgoing]:
     "moves",
     N_("your legal moves now (all: every one, exactly as you can type it)"),
     args=N_("[all [word]]"),
-    aliases=("move",),
+    aliases=("move", "zuege", "züge", "movimientos", "jugadas"),
     details=N_("/moves all take lists only the commands with that word in them."),
 )
 def moves(ctx: Context) -> list[Outgoing]:
@@ -108,6 +120,7 @@ def moves(ctx: Context) -> list[Outgoing]:
 )
 def more(ctx: Context) -> list[Outgoing]:
     transport = ctx.host.transport(ctx.network)
-    if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick):
-        return []
+    with language(ctx.host.person_language(ctx.network, ctx.user.key)):  # the page's "(n more lines)"
+        if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick):
+            return []
     return [ctx.tell(_("Nothing more to show."))]

@@ -12,7 +12,7 @@ from bazaarbot.transports.base import Outgoing
     "new",
     N_("choose the game for this table (and sit down)"),
     args=N_("<game> [option=value ...]"),
-    aliases=("game",),
+    aliases=("game", "neu", "nuevo"),
     where=Where.CHANNEL,
     details=N_(
         "Before the first seat is taken anyone may choose; after that the host. /rules <game> lists "
@@ -28,7 +28,7 @@ def new(ctx: Context) -> list[Outgoing]:
     "join",
     N_("sit down at this table"),
     args=N_("[seat]"),
-    aliases=("sit",),
+    aliases=("sit", "mitspielen", "beitreten", "unirse"),
     where=Where.CHANNEL,
     details=N_("The first to sit is the host."),
 )
@@ -51,12 +51,19 @@ def claim(ctx: Context) -> list[Outgoing]:
     return ctx.host.claim_seat(ctx.network, ctx.user, ctx.args)
 
 
-@command("leave", N_("get up (ends a running game you play in)"), aliases=("part", "quit"))
+@command(
+    "leave", N_("get up (ends a running game you play in)"), aliases=("part", "quit", "verlassen", "salir")
+)
 def leave(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().leave(ctx.actor)
 
 
-@command("start", N_("start the game with everybody seated (host)"), who=Who.HOST)
+@command(
+    "start",
+    N_("start the game with everybody seated (host)"),
+    aliases=("starten", "empezar"),
+    who=Who.HOST,
+)
 def start(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().start(ctx.actor)
 

@@ -170,7 +170,7 @@ class AiSeats(TableBase):
         else:
             line = _("{nick} is back in seat {n}; the AI steps aside.").format(nick=user.nick, n=seat.number)
         out: list[Outgoing] = [self.say(line)]
-        view = self.plugin.private_view(self.state, index)
+        view = self.view_of(index)
         if view:
             out.append(self.tell(user.nick, view, key=user.key))
         return out

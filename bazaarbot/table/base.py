@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from bazaarbot.i18n import language, localized_text
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
@@ -78,6 +79,10 @@ class TableBase:
         self.paused: str | None = None
         #: one-time codes that move a seat bound to a host to its owner's new address
         self.codes = SeatCodes(store.db.conn)
+        #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
+        self.language_of: Callable[[str], str | None] = lambda key: None
+        #: the language of this table's channel (the hub sets it; None: the bot's default)
+        self.channel_language: Callable[[], str | None] = lambda: None
 
     @property
     def plugin(self) -> GamePlugin:
@@ -93,8 +98,17 @@ class TableBase:
     def tell(
         self, nick: str, text: str, listing: bool = False, key: str | None = None, commands: bool = False
     ) -> Tell:
-        """A private line; with ``key`` only for that identity (never for whoever took the nick)."""
-        return Tell(self.network, nick, text, listing=listing, key=key, commands=commands)
+        """A private line in its reader's language; with ``key`` only for that identity."""
+        lang = self.language_of(key) if key else None
+        return Tell(
+            self.network, nick, localized_text(text, lang), listing=listing, key=key, commands=commands
+        )
+
+    def view_of(self, index: int) -> str | None:
+        """Game seat ``index``'s private view, built in its owner's language."""
+        seat = self.players[index]
+        with language(self.language_of(seat.key) if seat.ai is None else None):
+            return self.plugin.private_view(self.state, index)
 
     def notify(self) -> None:
         """Tell whoever watches this table that its game moved or changed hands."""

@@ -100,7 +100,7 @@ class RunningGame(AiSeats):
             self.say(plugin.board(self.state)),
         ]
         for index in range(len(self.players)):
-            view = plugin.private_view(self.state, index)
+            view = self.view_of(index)
             if view:
                 out += self.tell_seat(index, view)
         return out
@@ -127,7 +127,7 @@ class RunningGame(AiSeats):
         ``author`` is the identity written to the move log; a refusal is told to ``answer_to``.
         """
         plugin = self.plugin
-        before = [plugin.private_view(self.state, i) for i in range(len(self.players))]
+        before = [self.view_of(i) for i in range(len(self.players))]
         try:
             move = plugin.parse(self.state, seat, text)
             snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
@@ -178,7 +178,7 @@ class RunningGame(AiSeats):
         """Every seat's private view that differs from ``before``, to its owner."""
         out: list[Outgoing] = []
         for index, old in enumerate(before):
-            new = self.plugin.private_view(self.state, index)
+            new = self.view_of(index)
             if new and new != old:
                 out += self.tell_seat(index, new)
         return out
@@ -200,7 +200,7 @@ class RunningGame(AiSeats):
                     ),
                 )
             ]
-        before = [self.plugin.private_view(self.state, i) for i in range(len(self.players))]
+        before = [self.view_of(i) for i in range(len(self.players))]
         if not self._record(seat, actor.user.key, UNDO_RECORD, nick):
             return [self.tell(nick, _("Sorry, that could not be saved; nothing changed. Try again."))]
         self.state = self._restored_state(point.snapshot)

@@ -426,7 +426,7 @@ class Lobby(Clock):
         if index is not None and self.players[index].ai is not None:
             return out + self.take_back(index, actor), old_key  # the AI stood in: it steps aside
         if index is not None:
-            view = self.plugin.private_view(self.state, index)
+            view = self.view_of(index)
             if view:
                 out.append(self.tell(user.nick, view, key=user.key))
         return out, old_key

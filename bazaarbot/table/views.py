@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, language
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
 from bazaarbot.transports.base import Outgoing, User
@@ -46,7 +46,7 @@ class Views(TableBase):
                     _("You are not playing a game at this table.") + self.claim_hint(actor.user),
                 )
             ]
-        view = self.plugin.private_view(self.state, seat)
+        view = self.view_of(seat)
         return [
             self.tell(
                 actor.user.nick,
@@ -70,6 +70,10 @@ class Views(TableBase):
 
     def moves(self, actor: Actor, full: bool, word: str = "") -> list[Outgoing]:
         """``/moves``: a summary, or (``all``) every legal command, or those that contain ``word``."""
+        with language(self.language_of(actor.user.key)):  # built as its reader reads it
+            return self._moves(actor, full, word)
+
+    def _moves(self, actor: Actor, full: bool, word: str) -> list[Outgoing]:
         nick = actor.user.nick
         seat = self.game_seat_of(actor.user.key)
         if not self.running or seat is None:
