@@ -155,6 +155,8 @@ class GamePlugin(ABC):
     rules_summary: ClassVar[str] = ""
     #: a few lines that teach the command syntax (``/help moves``)
     command_help: ClassVar[str] = ""
+    #: one typical move, exactly as typed (the web page's input hint shows it)
+    example_move: ClassVar[str] = ""
 
     # --- life cycle -------------------------------------------------------
     @abstractmethod

@@ -43,6 +43,7 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
     view: dict[str, Any] = {
         "game": plugin.name,
         "title": plugin.title,
+        "example": plugin.example_move,
         "min": plugin.min_players,
         "max": plugin.max_players,
         "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],

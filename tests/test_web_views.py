@@ -211,3 +211,13 @@ def test_is_addressed_follows_the_hubs_own_reading_of_a_line(tmp_path: Path) -> 
     assert not hub.is_addressed("web", ROOM, carol, "add 2")  # not seated: chatter
     assert not hub.is_addressed("web", ROOM, alice, "hello all")
     assert hub.is_addressed("web", None, alice, "hello")  # a private line is always for the bot
+
+
+def test_the_web_input_hint_shows_a_move_of_the_rooms_own_game():
+    from bazaarbot.registry import discover
+
+    for name, game in discover().items():
+        assert game.example_move, name
+        assert game.is_move(game.example_move), (name, game.example_move)
+    script = (Path(__file__).parent.parent / "bazaarbot/transports/web/static/app.js").read_text()
+    assert "view.example" in script and "example-move" in script

@@ -28,6 +28,7 @@ class BazaarGame(GamePlugin):
     min_players = 1
     max_players = 6
     rules_version = "bazaar-2"
+    example_move = "trade 3 back"
     options = (
         Option(
             "table",

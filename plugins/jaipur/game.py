@@ -25,6 +25,7 @@ class JaipurGame(GamePlugin):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     rules_version: ClassVar[str] = "jaipur-1"
+    example_move: ClassVar[str] = "take 2 spice"
     options: ClassVar[tuple[Option, ...]] = ()
     rules_summary: ClassVar[str] = (
         "Jaipur (2 players): on your turn take ONE good from the market, take ALL its camels, "

@@ -78,6 +78,7 @@ class Yspahan(GamePlugin):
     min_players = 2
     max_players = 4
     rules_version = "yspahan-2"
+    example_move = "take camels"
     options = (
         Option(
             "must_place_all",

@@ -513,8 +513,20 @@
     else state.myTurn.delete(name);
     if (mine && !was) notifyTurn(name);
     if (view && view.game && view.phase !== "lobby") loadRenderer(view.game);
-    if (name === state.active) renderTable();
+    if (name === state.active) {
+      renderTable();
+      showExample(view);
+    }
     updateTitle();
+  }
+
+  /** The input hint and the help line show a move of the room's own game. */
+  function showExample(view) {
+    const example = view && view.example;
+    if (!example) return;
+    $("line").placeholder = t("Say something, or a command: /join /start {example}", { example: example });
+    const code = $("example-move");
+    if (code) code.textContent = example;
   }
 
   function notifyTurn(name) {
