@@ -8,6 +8,7 @@ They share the fields declared here.
 from __future__ import annotations
 
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ from bazaarbot.table.seats import Seat
 from bazaarbot.transports.base import Outgoing, Say, Tell
 
 
-class TableBase:
+class TableBase(ABC):
     """The fields of one (network, channel) table and the helpers every part needs."""
 
     def __init__(
@@ -159,14 +160,14 @@ class TableBase:
             self.colors,
         )
 
+    @abstractmethod
     def _end_game(self, status: str, note: str, result: Result | None = None) -> list[Outgoing]:
         """End the running game (the game part implements it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
         """Play one command for a game seat (the game part implements it)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def skip_seat(self, index: int) -> list[Outgoing] | None:
         """Take a game seat out of the game (the game part implements it)."""
-        raise NotImplementedError
