@@ -20,6 +20,8 @@ class Console:
         self.proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, encoding="utf-8", bufsize=1
         )
+        #: every line the bot said so far
+        self.seen: list[str] = []
 
     def type(self, line: str) -> list[str]:
         """Type one line; the bot's answer up to the ``---`` that ends it."""
@@ -31,6 +33,7 @@ class Console:
             out = self.proc.stdout.readline()
             assert out, "console ended unexpectedly"
             if out == "---\n":
+                self.seen += block
                 return block
             block.append(out.rstrip("\n"))
 

@@ -10,10 +10,9 @@ from __future__ import annotations
 import random
 import re
 import string
-import subprocess
-import sys
 
 import pytest
+from consoleproc import Console, private
 
 from bazaarbot.i18n_tools import read_catalogue
 from bazaarbot.registry import discover
@@ -36,59 +35,6 @@ EXPECTED = {
         "bazaar": "tabla de intercambio",
     },
 }
-
-
-class Console:
-    """A running `bazaarbot console --script` with a config file, one answer block per typed line."""
-
-    def __init__(self, tmp_path, lang: str, seed: int) -> None:
-        config = tmp_path / "bot.toml"
-        config.write_text(f'[bot]\nlanguage = "{lang}"\n', encoding="utf-8")
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "console",
-                "--script",
-                "--seed",
-                str(seed),
-                "--db",
-                str(tmp_path / "bot.sqlite"),
-                "--config",
-                str(config),
-            ],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-            encoding="utf-8",
-            bufsize=1,
-        )
-        self.seen: list[str] = []
-
-    def type(self, line: str) -> list[str]:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        block = []
-        while True:
-            out = self.proc.stdout.readline()
-            assert out, "console ended unexpectedly"
-            if out == "---\n":
-                self.seen += block
-                return block
-            block.append(out.rstrip("\n"))
-
-    def close(self) -> None:
-        assert self.proc.stdin and self.proc.stdout
-        self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-        self.proc.stdout.close()
-
-
-def private(block: list[str], nick: str) -> list[str]:
-    prefix = f"@{nick}> "
-    return [line[len(prefix) :] for line in block if line.startswith(prefix)]
 
 
 def english_fragments(lang: str) -> list[str]:
@@ -115,7 +61,7 @@ def english_fragments(lang: str) -> list[str]:
 def test_a_whole_game_in_the_bots_language(tmp_path, lang, game):
     players = ["ann", "ben"]
     rng = random.Random(5)
-    console = Console(tmp_path, lang, seed=13)
+    console = Console(tmp_path / "bot.sqlite", seed=13, config=f'[bot]\nlanguage = "{lang}"\n')
     commands: set[str] = set()  # /moves all lines: commands are typed in English words
     try:
         console.type(f"ann: /new {game}")
