@@ -498,22 +498,34 @@ class Hub:
         """Replays of each table's latest game, for its log and its final board."""
         return GameLogs(self.store, self.games)
 
+    def _reading(
+        self, network: str, channel: str | None, user: User, text: str, command: Command | None
+    ) -> tuple[Command | None, bool, list[Outgoing]]:
+        """What a line is: (a command, or a move, or a typo hint); all empty for chatter."""
+        if command is not None:
+            return command, False, []
+        playing = self._playing_table(network, channel, user)
+        words = text.split()
+        looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
+        if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
+            return Command(words[0].lower(), tuple(words[1:])), False, []
+        if channel is None or looks_like_move:
+            return None, True, []
+        live = playing is not None and playing.running
+        return None, False, self._typo_hint(network, playing, user, text) if live and playing else []
+
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
         """Whether the hub takes this line as a table command, a move or a near-miss of one (not chatter).
 
-        The same reading as ``_line``, without answering: a line it would ignore is chatter.
+        The same reading as ``_line`` (``_reading``), without answering.
         """
         text = sanitize(text)
         if not text:
             return False
-        if parse_command(text, self.settings.nick) is not None or channel is None:
-            return True
-        playing = self._playing_table(network, channel, user)
-        if playing is None:
-            return False
-        if playing.plugin.is_move(text[:200]) or text.split()[0].lower() in PLAIN_WORD_COMMANDS:
-            return True
-        return bool(self._typo_hint(network, playing, user, text))
+        command, is_move, hint = self._reading(
+            network, channel, user, text, parse_command(text, self.settings.nick)
+        )
+        return command is not None or is_move or bool(hint)
 
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
@@ -728,21 +740,9 @@ class Hub:
         table = self.tables.get((network, channel.lower())) if channel else None
         if table is not None:
             self._use(table)
-        is_move = False
-        typo_hint: list[Outgoing] = []
-        if command is None:
-            playing = self._playing_table(network, channel, user)
-            words = text.split()
-            looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
-            if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
-                command = Command(words[0].lower(), tuple(words[1:]))
-            elif channel is None or looks_like_move:
-                is_move = True
-            else:
-                live = playing is not None and playing.running
-                typo_hint = self._typo_hint(network, playing, user, text) if live and playing else []
-                if not typo_hint:
-                    return []  # chatter: never answered
+        command, is_move, typo_hint = self._reading(network, channel, user, text, command)
+        if command is None and not is_move and not typo_hint:
+            return []  # chatter: never answered
         if len(text) > self.settings.max_line:
             return [
                 Tell(
