@@ -18,9 +18,9 @@ from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
 from bazaarbot.i18n import language
+from bazaarbot.messages import Outgoing
 from bazaarbot.table import Table
 from bazaarbot.table.ai_seats import Decision
-from bazaarbot.transports.base import Outgoing
 
 log = logging.getLogger(__name__)
 

@@ -37,8 +37,9 @@ from pathlib import Path
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub import Hub
+from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.store import Store
-from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.base import HubPort
 
 NETWORK = "bench"
 

@@ -25,8 +25,10 @@ from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
+from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _, language, localized_text, ngettext, normalize_language
+from bazaarbot.messages import Incoming, Outgoing, Say, SeatedPerson, Tell, User
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover, web_folder
@@ -38,16 +40,6 @@ from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.tableview import table_view
-from bazaarbot.transports.base import (
-    Incoming,
-    Outgoing,
-    PacedTransport,
-    Say,
-    SeatedPerson,
-    Tell,
-    Transport,
-    User,
-)
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)

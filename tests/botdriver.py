@@ -11,8 +11,8 @@ from countgame import GAME as COUNT
 from bazaarbot.ai import DEFAULT_LEVELS, AiPool
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.hub import Hub
+from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.store import Store
-from bazaarbot.transports.base import Incoming, Outgoing, Say, Tell, User
 
 NETWORK = "test"
 

@@ -9,7 +9,7 @@ import pytest
 from botdriver import Driver, said, text, told
 
 from bazaarbot.commands import REGISTRY, Context, Who, command
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.messages import Outgoing
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -56,7 +56,7 @@ def test_input_line_formats_are_parsed():
 
 
 async def test_output_prefixes_and_multi_line_boards():
-    from bazaarbot.transports.base import Say, Tell
+    from bazaarbot.messages import Say, Tell
 
     out = io.StringIO()
     console = ConsoleTransport(out=out)

@@ -10,7 +10,7 @@ from botdriver import Driver
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bazaarbot.transports.base import Incoming, Say, Tell, User
+from bazaarbot.messages import Incoming, Say, Tell, User
 
 WORDS = [
     "/join",

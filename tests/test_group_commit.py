@@ -9,8 +9,8 @@ import threading
 from botdriver import NETWORK, Driver, told
 
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
+from bazaarbot.messages import Incoming, Outgoing, Say, User
 from bazaarbot.store_writer import StoreWriter
-from bazaarbot.transports.base import Incoming, Outgoing, Say, User
 
 
 class DiskChecker:

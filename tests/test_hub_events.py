@@ -6,7 +6,7 @@ import asyncio
 
 from botdriver import NETWORK, Driver, Recorder
 
-from bazaarbot.transports.base import Incoming, User
+from bazaarbot.messages import Incoming, User
 
 
 async def seated_game(tmp_path) -> tuple[Driver, Recorder]:

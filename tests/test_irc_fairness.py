@@ -23,7 +23,7 @@ from ircserver import (
 )
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Tell
+from bazaarbot.messages import Tell
 
 pytestmark = pytest.mark.irc
 

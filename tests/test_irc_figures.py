@@ -34,7 +34,7 @@ from ircserver import (
 )
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Outgoing, Tell
+from bazaarbot.messages import Outgoing, Tell
 
 pytestmark = [
     pytest.mark.irc,

@@ -29,7 +29,7 @@ from ircserver import (
     wait_until,
 )
 
-from bazaarbot.transports.base import Say
+from bazaarbot.messages import Say
 
 pytestmark = pytest.mark.irc
 

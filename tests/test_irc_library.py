@@ -27,7 +27,7 @@ from ircserver import (
 )
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Tell
+from bazaarbot.messages import Tell
 from bazaarbot.transports.irc import IrcTransport
 
 pytestmark = pytest.mark.irc

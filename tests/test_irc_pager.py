@@ -7,7 +7,7 @@ import io
 import pytest
 
 from bazaarbot.config import ConfigError, IrcNetwork, parse_config
-from bazaarbot.transports.base import Say, Tell
+from bazaarbot.messages import Say, Tell
 from bazaarbot.transports.console import ConsoleTransport
 from bazaarbot.transports.irc import IrcTransport
 from bazaarbot.transports.irc.pager import Pager, more_line

@@ -22,7 +22,7 @@ from ircserver import (
     wait_until,
 )
 
-from bazaarbot.transports.base import Say, Tell
+from bazaarbot.messages import Say, Tell
 
 pytestmark = pytest.mark.irc
 

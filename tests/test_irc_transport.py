@@ -5,7 +5,7 @@ from __future__ import annotations
 import ssl
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Say, Tell
+from bazaarbot.messages import Say, Tell
 from bazaarbot.transports.irc import IrcTransport
 from bazaarbot.transports.irc.split import LINELEN
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.transports.base import User
+from bazaarbot.messages import User
 from bazaarbot.transports.irc.lines import parse
 from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster
 

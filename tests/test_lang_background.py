@@ -11,7 +11,7 @@ from botdriver import NETWORK
 from test_takeover import person_to_act, say, settle, table_of
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import Tell
+from bazaarbot.messages import Tell
 from bazaarbot.transports.irc import IrcTransport
 
 

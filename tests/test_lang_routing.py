@@ -17,8 +17,8 @@ from test_console_languages import EXPECTED, TO_ACT, english_fragments
 
 from bazaarbot.config import BotSettings, ConfigError, RateLimit, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
+from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.registry import discover
-from bazaarbot.transports.base import Outgoing, Say, Tell
 
 GAMES = sorted(discover())
 GERMAN_HAND = "Deine Hand"

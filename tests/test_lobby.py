@@ -250,7 +250,7 @@ def test_disconnect_takes_the_same_leave_path(bot):
     bot.line("alice", "/join")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
-    from bazaarbot.transports.base import User
+    from bazaarbot.messages import User
 
     out = bot.hub.leave_now("test", None, User("bob").key)
     assert seated(bot) == ["alice"] and "bob is gone" in text(out) and bot.table.players[1].ai == "medium"
@@ -350,7 +350,7 @@ def test_changed_private_view_is_resent_after_a_move(bot):
 
 
 def test_nick_change_keeps_the_seat(bot):
-    from bazaarbot.transports.base import User
+    from bazaarbot.messages import User
 
     bot.line("alice", "/join")
     bot.line("bob", "/join")

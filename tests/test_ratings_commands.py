@@ -7,8 +7,8 @@ from openskill.models import PlackettLuce
 
 from bazaarbot.cli import main
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
+from bazaarbot.messages import Say, Tell, User
 from bazaarbot.store import Store
-from bazaarbot.transports.base import Say, Tell, User
 
 
 def bot_at(tmp_path, min_games: int = 1) -> Driver:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from botdriver import NETWORK, Driver, told
 
-from bazaarbot.transports.base import User
+from bazaarbot.messages import User
 
 
 class NoScan(dict):

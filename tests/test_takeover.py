@@ -15,9 +15,9 @@ from botdriver import NETWORK, Driver, Recorder
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
+from bazaarbot.messages import Incoming, Say, User
 from bazaarbot.registry import discover
 from bazaarbot.table.clock import AWAY_AFTER, TurnClock
-from bazaarbot.transports.base import Incoming, Say, User
 
 GAMES = discover()
 CHANNEL = "#t"

@@ -29,7 +29,7 @@ from ircserver import (
 )
 
 from bazaarbot.config import AdminPolicy
-from bazaarbot.transports.base import Tell
+from bazaarbot.messages import Tell
 
 pytestmark = pytest.mark.irc
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 from botdriver import NETWORK, Driver, said, told
 
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit, parse_config
-from bazaarbot.transports.base import Tell, User
+from bazaarbot.messages import Tell, User
 
 ALICE = {"mask": "alice!~a@home.example"}
 ALICE_ELSEWHERE = {"mask": "alice!~a@cafe.example"}

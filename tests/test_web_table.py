@@ -18,8 +18,8 @@ import pytest
 from webfixtures import Served, chromium, player, serve
 
 from bazaarbot.config import RateLimit
+from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
-from bazaarbot.transports.base import Incoming, User
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,8 @@ from countgame import GAME as COUNT
 from webfixtures import Served, WsClient, player, serve
 
 from bazaarbot.config import RateLimit
+from bazaarbot.messages import User
 from bazaarbot.registry import discover
-from bazaarbot.transports.base import User
 
 GAMES = {**discover(), "count": COUNT}
 ROOM = "#bazaar"
@@ -198,8 +198,8 @@ async def test_game_files_come_from_the_plugin_folder_and_nothing_else(tmp_path:
 
 def test_is_addressed_follows_the_hubs_own_reading_of_a_line(tmp_path: Path) -> None:
     from bazaarbot.hub import Hub
+    from bazaarbot.messages import Incoming
     from bazaarbot.store import Store
-    from bazaarbot.transports.base import Incoming
 
     hub = Hub(Store(tmp_path / "a.sqlite"), games=GAMES)
     alice, bob, carol = (User(n, account=n) for n in ("alice", "bob", "carol"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import Who, command
 from bazaarbot.i18n import N_
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.messages import Outgoing
 
 
 @command(

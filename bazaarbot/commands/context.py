@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bazaarbot.config import BotSettings
+from bazaarbot.delivery import Transport
 from bazaarbot.i18n import localized_text
+from bazaarbot.messages import Outgoing, Say, Tell, User
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Table
-from bazaarbot.transports.base import Outgoing, Say, Tell, Transport, User
 
 
 class CommandHost(Protocol):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import REGISTRY, command
+from bazaarbot.delivery import PagingTransport
 from bazaarbot.i18n import N_, _, language
+from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import GamePlugin
-from bazaarbot.transports.base import Outgoing, PagingTransport
 from bazaarbot.wording import players_label
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import command
 from bazaarbot.i18n import N_, _, available_languages, current_language, language, normalize_language
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.messages import Outgoing
 
 #: each language by its own name (what a speaker of it looks for)
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "es": "español"}

@@ -5,10 +5,10 @@ from __future__ import annotations
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import command
 from bazaarbot.i18n import N_, _
+from bazaarbot.messages import Outgoing
 from bazaarbot.ratings import identity_of
 from bazaarbot.ratings.identity import is_ai
 from bazaarbot.ratings.text import history_lines, stats_line, top_lines
-from bazaarbot.transports.base import Outgoing
 
 #: an answer longer than this (or of several lines) said in a channel goes privately instead
 SHORT_ANSWER = 200

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bazaarbot.commands.context import Context
 from bazaarbot.i18n import _
-from bazaarbot.transports.base import Outgoing
+from bazaarbot.messages import Outgoing
 
 
 class Where(enum.Enum):

@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.messages import Outgoing
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
-from bazaarbot.transports.base import Outgoing
 
 #: the AI levels a table may use (their budgets are in the ``[ai]`` config)
 AI_LEVELS = ("easy", "medium", "hard")

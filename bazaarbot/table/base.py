@@ -13,11 +13,11 @@ from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.i18n import language, localized_text
+from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
 from bazaarbot.table.seats import Seat
-from bazaarbot.transports.base import Outgoing, Say, Tell
 
 
 class TableBase(ABC):

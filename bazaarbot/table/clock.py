@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 
 from bazaarbot.config import MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, AiSeats, Decision
 from bazaarbot.table.seats import Actor
-from bazaarbot.transports.base import Outgoing
 
 #: the second reminder comes this many seconds before the end
 LAST_CALL = 30.0

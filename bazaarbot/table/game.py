@@ -8,10 +8,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
-from bazaarbot.transports.base import Outgoing
 from bazaarbot.wording import number
 
 log = logging.getLogger(__name__)

@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.messages import Outgoing
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.seats import Actor, Seat
-from bazaarbot.transports.base import Outgoing
 from bazaarbot.wording import players_label
 
 #: seconds within which every person in a game must say /reset for it to happen

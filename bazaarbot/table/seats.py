@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bazaarbot.transports.base import User
+from bazaarbot.messages import User
 
 #: the user-key prefix of an ``/addbot`` seat; no transport makes such keys
 AI_KEY_PREFIX = "ai:"

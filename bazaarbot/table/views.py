@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from bazaarbot.i18n import _, language
+from bazaarbot.messages import Outgoing, User
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
-from bazaarbot.transports.base import Outgoing, User
 from bazaarbot.wording import players_label
 
 

@@ -1,8 +1,8 @@
-"""What flows between a transport and the hub.
+"""The protocols between a transport and the hub.
 
 A transport (console, web, irc, a test double) turns network traffic into
-``Incoming`` events for the hub and turns ``Say`` / ``Tell`` back into
-network traffic. It owns everything about its network: line length,
+``Incoming`` events for the hub and turns ``Say`` / ``Tell`` (``bazaarbot.messages``)
+back into network traffic. It owns everything about its network: line length,
 splitting, pacing, colours, reconnects, identity. The hub knows nothing of
 IRC or HTTP.
 """
@@ -10,102 +10,20 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
+from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
+from bazaarbot.messages import Incoming, SeatedPerson, User
 
-@dataclass(frozen=True)
-class User:
-    """Somebody who spoke, as far as the transport can vouch for them.
-
-    ``account`` is a services account (IRC SASL/account-tag) or a web session
-    identity; when present it, not the nick, identifies the player. ``mask``
-    is ``nick!user@host`` where the network has one. ``is_op`` is the
-    transport vouching that the user is an operator of the channel the
-    message came from; ``is_admin`` that the user proved an admin secret
-    (a web admin token).
-    """
-
-    nick: str
-    account: str | None = None
-    mask: str | None = None
-    is_op: bool = False
-    is_admin: bool = False
-
-    @property
-    def key(self) -> str:
-        """The strongest identity the transport has, which a seat is bound to.
-
-        A services account when known; else the nick together with the
-        ``user@host`` it came from (somebody else under the same nick is a
-        stranger); a bare nick only where the transport vouches for it.
-        """
-        if self.account:
-            return "a:" + self.account.lower()
-        if self.mask:
-            return "m:" + self.mask.lower()
-        return "n:" + self.nick.lower()
-
-
-@dataclass(frozen=True)
-class Incoming:
-    """One line a user sent: in ``channel``, or privately to the bot when channel is None."""
-
-    network: str
-    channel: str | None
-    user: User
-    text: str
-
-
-@dataclass(frozen=True)
-class Say:
-    """A public line (or several, separated by newlines) for a channel."""
-
-    network: str
-    channel: str
-    text: str
-    #: the table asked for mIRC-style colour hints; transports may ignore it
-    colors: bool = False
-
-
-@dataclass(frozen=True)
-class Tell:
-    """A private line (or several) for one user only."""
-
-    network: str
-    nick: str
-    text: str
-    #: the user prefers NOTICE over PRIVMSG (IRC); other transports ignore it
-    notice: bool = False
-    #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
-    #: it, or drop what is left of it when the player asks again; game messages are never dropped
-    listing: bool = False
-    #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
-    #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
-    key: str | None = None
-    #: every line is one command the player can type (``/moves all``): a transport short of lines
-    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
-    commands: bool = False
-
-
-Outgoing = Say | Tell
-
-
-@dataclass(frozen=True)
-class SeatedPerson:
-    """Somebody who sits at a table of a transport's network, as a transport needs to know them."""
-
-    key: str
-    nick: str
-    account: str | None = None
+__all__ = ["HubPort", "PacedTransport", "PagingTransport", "Transport"]
 
 
 class HubPort(Protocol):
     """What a transport may ask of the hub: feed it lines and presence events, read public facts.
 
     Transports depend on this small port, never on the hub's module, so the
-    import graph has no circle (hub -> table -> transports.base).
+    import graph has no circle.
     """
 
     @property
@@ -172,34 +90,3 @@ class HubPort(Protocol):
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
-
-
-class Transport(Protocol):
-    """One network connection (or a console, or a web server) attached to the hub."""
-
-    network: str
-
-    async def start(self, hub: HubPort) -> None:
-        """Connect and begin feeding ``hub.handle``; returns once running."""
-
-    async def stop(self) -> None:
-        """Disconnect cleanly."""
-
-    async def send(self, message: Outgoing) -> None:
-        """Deliver one outgoing message (queue it; never block the loop)."""
-
-
-@runtime_checkable
-class PagingTransport(Protocol):
-    """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
-
-    def next_page(self, nick: str) -> bool:
-        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
-
-
-@runtime_checkable
-class PacedTransport(Protocol):
-    """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
-
-    def backlog_seconds(self) -> float:
-        """About how long the lines waiting now take to leave."""

@@ -15,7 +15,8 @@ import re
 import sys
 from typing import TextIO
 
-from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, User
+from bazaarbot.messages import Incoming, Outgoing, Say, User
+from bazaarbot.transports.base import HubPort
 
 LINE = re.compile(r"^\s*([^\s:@]+)(?:@(#[^\s:]+|dm))?:\s?(.*)$")
 

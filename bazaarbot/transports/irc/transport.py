@@ -31,7 +31,8 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bazaarbot.transports.base import User
+from bazaarbot.messages import User
 from bazaarbot.transports.irc.lines import Line
 
 _RFC1459 = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ[]\\^", "abcdefghijklmnopqrstuvwxyz{}|~")

@@ -60,8 +60,9 @@ from aiohttp import WSMsgType, web
 
 from bazaarbot.config import WebSettings
 from bazaarbot.i18n import _
+from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.sanitize import sanitize
-from bazaarbot.transports.base import HubPort, Incoming, Outgoing, Say, Tell, User
+from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode

@@ -1,0 +1,43 @@
+"""What the core needs of a network: start, stop, send, and two optional capabilities.
+
+The protocols live in the core so that the hub and the commands can hold and
+ask transports without importing the transports package; ``transports/base.py``
+re-exports them beside ``HubPort``, the other direction.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from bazaarbot.messages import Outgoing
+
+
+class Transport(Protocol):
+    """One network connection (or a console, or a web server) attached to the hub."""
+
+    network: str
+
+    async def start(self, hub: Any) -> None:
+        """Connect and begin feeding ``hub.handle`` (the ``HubPort``); returns once running."""
+
+    async def stop(self) -> None:
+        """Disconnect cleanly."""
+
+    async def send(self, message: Outgoing) -> None:
+        """Deliver one outgoing message (queue it; never block the loop)."""
+
+
+@runtime_checkable
+class PagingTransport(Protocol):
+    """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
+
+    def next_page(self, nick: str) -> bool:
+        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
+
+
+@runtime_checkable
+class PacedTransport(Protocol):
+    """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
+
+    def backlog_seconds(self) -> float:
+        """About how long the lines waiting now take to leave."""

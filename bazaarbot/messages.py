@@ -1,0 +1,96 @@
+"""The core's vocabulary: who spoke, what they said, and what the bot answers.
+
+Transports turn network traffic into ``Incoming`` and deliver ``Say`` / ``Tell``;
+the hub, the tables, the commands and the AI speak only these types. They sit at
+the bottom of the core, so nothing in the domain depends on its delivery layer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class User:
+    """Somebody who spoke, as far as the transport can vouch for them.
+
+    ``account`` is a services account (IRC SASL/account-tag) or a web session
+    identity; when present it, not the nick, identifies the player. ``mask``
+    is ``nick!user@host`` where the network has one. ``is_op`` is the
+    transport vouching that the user is an operator of the channel the
+    message came from; ``is_admin`` that the user proved an admin secret
+    (a web admin token).
+    """
+
+    nick: str
+    account: str | None = None
+    mask: str | None = None
+    is_op: bool = False
+    is_admin: bool = False
+
+    @property
+    def key(self) -> str:
+        """The strongest identity the transport has, which a seat is bound to.
+
+        A services account when known; else the nick together with the
+        ``user@host`` it came from (somebody else under the same nick is a
+        stranger); a bare nick only where the transport vouches for it.
+        """
+        if self.account:
+            return "a:" + self.account.lower()
+        if self.mask:
+            return "m:" + self.mask.lower()
+        return "n:" + self.nick.lower()
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One line a user sent: in ``channel``, or privately to the bot when channel is None."""
+
+    network: str
+    channel: str | None
+    user: User
+    text: str
+
+
+@dataclass(frozen=True)
+class Say:
+    """A public line (or several, separated by newlines) for a channel."""
+
+    network: str
+    channel: str
+    text: str
+    #: the table asked for mIRC-style colour hints; transports may ignore it
+    colors: bool = False
+
+
+@dataclass(frozen=True)
+class Tell:
+    """A private line (or several) for one user only."""
+
+    network: str
+    nick: str
+    text: str
+    #: the user prefers NOTICE over PRIVMSG (IRC); other transports ignore it
+    notice: bool = False
+    #: a bulk listing the player asked for (``/moves all``, ``/help``): a transport may page it, pack
+    #: it, or drop what is left of it when the player asks again; game messages are never dropped
+    listing: bool = False
+    #: the identity (``User.key``) the line is meant for: a transport whose nicks can change hands
+    #: delivers it only while the nick is held by that identity (a seat's hand never reaches a stranger)
+    key: str | None = None
+    #: every line is one command the player can type (``/moves all``): a transport short of lines
+    #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
+    commands: bool = False
+
+
+Outgoing = Say | Tell
+
+
+@dataclass(frozen=True)
+class SeatedPerson:
+    """Somebody who sits at a table of a transport's network, as a transport needs to know them."""
+
+    key: str
+    nick: str
+    account: str | None = None
