@@ -39,7 +39,6 @@ from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.store import Store
-from bazaarbot.transports.base import HubPort
 
 NETWORK = "bench"
 
@@ -53,7 +52,7 @@ class RecordingTransport:
     said: int = 0
     told: int = 0
 
-    async def start(self, hub: HubPort) -> None:
+    async def start(self, hub: object) -> None:
         hub.attach(self)
 
     async def stop(self) -> None:
