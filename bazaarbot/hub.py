@@ -23,7 +23,9 @@ from typing import Any
 
 from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
+from bazaarbot.commandmark import command as named
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
+from bazaarbot.commands.plain import plain_command
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
@@ -47,9 +49,6 @@ log = logging.getLogger(__name__)
 
 #: a user over the rate limit is told so at most once in this many seconds (never silence for long)
 RATE_WARNING_INTERVAL = 5.0
-
-#: words a seated player may say plainly during their game, meaning the command of that name
-PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
 
 
 @dataclass
@@ -499,8 +498,9 @@ class Hub:
         playing = self._playing_table(network, channel, user)
         words = text.split()
         looks_like_move = playing is not None and playing.plugin.is_move(text[:200])
-        if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
-            return Command(words[0].lower(), tuple(words[1:])), False, []
+        plain = None if looks_like_move else plain_command(words, channel is None, playing is not None)
+        if plain is not None:
+            return plain, False, []
         if channel is None or looks_like_move:
             return None, True, []
         live = playing is not None and playing.running
@@ -900,7 +900,7 @@ class Hub:
         table: Table | None = None
         if spec.table:
             if channel is None:
-                target, rest = self._private_target(network, user, " ".join(args), "/" + spec.name)
+                target, rest = self._private_target(network, user, " ".join(args), named(spec.name))
                 if isinstance(target, list):
                     return target
                 table = target

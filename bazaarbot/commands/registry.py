@@ -13,6 +13,8 @@ import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from bazaarbot.commandmark import command as named
+from bazaarbot.commandmark import declare
 from bazaarbot.commands.context import Context
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing
@@ -63,7 +65,7 @@ class CommandSpec:
 
     def usage(self) -> str:
         """``/name args - summary``, translated."""
-        head = "/" + self.name + (" " + _(self.args) if self.args else "")
+        head = named(self.name) + (" " + _(self.args) if self.args else "")
         return f"{head} - {_(self.summary)}"
 
     def explain(self) -> str:
@@ -80,7 +82,7 @@ class CommandSpec:
         elif self.where is Where.PRIVATE:
             parts.append(_("Say it privately to the bot."))
         if self.aliases:
-            parts.append(_("Also: {aliases}.").format(aliases=", ".join("/" + a for a in self.aliases)))
+            parts.append(_("Also: {aliases}.").format(aliases=", ".join(named(a) for a in self.aliases)))
         if self.details:
             parts.append(_(self.details))
         return " ".join(parts)
@@ -119,6 +121,7 @@ class Registry:
             )
             for alias in aliases:
                 self.aliases[alias] = name
+            declare(name, *aliases)
             return handler
 
         return register
@@ -148,9 +151,9 @@ class Registry:
 
     def overview(self) -> str:
         """The ``/help`` list: every listed command's name."""
-        names = " ".join("/" + spec.name for spec in self if spec.listed)
+        names = " ".join(named(spec.name) for spec in self if spec.listed)
         return _(
-            "Commands (start with / or !): {names}. In a game, type moves as plain words "
+            "Commands: {names}. In a game, type moves as plain words "
             "(/help moves). /help <command> for one command."
         ).format(names=names)
 

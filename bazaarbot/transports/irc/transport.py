@@ -38,6 +38,8 @@ from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.pager import Page, Pager
+from bazaarbot.transports.irc.prefix import incoming as typed_in
+from bazaarbot.transports.irc.prefix import shown
 from bazaarbot.transports.irc.sendqueue import SendQueue
 from bazaarbot.transports.irc.split import LINELEN, pack_lines, payload_budget, prefix_length, split_text
 from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat_user
@@ -157,6 +159,8 @@ class IrcTransport:
         self.queue = SendQueue(self._write, settings.burst, settings.lines_per_second)
         self.delivery = DeliveryWatch()
         self.pager = Pager(settings.page_lines)
+        #: what this network's users start a command with, and how the bot names commands here
+        self.prefix = settings.command_prefix
         self.nick = settings.nick
         self.user: str | None = None
         self.host: str | None = None
@@ -246,7 +250,7 @@ class IrcTransport:
         modes = self.roster.channel_modes(channel)
         if colors and modes is None:
             self._ask_modes(channel)  # plain text until we know the channel allows colour
-        for piece in split_text(clean_lines(text), budget):
+        for piece in split_text(clean_lines(shown(text, self.prefix)), budget):
             line = render(piece, colors and modes is not None, modes or set())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
@@ -270,7 +274,8 @@ class IrcTransport:
         command = "NOTICE" if notice else "PRIVMSG"
         key = self.roster.fold(nick)
         budget = self._budget(command, nick)
-        pieces = [strip_formatting(piece) for piece in split_text(clean_lines(text), budget)]
+        text = clean_lines(shown(text, self.prefix))
+        pieces = [strip_formatting(piece) for piece in split_text(text, budget)]
         if commands:
             pieces = pack_lines(pieces, budget)
         if not listing:
@@ -284,6 +289,7 @@ class IrcTransport:
     def _send_page(self, page: Page) -> None:
         key = self.roster.fold(page.nick)
         for piece in page.lines:
+            piece = shown(piece, self.prefix)  # the page's "(n more lines: !more)"
             self.queue.put(f"{page.command} {page.nick} :{piece}", target=key, bulk=True)
 
     # --- sizes ----------------------------------------------------------------------------------
@@ -619,7 +625,7 @@ class IrcTransport:
             return
         if "bot" in line.tags or "draft/bot" in line.tags:
             return  # another bot: never answered
-        target, text = line.param(0), line.param(1)
+        target, text = line.param(0), typed_in(line.param(1), self.prefix)
         if text.startswith("\x01"):
             return  # CTCP (including /me): not for the game
         hub = self.hub

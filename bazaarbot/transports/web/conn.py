@@ -18,6 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
+from bazaarbot.commandmark import render_all
+
 log = logging.getLogger(__name__)
 
 #: frames queued for one browser before it counts as stuck
@@ -50,7 +52,8 @@ class TokenBucket:
 
 def encode(kind: str, **fields: Any) -> str:
     """One server frame: a JSON object whose ``t`` says what it is."""
-    return json.dumps({"t": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+    # every command a text names, as a web user types it (``/more``)
+    return json.dumps({"t": kind, **render_all(fields)}, ensure_ascii=False, separators=(",", ":"))
 
 
 class Conn:
