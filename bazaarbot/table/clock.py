@@ -213,15 +213,13 @@ class Clock(AiSeats):
         self._save_clock()
         out: list[Outgoing] = []
         decisions: list[Decision] = []
-        names = ", ".join(self.players[i].nick for i in people)
         for event in events:
             if event == TIMEOUT:
                 level = self.takeover_level()
                 decisions += [Decision(self.game_id, self.moves_made, i, level, timeout=True) for i in people]
                 continue
             left = say_duration(clock.left(now) or 0)
-            out.append(self.say(_("{names}: your move, {left} left.").format(names=names, left=left)))
-            for i in people:
+            for i in people:  # reminders are private: the channel hears of the clock only when time is up
                 out.append(
                     self.tell(
                         self.players[i].nick,
@@ -254,30 +252,22 @@ class Clock(AiSeats):
         if not self.decides_for_person(decision):
             return []
         seat = self.players[decision.seat]
-        out: list[Outgoing] = [
-            self.say(
-                _('Time is up for {nick}: the AI plays "{command}" for them.').format(
-                    nick=seat.nick, command=command
-                )
-            )
-        ]
-        out += self.play_for(decision, command)
-        if not self.running:
-            return out
-        count = self.timeouts.get(decision.seat, 0) + 1
-        self.timeouts[decision.seat] = count
-        if count >= AWAY_AFTER and seat.has_person:
-            seat.away = True
-            self.hand_to_ai(decision.seat, decision.level)
-            out.append(
-                self.say(
-                    ngettext(
-                        "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
-                        "says anything here (or /back).",
-                        "{nick} has not answered {n} times in a row: the AI plays that seat until {nick} "
-                        "says anything here (or /back).",
-                        count,
-                    ).format(nick=seat.nick, n=count)
-                )
-            )
-        return out
+        # one public line of the clock's own: time is up (and, the third time, that the AI keeps the seat)
+        notice = _('Time is up for {nick}: the AI plays "{command}" for them.').format(
+            nick=seat.nick, command=command
+        )
+        played = self.play_for(decision, command)
+        if self.running:
+            count = self.timeouts.get(decision.seat, 0) + 1
+            self.timeouts[decision.seat] = count
+            if count >= AWAY_AFTER and seat.has_person:
+                seat.away = True
+                self.hand_to_ai(decision.seat, decision.level)
+                notice += " " + ngettext(
+                    "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
+                    "says anything here (or /back).",
+                    "{nick} has not answered {n} times in a row: the AI plays that seat until {nick} "
+                    "says anything here (or /back).",
+                    count,
+                ).format(nick=seat.nick, n=count)
+        return [self.say(notice), *played]
