@@ -17,7 +17,7 @@ def games(ctx: Context) -> list[Outgoing]:
         f"{g.name} ({g.title}, {players_label(g)})"
         for g in sorted(ctx.host.games.values(), key=lambda g: g.name)
     )
-    return [ctx.reply(_("Games: {listed}. Choose one with /new <game>.").format(listed=listed))]
+    return [ctx.show(_("Games: {listed}. Choose one with /new <game>.").format(listed=listed))]
 
 
 def _game_of(ctx: Context) -> GamePlugin | None:
@@ -92,7 +92,8 @@ def status(ctx: Context) -> list[Outgoing]:
 
 @command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
 def board(ctx: Context) -> list[Outgoing]:
-    return [ctx.reply(ctx.the_table().board())]
+    table = ctx.the_table()
+    return [ctx.show(table.board(), board=table.running)]
 
 
 @command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards", "karten", "mano"))

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bazaarbot.transports.irc.fairqueue import FairQueue
+from bazaarbot.transports.irc.fairqueue import FairQueue, Shows
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +95,23 @@ class SendQueue:
                 await self._task
             self._task = None
 
-    def put(self, line: str, front: bool = False, target: str = "", bulk: bool = False) -> None:
+    def put(
+        self,
+        line: str,
+        front: bool = False,
+        target: str = "",
+        bulk: bool = False,
+        yields: bool = False,
+        shows: Shows | None = None,
+    ) -> None:
         """Queue one line (already cleaned and within the length limit) for ``target``.
 
         ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
-        which waits behind game lines and may be dropped by ``drop_bulk``.
+        which waits behind game lines and may be dropped by ``drop_bulk``; ``yields`` (a channel's
+        bulk output) and ``shows`` (a board, drawn again if stale when its turn comes) let later
+        game lines of the same target pass.
         """
-        self.waiting.put(line, target, bulk=bulk, front=front)
+        self.waiting.put(line, target, bulk=bulk, front=front, yields=yields, shows=shows)
         self._idle.clear()
         self._wake.set()
 
@@ -150,7 +160,10 @@ class SendQueue:
                 continue
             if not self._open.is_set() or not self.waiting:
                 continue
-            target, line = self.waiting.peek()
+            try:
+                target, line = self.waiting.peek()
+            except IndexError:  # all that waited was a stale board, and there is nothing to show now
+                continue
             try:
                 self.write(line)
             except (ConnectionError, OSError) as error:

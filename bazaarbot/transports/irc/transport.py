@@ -31,8 +31,11 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
+from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.irc.boards import Board
+from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
@@ -161,6 +164,8 @@ class IrcTransport:
         self.pager = Pager(settings.page_lines)
         #: what this network's users start a command with, and how the bot names commands here
         self.prefix = settings.command_prefix
+        #: boards and lists people ask for in channels: each asker's share, the boards they were shown
+        self.bulk = PublicBulk()
         self.nick = settings.nick
         self.user: str | None = None
         self.host: str | None = None
@@ -217,7 +222,10 @@ class IrcTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its channel or a Tell for its nick, split into safe lines."""
         if isinstance(message, Say):
-            self._say(message.channel, message.text, message.colors)
+            if message.listing:
+                self._say_bulk(message)
+            else:
+                self._say(message.channel, message.text, message.colors)
         elif isinstance(message, Tell):
             if message.key is not None and not self.roster.holds(message.nick, message.key):
                 # the nick is held by somebody else now (or not known yet): never tell them the owner's lines
@@ -246,15 +254,57 @@ class IrcTransport:
         if not channel.startswith(("#", "&")):
             log.warning("not a channel: %r", channel)
             return
+        for line in self._channel_lines(channel, text, colors):
+            self.queue.put(line, target=self.roster.fold(channel))
+
+    def _channel_lines(self, channel: str, text: str, colors: bool = False) -> list[str]:
+        """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget."""
         budget = self._budget("PRIVMSG", channel)
         modes = self.roster.channel_modes(channel)
         if colors and modes is None:
             self._ask_modes(channel)  # plain text until we know the channel allows colour
+        lines = []
         for piece in split_text(clean_lines(shown(text, self.prefix)), budget):
             line = render(piece, colors and modes is not None, modes or set())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
-            self.queue.put(f"PRIVMSG {channel} :{line}", target=self.roster.fold(channel))
+            lines.append(f"PRIVMSG {channel} :{line}")
+        return lines
+
+    def _say_bulk(self, message: Say) -> None:
+        """A board or list somebody asked for: after the channel's moves, once, bounded per asker.
+
+        A board already waiting for the channel answers a new request too (it is drawn as the
+        table is when it leaves); the same board asked for again by the same person is not sent
+        again; past the asker's share of the channel the answer goes to them privately.
+        """
+        channel = clean_word(message.channel)
+        if not channel.startswith(("#", "&")):
+            log.warning("not a channel: %r", channel)
+            return
+        target, asker, hub = self.roster.fold(channel), message.asked_by, self.hub
+        who = asker.key if asker is not None else ""
+        if message.board and hub is not None:
+            if self.queue.waiting.showing(target):
+                return
+            if asker is not None and self.bulk.repeated(
+                target, who, hub.board_version(self.network, channel)
+            ):
+                return
+        text = message.text
+        if message.board and hub is not None:  # as the table is now, should it have moved since
+            text = hub.public_board(self.network, channel) or text
+        lines = self._channel_lines(channel, text, message.colors)
+        if asker is not None and not self.bulk.public(target, who, len(lines)):
+            note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
+            self._tell(asker.nick, note + "\n" + text, listing=True)
+            return
+        shows = None
+        if message.board and hub is not None:
+            colors = message.colors
+            shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, colors))
+        for line in lines:
+            self.queue.put(line, target=target, yields=True, shows=shows)
 
     def _ask_modes(self, channel: str) -> None:
         """Ask for a channel's modes once per join (ngircd charges a second of penalty for it)."""
