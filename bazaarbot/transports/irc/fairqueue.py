@@ -17,7 +17,8 @@ line queued later for the same channel goes before them, so a move's
 announcement never waits behind a board. A board is state, not history: its
 lines carry what they show (``Shows``), and before one leaves the queue asks
 whether that is still current; if the table changed meanwhile, the board's
-waiting lines are replaced by its drawing as it is now (or dropped).
+waiting lines are replaced by the same lines of its drawing as it is now (or
+dropped), so no stale line leaves and no line is repeated.
 """
 
 from __future__ import annotations
@@ -37,8 +38,12 @@ class Shows(Protocol):
     def stale(self) -> bool:
         """Whether what was drawn has changed since."""
 
-    def redraw(self) -> list[str]:
-        """The lines that show it now ([]: nothing to show any more); what they show is current again."""
+    def redraw(self, waiting: int) -> list[str]:
+        """The lines to send in place of the ``waiting`` ones not sent yet, showing it as it is now.
+
+        The lines of the drawing that already left are not repeated: the rest of it comes as it is
+        now ([] when nothing is left to show); what the lines show is current again.
+        """
 
 
 @dataclass
@@ -141,7 +146,7 @@ class FairQueue:
             return True
         kept = [item for item in queue if item.shows is not shows]
         try:
-            lines = shows.redraw()
+            lines = shows.redraw(len(queue) - len(kept))
         except Exception:
             log.exception("a board could not be drawn again; its stale lines are dropped")
             lines = []

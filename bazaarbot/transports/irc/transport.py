@@ -294,15 +294,17 @@ class IrcTransport:
         text = message.text
         if message.board and hub is not None:  # as the table is now, should it have moved since
             text = hub.public_board(self.network, channel) or text
-        lines = self._channel_lines(channel, text, message.colors)
-        if asker is not None and not self.bulk.public(target, who, len(lines)):
-            note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
-            self._tell(asker.nick, note + "\n" + text, listing=True)
-            return
         shows = None
         if message.board and hub is not None:
             colors = message.colors
             shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, colors))
+            lines = shows.drawn(text)
+        else:
+            lines = self._channel_lines(channel, text, message.colors)
+        if asker is not None and not self.bulk.public(target, who, len(lines)):
+            note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
+            self._tell(asker.nick, note + "\n" + text, listing=True)
+            return
         for line in lines:
             self.queue.put(line, target=target, yields=True, shows=shows)
 
