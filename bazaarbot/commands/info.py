@@ -87,7 +87,7 @@ def rules(ctx: Context) -> list[Outgoing]:
     aliases=("players", "who", "state", "stand", "estado"),
 )
 def status(ctx: Context) -> list[Outgoing]:
-    return [ctx.reply(ctx.the_table().status())]
+    return [ctx.show(ctx.the_table().status())]
 
 
 @command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
