@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,11 +21,12 @@ from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
-from bazaarbot.gamelog import GameLogs
-from bazaarbot.i18n import _, language, ngettext
+from bazaarbot.hub_identity import IdentityEvents
+from bazaarbot.hub_views import TransportViews
+from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
 from bazaarbot.leaves import PendingLeaves
-from bazaarbot.messages import Incoming, Outgoing, SeatedPerson, Tell, User
+from bazaarbot.messages import Incoming, Outgoing, User
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -36,13 +34,14 @@ from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.events import TableEvents
 from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
+from bazaarbot.pipeline.permission import seat_limit
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
 from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
-from bazaarbot.registry import discover, web_folder
+from bazaarbot.registry import discover
 from bazaarbot.restore import reload_table, restore_into
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
@@ -50,14 +49,13 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import Unit
 from bazaarbot.table import Actor, Seat, Table
-from bazaarbot.tableview import table_view
 
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 
 log = logging.getLogger(__name__)
 
 
-class Hub:
+class Hub(TransportViews, IdentityEvents):
     """All tables of all networks, and the transports that reach them."""
 
     def __init__(
@@ -433,85 +431,6 @@ class Hub:
 
     _actor = actor
 
-    # --- what transports read (``HubPort``) -----------------------------------------------------
-    @property
-    def bot_nick(self) -> str:
-        return self.settings.nick
-
-    @property
-    def database(self) -> sqlite3.Connection:
-        return self.store.db.conn
-
-    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
-        """Everybody seated at the network's tables (or one channel's), each identity once."""
-        found: dict[str, SeatedPerson] = {}
-        for (net, chan), table in self.tables.items():
-            if net != network or (channel is not None and chan != channel.lower()):
-                continue
-            for seat in [*table.seats, *table.players]:
-                account = seat.key[2:] if seat.key.startswith("a:") else None
-                found.setdefault(seat.key, SeatedPerson(seat.key, seat.nick, account))
-        return list(found.values())
-
-    def private_view(self, network: str, channel: str, key: str) -> str | None:
-        table = self.tables.get((network, channel.lower()))
-        if table is None or not table.running:
-            return None
-        seat = table.game_seat_of(key)
-        if seat is None:
-            return None
-        with language(self.person_language(network, key) or table.channel_language()):
-            return table.plugin.private_view(table.state, seat)
-
-    def board_version(self, network: str, channel: str) -> object:
-        """Changes whenever the channel's board may have: a transport renders the board only then."""
-        table = self.tables.get((network, channel.lower()))
-        if table is None:
-            return None
-        return (table.game_id, table.moves_made, self.commit.changes.get(table, 0))
-
-    def public_board(self, network: str, channel: str) -> str | None:
-        """The public board of the game running in a channel (for a transport's board pane), else None."""
-        table = self.tables.get((network, channel.lower()))
-        if table is None or not table.running:
-            return None
-        return table.board()
-
-    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
-        """A channel's table as structured data (``tableview``); private parts only for ``key``."""
-        table = self.tables.get((network, channel.lower()))
-        if table is None:
-            return None
-        running = (table.game_id, table.moves_made) if table.game_id is not None else None
-        return table_view(table, self.game_logs.latest(table.id, running), key)
-
-    @functools.cached_property
-    def game_logs(self) -> GameLogs:
-        """Replays of each table's latest game, for its log and its final board."""
-        return GameLogs(self.store, self.games)
-
-    def game_assets(self, game: str) -> Path | None:
-        """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
-        plugin = self.games.get(game)
-        return None if plugin is None else web_folder(plugin)
-
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
-        table = self.tables.get((network, channel.lower()))
-        game = table.game_name if table is not None else self._default_game()
-        seats = [] if table is None else (table.players if table.running else table.seats)
-        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
-        return {"room": channel, **view}
-
-    def snapshot(self) -> dict[str, object]:
-        """Figures for a health check."""
-        return {
-            "tables": len(self.tables),
-            "running_games": sum(1 for t in self.tables.values() if t.running),
-            "networks": sorted(self.transports),
-            "uptime": round(time.time() - self.started, 1),
-        }
-
     # --- services for command handlers (``commands.CommandHost``) -----------------------------
     def default_game(self) -> str:
         return self._default_game()
@@ -537,92 +456,9 @@ class Hub:
 
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         """A short refusal when sitting down at ``table`` would put the user at too many tables."""
-        limit = self.settings.max_tables
         if network in self.unlimited_networks or table.seat_of(user.key) is not None:
             return None
-        if len(self.seated_tables(network, user.key)) < limit:
-            return None
-        return Tell(
-            network,
-            user.nick,
-            ngettext(
-                "You sit at {n} table already, the limit; /leave one first.",
-                "You sit at {n} tables already, the limit; /leave one first.",
-                limit,
-            ).format(n=limit),
-        )
-
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
-        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
-        if len(args) != 1:
-            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
-        owner = self.codes.owner(network, args[0])
-        table = self.tables.get((network, owner[0])) if owner else None
-        if table is None:
-            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
-        out, old_key = table.claim_seat(self.actor(network, user), args[0])
-        if old_key is not None:
-            self.leaves.cancel(network, old_key)
-        return out
-
-    # --- identity events from transports ---------------------------------------------------
-    async def user_renamed(self, network: str, old: User, new: User) -> None:
-        """A nick change: every seat bound to the old identity follows it."""
-
-        def work() -> list[Outgoing]:
-            self.rename(network, old, new)
-            return []
-
-        await self.run_and_send(work, network, None)
-
-    def rename(self, network: str, old: User, new: User) -> None:
-        nick = sanitize(new.nick)
-        if not nick:
-            return
-        old_key, new_key = old.key, replace(new, nick=nick).key
-        self.commit.refresh_outside()
-        self.ratings.renamed(network, old_key, new_key)
-        tables = dict.fromkeys(
-            [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
-        )
-        for table in tables:
-            self.use(table).rename(old_key, new_key, nick)
-            self.index.update(table)
-        self.leaves.cancel(network, old_key)
-
-    async def user_left(
-        self, network: str, channel: str | None, user: User, grace: float | None = None
-    ) -> None:
-        """A part or quit: after ``grace`` seconds the leave path runs, unless the user comes back."""
-        delay = self.settings.leave_grace if grace is None else grace
-        key = user.key
-        self.leaves.cancel(network, key)
-
-        async def leave() -> None:
-            await self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
-
-        if delay <= 0:
-            await leave()
-            return
-
-        def fire() -> None:
-            self.spawn(leave())
-
-        self.leaves.start(network, key, delay, fire)
-
-    async def user_returned(self, network: str, user: User) -> None:
-        self.leaves.cancel(network, user.key)
-
-    def leave_now(self, network: str, channel: str | None, key: str) -> list[Outgoing]:
-        out: list[Outgoing] = []
-        for table in self.index.tables_of(network, key):
-            if channel is not None and table.channel.lower() != channel.lower():
-                continue
-            if table.seat_of(key) is not None:
-                with language(table.channel_language()):
-                    out += self.use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
-                self.index.update(table)
-        return out
+        return seat_limit(network, user, len(self.seated_tables(network, user.key)), self.settings.max_tables)
 
     def snapshot_all(self) -> None:
         """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from bazaarbot.commands import CommandSpec, Who
-from bazaarbot.i18n import _
-from bazaarbot.messages import Outgoing
+from bazaarbot.i18n import _, ngettext
+from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Table
 
@@ -42,3 +42,18 @@ def paused_refusal(
         table.paused = None
         return None
     return [table.say(table.paused)]
+
+
+def seat_limit(network: str, user: User, seated: int, limit: int) -> Outgoing | None:
+    """A refusal when one more seat would put somebody who sits at ``seated`` tables past ``limit``."""
+    if seated < limit:
+        return None
+    return Tell(
+        network,
+        user.nick,
+        ngettext(
+            "You sit at {n} table already, the limit; /leave one first.",
+            "You sit at {n} tables already, the limit; /leave one first.",
+            limit,
+        ).format(n=limit),
+    )
