@@ -322,18 +322,18 @@ class Hub(TransportViews, IdentityEvents):
         Anything that changes tables outside a line should go through here, so
         its writes join a group commit and the seat index follows its changes.
         """
-        unit, messages = self._in_unit(work, network, nick)  # 3. dispatch, 6. localize, 4. commit: queued
+        unit, messages = self._in_unit(work, network, nick)  # stages 1-4, the unit closing (5)
         if not unit.settled:
-            await self.store.commit(unit)  # 4. commit: on disk
+            await self.store.commit(unit)  # 5. commit, with every line's that arrived meanwhile
         if not unit.ok:
             await self.send_all(unsaved(network, nick))
             return
-        await self.send_all(messages + self.rating.lines(unit))  # 5. after commit; 7. deliver
+        await self.send_all(messages + self.rating.lines(unit))  # 6. after the commit; 7. deliver
 
     def _in_unit(
         self, work: Callable[[], list[Outgoing]], network: str, nick: str | None
     ) -> tuple[Unit, list[Outgoing]]:
-        """``work`` and the localizing of its answers in one unit; table-changed as the unit closes."""
+        """``work`` and the localizing of its answers (4) in one unit; table-changed as the unit closes."""
         return self.commit.run(lambda: self.localizer.localize(work()), network, nick)
 
     def _process(self, incoming: Incoming) -> list[Outgoing]:
@@ -366,7 +366,7 @@ class Hub(TransportViews, IdentityEvents):
         if reading.hint:
             return reading.hint
         if reading.is_move:
-            return dispatch.move(self, line)  # 3. dispatch (with 2. the permission check)
+            return dispatch.move(self, line)  # 3. dispatch (with 2. the permission checks)
         assert reading.command is not None
         return dispatch.command(self, line, reading.command)
 
