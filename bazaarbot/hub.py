@@ -22,6 +22,7 @@ from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.hub_identity import IdentityEvents
+from bazaarbot.hub_services import HandlerServices
 from bazaarbot.hub_views import TransportViews
 from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
@@ -34,7 +35,6 @@ from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.events import TableEvents
 from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
-from bazaarbot.pipeline.permission import seat_limit
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
@@ -55,7 +55,7 @@ __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 log = logging.getLogger(__name__)
 
 
-class Hub(TransportViews, IdentityEvents):
+class Hub(TransportViews, IdentityEvents, HandlerServices):
     """All tables of all networks, and the transports that reach them."""
 
     def __init__(
@@ -430,35 +430,6 @@ class Hub(TransportViews, IdentityEvents):
         return Actor(user, is_admin(self.admins.get(network, NO_ADMINS), user))
 
     _actor = actor
-
-    # --- services for command handlers (``commands.CommandHost``) -----------------------------
-    def default_game(self) -> str:
-        return self._default_game()
-
-    def table_at(self, network: str, channel: str) -> Table | None:
-        table = self.tables.get((network, channel.lower()))
-        return self.use(table) if table is not None else None
-
-    def seated_key(self, network: str, nick: str) -> str | None:
-        for (net, _c), table in self.tables.items():
-            if net == network:
-                for seat in [*table.seats, *table.players]:
-                    if seat.nick.lower() == nick.lower():
-                        return seat.key
-        return None
-
-    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
-        self.store.set_pref(network, key, name, value)
-        self.prefs[(network, key, name)] = value
-
-    def transport(self, network: str) -> Transport | None:
-        return self.transports.get(network)
-
-    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
-        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
-        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
-            return None
-        return seat_limit(network, user, len(self.seated_tables(network, user.key)), self.settings.max_tables)
 
     def snapshot_all(self) -> None:
         """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""

@@ -6,9 +6,7 @@ The hub mixes this in; each event's table changes run as one unit through
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
 from dataclasses import replace
-from typing import Any
 
 from bazaarbot.config import BotSettings
 from bazaarbot.i18n import _, language
@@ -19,7 +17,7 @@ from bazaarbot.ratings import Ratings
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
-from bazaarbot.table import Actor, Table
+from bazaarbot.table import Table
 
 
 class IdentityEvents:
@@ -33,15 +31,7 @@ class IdentityEvents:
     commit: Commit
     ratings: Ratings
 
-    def actor(self, network: str, user: User) -> Actor: ...
-
-    def use(self, table: Table) -> Table: ...
-
-    def spawn(self, work: Coroutine[Any, Any, None]) -> Any: ...
-
-    async def run_and_send(
-        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None
-    ) -> None: ...
+    # and the hub's own ``actor``, ``use``, ``spawn``, ``run_and_send``
 
     def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
         """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""

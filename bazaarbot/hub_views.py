@@ -37,9 +37,7 @@ class TransportViews:
     commit: Commit
     started: float
 
-    def person_language(self, network: str, key: str) -> str | None: ...
-
-    def default_game(self) -> str: ...
+    # and the hub's own ``person_language``, ``default_game``
 
     @property
     def bot_nick(self) -> str:
