@@ -1,4 +1,4 @@
-"""Suite-wide options: tests marked ``slow`` run in CI (CI=true) or with BAZAARBOT_SLOW=1, else are skipped."""
+"""Suite-wide options: tests marked ``slow`` run in CI (CI=true) or with BAZAARBOT_SLOW=1 only."""
 
 from __future__ import annotations
 
