@@ -29,6 +29,7 @@ from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _, language, localized_text, ngettext, normalize_language
 from bazaarbot.messages import Incoming, Outgoing, Say, SeatedPerson, Tell, User
+from bazaarbot.metrics import Metrics, watch_tables
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover, web_folder
@@ -129,6 +130,9 @@ class Hub:
         channel_languages: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.store = store
+        #: figures for ``/metrics`` (a registry of this hub's own)
+        self.metrics = Metrics()
+        watch_tables(self.metrics, lambda: self.tables.values())
         #: the config's language per network, and per (network, channel) (a table's /lang channel wins)
         self.network_languages = dict(network_languages or {})
         self.channel_languages = {
