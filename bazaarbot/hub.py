@@ -133,6 +133,7 @@ class Hub:
         #: figures for ``/metrics`` (a registry of this hub's own)
         self.metrics = Metrics()
         watch_tables(self.metrics, lambda: self.tables.values())
+        store.writer.on_commit = self.metrics.committed
         #: the config's language per network, and per (network, channel) (a table's /lang channel wins)
         self.network_languages = dict(network_languages or {})
         self.channel_languages = {
