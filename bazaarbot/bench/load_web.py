@@ -15,6 +15,7 @@ seen) and a paced one (a fixed rate of moves over all tables).
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -32,7 +33,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench_load import Figures, _latency_line, _percentile
+from bazaarbot.bench.load import Figures, _latency_line, _percentile, run_load
 
 CONFIG = """
 [bot]
@@ -313,3 +314,20 @@ async def run_web_load(
         finally:
             await bench.close()
     return results
+
+
+def main(args: argparse.Namespace) -> int:
+    """``bench load --web``: the in-process figures, then the same through websockets, and the ratio."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    game = args.load_game or args.game or "jaipur"
+    if game not in games:
+        print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    core = asyncio.run(run_load(args.tables, args.seconds, game))
+    web = asyncio.run(run_web_load(args.tables, args.seconds, game))
+    ratio = web["web_cpu_ms_per_command"] / max(1e-9, core["cpu_ms_per_command"])
+    print(f"{'web / in-process CPU per command':<34} {ratio:.2f} (goal: at most 2)")
+    print(f"{'web paced move p99':<34} {web['web_paced_move_p99_ms']:.2f} ms (goal: at most 20 ms)")
+    return 0
