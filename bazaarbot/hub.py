@@ -36,6 +36,7 @@ from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.events import TableEvents
 from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
+from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
@@ -105,7 +106,8 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         self.languages = ReaderLanguages.configured(self.prefs, network_languages, channel_languages)
         # the pipeline's stages (bazaarbot/pipeline/), in the order a line meets them
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
-        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks)
+        self.measure = Measure(self.metrics)
+        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks, self.metrics.refused)
         self.events = TableEvents()
         self.commit = Commit(
             store, lambda key: self.tables.get(key), self.events, self._reload_table, self._reload_prefs
@@ -308,7 +310,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""
-        await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        with self.measure.line(incoming.network) as seen:
+            work = lambda: seen.after(self._process(incoming))  # noqa: E731
+            await self.run_and_send(work, incoming.network, incoming.user.nick)
         self.autoplay.flush()
 
     def process(self, incoming: Incoming) -> list[Outgoing]:
@@ -370,6 +374,10 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             return refused
         if reading.hint:
             return reading.hint
+        self.measure.read_as(  # the game is read once the line is done (a /new or /join makes the table)
+            "move" if reading.is_move else "command",
+            lambda: (t := self.only_table(line.network, line.channel, line.user.key)) and t.game_name,
+        )
         if reading.is_move:
             return dispatch.move(self, line)  # 3. dispatch (with 2. the permission checks)
         assert reading.command is not None
