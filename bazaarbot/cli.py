@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export | ratings | admin-token (alone: the help)."""
+"""The ``bazaarbot`` command: run, console, bench, export, backup, restore-check, ratings, admin-token."""
 
 from __future__ import annotations
 
@@ -198,6 +198,31 @@ def _export(args: argparse.Namespace) -> int:
     return 0
 
 
+def _backup(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, backup, describe_copy
+
+    config = load_config(args.config)
+    try:
+        report = backup(args.db or config.bot.db, args.path)
+    except BackupError as error:
+        print(f"backup: {error}", file=sys.stderr)
+        return 1
+    print(describe_copy(report))
+    return 0
+
+
+def _restore_check(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, describe_restore, restore_check
+
+    try:
+        report = restore_check(args.path)
+    except BackupError as error:
+        print(f"restore-check: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(describe_restore(report)))
+    return 0 if report.integrity == "ok" else 1
+
+
 def _port(text: str) -> int:
     """A TCP port number for ``--port``."""
     try:
@@ -254,6 +279,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    backup = sub.add_parser(
+        "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
+    )
+    backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
+    backup.add_argument("-c", "--config", help="TOML config file")
+    backup.add_argument("--db", help="sqlite file to copy (default: the config's, bazaarbot.sqlite)")
+    backup.set_defaults(func=_backup)
+
+    check = sub.add_parser(
+        "restore-check", help="open a backup and report its tables, running games and last move"
+    )
+    check.add_argument("path", help="the backup file")
+    check.set_defaults(func=_restore_check)
 
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bazaarbot.addresses import ProxyConfigError, normalize_base_path, parse_networks
 from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
+from bazaarbot.metrics import METRICS_ACCESS
 
 
 class ConfigError(ValueError):
@@ -111,6 +113,12 @@ class WebSettings:
     language: str | None = None
     #: room -> its language, overriding ``language``
     channel_languages: dict[str, str] = field(default_factory=dict)
+    #: reverse proxies (addresses or networks) whose forwarding headers are believed
+    trusted_proxies: tuple[str, ...] = ()
+    #: the path prefix the page is served under behind a proxy ("" = the root), e.g. "/bazaar"
+    base_path: str = ""
+    #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
+    metrics: str = "loopback"
 
 
 @dataclass(frozen=True)
@@ -257,6 +265,22 @@ def _strings(section: dict[str, Any], where: str, key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _trusted_proxies(section: dict[str, Any]) -> tuple[str, ...]:
+    entries = _strings(section, "web", "trusted_proxies")
+    try:
+        parse_networks(entries)
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.trusted_proxies: {error}") from None
+    return entries
+
+
+def _base_path(section: dict[str, Any]) -> str:
+    try:
+        return normalize_base_path(_take(section, "web", "base_path", str, ""))
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.base_path: {error}") from None
+
+
 def _check_keys(section: dict[str, Any], where: str, allowed: set[str]) -> None:
     unknown = sorted(set(section) - allowed)
     if unknown:
@@ -398,6 +422,9 @@ def parse_config(data: dict[str, Any]) -> Config:
             "turn_seconds",
             "language",
             "channel_languages",
+            "trusted_proxies",
+            "base_path",
+            "metrics",
         },
     )
     web = WebSettings(
@@ -411,7 +438,12 @@ def parse_config(data: dict[str, Any]) -> Config:
         turn_seconds=_turn_seconds(w, "web", None),
         language=_language(w, "web"),
         channel_languages=_channel_languages(w, "web"),
+        trusted_proxies=_trusted_proxies(w),
+        base_path=_base_path(w),
+        metrics=_take(w, "web", "metrics", str, "loopback"),
     )
+    if web.metrics not in METRICS_ACCESS:
+        raise ConfigError(f"web.metrics must be one of {', '.join(METRICS_ACCESS)}, not {web.metrics!r}")
     if not 0 <= web.port <= 65535:
         raise ConfigError("web.port must be between 0 and 65535")
     irc_section = data.get("irc", {})

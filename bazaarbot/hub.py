@@ -28,6 +28,7 @@ from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
 from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Incoming, Outgoing, User
+from bazaarbot.metrics import Metrics, watch_tables
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -35,6 +36,7 @@ from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.events import TableEvents
 from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
+from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
@@ -75,6 +77,10 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         channel_languages: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.store = store
+        #: figures for ``/metrics`` (a registry of this hub's own)
+        self.metrics = Metrics()
+        watch_tables(self.metrics, lambda: self.tables.values())
+        store.writer.on_commit = self.metrics.committed
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
@@ -100,7 +106,8 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         self.languages = ReaderLanguages.configured(self.prefs, network_languages, channel_languages)
         # the pipeline's stages (bazaarbot/pipeline/), in the order a line meets them
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
-        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks)
+        self.measure = Measure(self.metrics)
+        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks, self.metrics.refused)
         self.events = TableEvents()
         self.commit = Commit(
             store, lambda key: self.tables.get(key), self.events, self._reload_table, self._reload_prefs
@@ -303,7 +310,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""
-        await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        with self.measure.line(incoming.network) as seen:
+            work = lambda: seen.after(self._process(incoming))  # noqa: E731
+            await self.run_and_send(work, incoming.network, incoming.user.nick)
         self.autoplay.flush()
 
     def process(self, incoming: Incoming) -> list[Outgoing]:
@@ -365,6 +374,10 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             return refused
         if reading.hint:
             return reading.hint
+        self.measure.read_as(  # the game is read once the line is done (a /new or /join makes the table)
+            "move" if reading.is_move else "command",
+            lambda: (t := self.only_table(line.network, line.channel, line.user.key)) and t.game_name,
+        )
         if reading.is_move:
             return dispatch.move(self, line)  # 3. dispatch (with 2. the permission checks)
         assert reading.command is not None

@@ -21,6 +21,7 @@ import logging
 import re
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -115,6 +116,8 @@ class StoreWriter:
         #: figures for the load benchmark: commits done and units they carried
         self.commits = 0
         self.units_committed = 0
+        #: told (units, seconds) after every batch written (the metrics); called on the writer thread
+        self.on_commit: Callable[[int, float], None] | None = None
 
     # --- collecting -------------------------------------------------------------------
     def begin(self) -> Unit:
@@ -172,7 +175,7 @@ class StoreWriter:
             batch, self.queued = self.queued, []
             if not batch:
                 return []
-            failed_scopes = self._write_batch(batch)
+            failed_scopes = self._timed_write(batch)
         return self._settle(batch, failed_scopes)
 
     async def commit(self, unit: Unit) -> bool:
@@ -208,7 +211,14 @@ class StoreWriter:
 
     def _locked_write(self, batch: list[Unit]) -> set[Scope]:
         with self._lock:
-            return self._write_batch(batch)
+            return self._timed_write(batch)
+
+    def _timed_write(self, batch: list[Unit]) -> set[Scope]:
+        started = time.perf_counter()
+        failed = self._write_batch(batch)
+        if self.on_commit is not None:
+            self.on_commit(len(batch), time.perf_counter() - started)
+        return failed
 
     def _write_batch(self, batch: list[Unit]) -> set[Scope]:
         """Write the batch in one transaction; the scopes whose writes did not make it.

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
 from bazaarbot.messages import Incoming, SeatedPerson, User
+from bazaarbot.metrics import Metrics
 
 __all__ = ["HubPort", "PacedTransport", "PagingTransport", "Transport"]
 
@@ -29,6 +30,10 @@ class HubPort(Protocol):
     @property
     def bot_nick(self) -> str:
         """The bot's own nick (lines from it are ignored; web frames name it)."""
+
+    @property
+    def metrics(self) -> Metrics:
+        """The bot's figures: a transport registers its own gauges and counts what it sends."""
 
     @property
     def database(self) -> sqlite3.Connection:

@@ -61,6 +61,8 @@ from aiohttp import WSMsgType, web
 from bazaarbot.config import WebSettings
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from bazaarbot.metrics import allowed as metrics_allowed
 from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
@@ -68,6 +70,7 @@ from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.history import History
+from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 
 log = logging.getLogger(__name__)
 
@@ -144,6 +147,11 @@ class WebTransport:
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._stopping = False
+        #: the reverse proxies whose forwarding headers name the real client
+        self.proxies = ProxyPolicy(self.settings.trusted_proxies)
+        #: the path prefix of every route ("" or e.g. "/bazaar")
+        self.base_path = self.settings.base_path
+        self._pages: dict[str, bytes] = {}
 
     # --- life cycle ------------------------------------------------------------------
     @property
@@ -152,8 +160,10 @@ class WebTransport:
         return self.settings.max_message * 6 + 512
 
     def app(self) -> web.Application:
+        """The routes; under ``[web] base_path`` they all live below that prefix (behind a proxy)."""
         app = web.Application(client_max_size=16 * 1024)
         app.router.add_get("/", self._index)
+        app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/watch/{room}", self._watch_page)
         app.router.add_get("/ws", self._ws)
         app.router.add_get("/healthz", self._healthz)
@@ -162,7 +172,23 @@ class WebTransport:
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)
-        return app
+        if not self.base_path:
+            return app
+        root = web.Application(client_max_size=16 * 1024)
+        root.router.add_get(self.base_path, self._to_base)
+        root.add_subapp(self.base_path + "/", app)
+        root.on_response_prepare.append(self._headers)
+        return root
+
+    async def _to_base(self, _request: web.Request) -> web.Response:
+        raise web.HTTPPermanentRedirect(self.base_path + "/")
+
+    def client(self, request: web.Request) -> Client:
+        """The real client of a request: the socket's peer, or behind a trusted proxy the one it names.
+
+        Every per-address bound counts this address, never a header an untrusted peer sent.
+        """
+        return self.proxies.client(request.remote, request.headers, request.secure)
 
     async def start(self, hub: HubPort) -> None:
         self.hub = hub
@@ -179,6 +205,15 @@ class WebTransport:
         if addresses:
             self.port = int(addresses[0][1])
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="web-sweep")
+        metrics = hub.metrics
+        labels = {"network": self.network}
+        metrics.gauge("bazaarbot_websockets", "Open websockets", lambda: len(self.conns), labels)
+        metrics.gauge(
+            "bazaarbot_web_spectators",
+            "Websockets watching a room",
+            lambda: sum(len(w) for w in self.watchers.values()),
+            labels,
+        )
         await self._expect_returns()
 
     async def _expect_returns(self) -> None:
@@ -218,13 +253,34 @@ class WebTransport:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
 
-    async def _index(self, _request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "index.html")
+    def _page(self, name: str) -> web.Response:
+        """A page of ``static/``, its own links under the base path (the page's scripts read it too)."""
+        body = self._pages.get(name)
+        if body is None:
+            text = (STATIC / name).read_text(encoding="utf-8")
+            base = self.base_path
+            if base:
+                text = re.sub(r'((?:href|src)=")/', lambda m: m.group(1) + base + "/", text)
+            meta = f'<meta name="bazaarbot-base" content="{base}">'
+            text = text.replace("<head>", "<head>\n  " + meta, 1)
+            body = self._pages[name] = text.encode("utf-8")
+        return web.Response(body=body, content_type="text/html", charset="utf-8")
 
-    async def _watch_page(self, request: web.Request) -> web.FileResponse:
+    async def _index(self, _request: web.Request) -> web.Response:
+        return self._page("index.html")
+
+    async def _watch_page(self, request: web.Request) -> web.Response:
         if not valid_room("#" + request.match_info["room"]):
             raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
-        return web.FileResponse(STATIC / "watch.html")
+        return self._page("watch.html")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        """The Prometheus figures, to whom ``[web] metrics`` allows (others see no such page)."""
+        assert self.hub is not None
+        client = self.client(request)
+        if not metrics_allowed(self.settings.metrics, is_loopback(client.address), client.forwarded):
+            raise web.HTTPNotFound(text="Not found.")
+        return web.Response(body=self.hub.metrics.render(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
     async def _game_file(self, request: web.Request) -> web.FileResponse:
         """A game's drawn-table files, from its own plugin folder (adding a game touches no core file)."""
@@ -270,7 +326,7 @@ class WebTransport:
             raise web.HTTPServiceUnavailable(text="restarting")
         if len(self.conns) >= MAX_CONNECTIONS:
             raise web.HTTPServiceUnavailable(text="too many connections; try again later")
-        address = request.remote or "?"
+        address = self.client(request).address
         limit = self.limits.connections_per_address
         if self.per_address.get(address, 0) >= limit:
             raise web.HTTPTooManyRequests(
