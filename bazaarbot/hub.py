@@ -29,10 +29,12 @@ from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import _, language, localized_text, ngettext, normalize_language
 from bazaarbot.messages import Incoming, Outgoing, Say, SeatedPerson, Tell, User
+from bazaarbot.mygames import as_data, entries, sits_at
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover, web_folder
 from bazaarbot.restore import reload_table, restore_into
+from bazaarbot.returning import Returns
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
@@ -165,12 +167,14 @@ class Hub:
         self._clock_task: asyncio.Task[None] | None = None
         #: (network, channel) -> the settings a table stored before this start
         self._table_prefs: dict[tuple[str, str], dict[str, str]] = {}
+        #: who came back when, and the reminders they got (limited per person)
+        self.returns = Returns(wall_clock)
         self.autoplay = Autoplay(
             self.send_all,
             self.spawn,
             lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
             self.ai_settings.move_delay,
-            self.table_settings.abandon_grace,
+            self.table_settings.abandon_after,
             wall_clock,
             run=lambda work: self.run_and_send(work, "", None),
         )
@@ -257,6 +261,7 @@ class Hub:
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.channel_language(network, channel, table.settings)
         table.after_game = lambda game_id, table=table: self._rate_after_commit(table, game_id)
+        table.may_remind = lambda key, gap: self.returns.may_remind(network, key, gap)
         return table
 
     def _rate_after_commit(self, table: Table, game_id: int) -> list[str]:
@@ -724,6 +729,13 @@ class Hub:
             table = self.tables.get((network, channel.lower()))
             if table is not None and table.running:
                 back = table.person_spoke(user.key, self._actor(network, user))
+        back += self.returns.came_back(
+            self._my_tables(network, user.key),
+            network,
+            self._actor(network, user),
+            channel,
+            lang=self.person_language(network, user.key),
+        )
         return back + self._line(network, channel, user, text)
 
     def _line(self, network: str, channel: str | None, user: User, text: str) -> list[Outgoing]:
@@ -1060,7 +1072,25 @@ class Hub:
         self._pending_leaves[(network, key)] = loop.call_later(delay, fire)
 
     async def user_returned(self, network: str, user: User) -> None:
+        """Back within the grace (their leave is off), or joined a channel or opened the page."""
         self._cancel_leave(network, user.key)
+        lang = self.person_language(network, user.key)
+        await self.run_and_send(
+            lambda: self.returns.came_back(
+                self._my_tables(network, user.key), network, self._actor(network, user), None, True, lang
+            ),
+            network,
+            None,
+        )
+
+    def _my_tables(self, network: str, key: str) -> list[Table]:
+        """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
+        self._refresh_outside()
+        return [self._use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        """``/tables`` as data, for the web page: where it is your move first."""
+        return as_data(entries(self._my_tables(network, key), key, self.wall_clock()))
 
     def _cancel_leave(self, network: str, key: str) -> None:
         handle = self._pending_leaves.pop((network, key), None)
@@ -1074,7 +1104,8 @@ class Hub:
                 continue
             if table.seat_of(key) is not None:
                 with language(table.channel_language()):
-                    out += self._use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                    gone = lambda who: _("{nick} is gone.").format(nick=who)  # noqa: E731
+                    out += self._use(table).disconnected(key, gone)
                 self.index.update(table)
         return out
 

@@ -78,6 +78,13 @@ class TableBase(ABC):
         self.after_game: Callable[[int], list[str]] | None = None
         #: why a stored game cannot go on under the installed rules (the table waits for /reset)
         self.paused: str | None = None
+        #: since when the running game waits for a player to come back (none present); None while it runs
+        idle = self.settings.get("idle_since")
+        self.idle_since: float | None = float(idle) if idle else None
+        #: keys of players who disconnected from a correspondence game and keep their seat meanwhile
+        self.offline: set[str] = set()
+        #: whether a person (by key) may be sent a reminder now (the hub limits them per person)
+        self.may_remind: Callable[[str, float], bool] = lambda key, gap: True
         #: one-time codes that move a seat bound to a host to its owner's new address
         self.codes = SeatCodes(store.db.conn)
         #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
@@ -159,6 +166,10 @@ class TableBase(ABC):
             [SeatRow(s.number, s.key, s.nick) for s in self.seats],
             self.colors,
         )
+
+    @abstractmethod
+    def check_presence(self, now: float | None = None) -> list[Outgoing]:
+        """Pause the game while no player is present, go on when one is (the presence part implements it)."""
 
     @abstractmethod
     def _end_game(self, status: str, note: str, result: Result | None = None) -> list[Outgoing]:

@@ -264,14 +264,17 @@ class RunningGame(AiSeats):
                 for index in group:
                     rank_of[index] = rank
         for index, seat in enumerate(self.players):
+            # a person's seat that ended under an AI or was skipped did not play to the end: shown with
+            # its mark, no rank (not rated) and never a win (see docs/ratings.md)
+            finished = seat.is_bot or seat.has_person
             rows.append(
                 {
                     "seat": index,
                     "user_key": seat.key,
-                    "nick": seat.nick,
+                    "nick": seat.nick if finished else seat.label,
                     "score": float(result.scores.get(index, 0)) if result else 0.0,
-                    "rank": rank_of.get(index, 0),
-                    "winner": int(bool(result and index in result.winners)),
+                    "rank": rank_of.get(index, 0) if finished else 0,
+                    "winner": int(bool(result and index in result.winners and finished)),
                 }
             )
         data = None
@@ -298,6 +301,11 @@ class RunningGame(AiSeats):
         self.undo_point = None
         self.timeouts = {}
         self.reset_requests = {}
+        self.offline = set()
+        if self.idle_since is not None:
+            self.idle_since = None
+            self.save_setting("idle_since", "")
+            self.save_setting("idle_warned", "")
         self.notify()
         if self.turn_clock is not None:
             self.turn_clock = None
