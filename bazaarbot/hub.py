@@ -730,7 +730,7 @@ class Hub:
             if table is not None and table.running:
                 back = table.person_spoke(user.key, self._actor(network, user))
         back += self.returns.came_back(
-            self._my_tables(network, user.key),
+            self.tables_of_person(network, user.key),
             network,
             self._actor(network, user),
             channel,
@@ -1074,23 +1074,24 @@ class Hub:
     async def user_returned(self, network: str, user: User) -> None:
         """Back within the grace (their leave is off), or joined a channel or opened the page."""
         self._cancel_leave(network, user.key)
-        lang = self.person_language(network, user.key)
+        lang, actor = self.person_language(network, user.key), self._actor(network, user)
         await self.run_and_send(
             lambda: self.returns.came_back(
-                self._my_tables(network, user.key), network, self._actor(network, user), None, True, lang
+                self.tables_of_person(network, user.key), network, actor, None, True, lang
             ),
             network,
             None,
         )
 
-    def _my_tables(self, network: str, key: str) -> list[Table]:
+    def tables_of_person(self, network: str, key: str) -> list[Table]:
         """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
         self._refresh_outside()
         return [self._use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
 
     def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
         """``/tables`` as data, for the web page: where it is your move first."""
-        return as_data(entries(self._my_tables(network, key), key, self.wall_clock()))
+        with language(self.person_language(network, key)):
+            return as_data(entries(self.tables_of_person(network, key), key, self.wall_clock()))
 
     def _cancel_leave(self, network: str, key: str) -> None:
         handle = self._pending_leaves.pop((network, key), None)

@@ -91,5 +91,13 @@ def listing(found: list[TableEntry]) -> list[str]:
 
 
 def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
-    """The list as JSON-able data for the web page."""
-    return [{**asdict(e), "turn": list(e.turn)} for e in found]
+    """The list as JSON-able data for the web page, each with its line in the current language."""
+    return [
+        {
+            **asdict(e),
+            "turn": list(e.turn),
+            "left": None if e.left is None else round(e.left),
+            "text": str(entry_line(e)),
+        }
+        for e in found
+    ]

@@ -90,3 +90,6 @@ class HubPort(Protocol):
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        """The tables where ``key`` sits (``/tables``) as data, their move first, each with its line."""
