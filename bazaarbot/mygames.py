@@ -47,10 +47,7 @@ def entry_of(table: Table, key: str, now: float) -> TableEntry:
         return TableEntry(table.channel, str(table.plugin.title), False, False, (), None, paused)
     awaited = table.plugin.to_act(table.state)
     mine = table.game_seat_of(key)
-    clock = table.turn_clock
-    left = None
-    if clock is not None and clock.decision == (table.game_id, table.moves_made):
-        left = clock.left(now)
+    left = table.time_left(now)
     return TableEntry(
         table.channel,
         str(table.plugin.title),

@@ -193,6 +193,23 @@ class Clock(Presence):
         seconds = self.clock_seconds()
         return bool(seconds) and seconds >= CORRESPONDENCE_SECONDS  # type: ignore[operator]
 
+    def time_left(self, now: float) -> float | None:
+        """Seconds left on the awaited decision's clock (all of it when not started yet); None: no clock."""
+        seconds = self.clock_seconds()
+        if not seconds or not self._awaited_people():
+            return None
+        clock = self.turn_clock
+        stored = self.settings.get("clock_state")
+        if clock is None and stored:
+            clock = TurnClock.from_json(stored, now)
+        if (
+            clock is not None
+            and clock.decision == (self.game_id, self.moves_made)
+            and clock.seconds == seconds
+        ):
+            return clock.left(now)
+        return float(seconds)
+
     def _awaited_people(self) -> list[int]:
         if not self.running:
             return []
