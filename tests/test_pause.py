@@ -291,3 +291,27 @@ async def test_bazaar_leavers_skip_the_last_person_leaving_pauses_the_game(tmp_p
     assert table.moves_made == moves and table.running
     await say(bot, "p1", "/join")
     assert table.idle_since is None and table.players[0].has_person
+
+
+async def test_a_correspondence_game_paused_by_disconnects_stays_paused_over_a_restart(tmp_path):
+    bot, clock = driver(tmp_path, "jaipur", turn_seconds=None)
+    await started(bot, ["p1", "p2"])
+    await say(bot, "p1", "/clock 2h")
+    for name in ("p1", "p2"):
+        await bot.hub.user_left(NETWORK, None, User(name), grace=0)
+    await bot.hub.idle()
+    assert bot.table.idle_since is not None and all(s.has_person for s in bot.table.players)
+    await bot.hub.close()
+    again = bot.restart()
+    recorder = Recorder()
+    await recorder.start(again.hub)
+    clock.now += 5 * HOUR
+    await again.hub.tick()
+    assert again.table.idle_since is not None and not recorder.sent
+    nick = again.table.players[to_act(again)].nick
+    await again.hub.user_returned(NETWORK, User(nick))
+    await again.hub.idle()
+    assert again.table.idle_since is None
+    assert any(
+        line.startswith("Welcome back! Your move at #t (Jaipur, 2h left)") for line in recorder.private(nick)
+    )

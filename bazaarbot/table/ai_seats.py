@@ -154,7 +154,7 @@ class AiSeats(TableBase):
         sitter = seat.key != user.key
         old_nick = seat.nick
         seat.key, seat.nick, seat.ai, seat.away = user.key, user.nick, None, False
-        self.offline.discard(user.key)
+        self.set_offline(user.key, False)
         self._rename_in_game(index, user.nick)
         if self.seat_of(user.key) is None:
             self.seats.append(Seat(seat.number, user.key, user.nick))

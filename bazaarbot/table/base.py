@@ -7,6 +7,7 @@ They share the fields declared here.
 
 from __future__ import annotations
 
+import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -82,7 +83,7 @@ class TableBase(ABC):
         idle = self.settings.get("idle_since")
         self.idle_since: float | None = float(idle) if idle else None
         #: keys of players who disconnected from a correspondence game and keep their seat meanwhile
-        self.offline: set[str] = set()
+        self.offline: set[str] = set(json.loads(self.settings.get("offline") or "[]"))
         #: whether a person (by key) may be sent a reminder now (the hub limits them per person)
         self.may_remind: Callable[[str, float], bool] = lambda key, gap: True
         #: one-time codes that move a seat bound to a host to its owner's new address
@@ -156,6 +157,16 @@ class TableBase(ABC):
         else:
             self.settings.pop(name, None)
         self.store.set_pref(self.network, self.settings_key, name, value)
+
+    def set_offline(self, key: str, offline: bool) -> None:
+        """Mark a player of a correspondence game offline (or back), in memory and on disk."""
+        if (key in self.offline) == offline:
+            return
+        if offline:
+            self.offline.add(key)
+        else:
+            self.offline.discard(key)
+        self.save_setting("offline", json.dumps(sorted(self.offline)) if self.offline else "")
 
     def save_lobby(self) -> None:
         self.store.save_lobby(

@@ -301,7 +301,9 @@ class RunningGame(AiSeats):
         self.undo_point = None
         self.timeouts = {}
         self.reset_requests = {}
-        self.offline = set()
+        if self.offline:
+            self.offline = set()
+            self.save_setting("offline", "")
         if self.idle_since is not None:
             self.idle_since = None
             self.save_setting("idle_since", "")

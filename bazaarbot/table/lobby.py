@@ -268,7 +268,7 @@ class Lobby(Clock):
         """
         index = self.game_seat_of(key) if self.running else None
         if index is not None and self.players[index].has_person and self.is_correspondence():
-            self.offline.add(key)
+            self.set_offline(key, True)
             return self.check_presence()
         return self.remove(key, reason)
 

@@ -100,7 +100,7 @@ class Presence(AiSeats):
         key = actor.user.key
         if not self.running:
             return []
-        self.offline.discard(key)
+        self.set_offline(key, False)
         index = self.game_seat_of(key)
         if index is None:
             return []
