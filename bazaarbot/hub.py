@@ -1105,8 +1105,9 @@ class Hub:
                 continue
             if table.seat_of(key) is not None:
                 with language(table.channel_language()):
-                    gone = lambda who: _("{nick} is gone.").format(nick=who)  # noqa: E731
-                    out += self._use(table).disconnected(key, gone)
+                    out += self._use(table).disconnected(
+                        key, lambda who: _("{nick} is gone.").format(nick=who)
+                    )
                 self.index.update(table)
         return out
 

@@ -52,7 +52,7 @@ def entry_of(table: Table, key: str, now: float) -> TableEntry:
         table.channel,
         str(table.plugin.title),
         True,
-        mine is not None and mine in awaited,
+        mine is not None and mine in awaited and table.players[mine].has_person,
         tuple(table.players[i].label for i in awaited),
         left,
         paused,
