@@ -70,8 +70,9 @@ class Returns:
         for table in mine:
             if skip is not None and table.channel.lower() == skip.lower():
                 continue
-            with language(table.channel_language()):
-                out += table.person_returned(actor)
+            if key in table.offline or table.idle_since is not None:  # only then is there news
+                with language(table.channel_language()):
+                    out += table.person_returned(actor)
         long_gone = last is not None and now - last >= REMIND_GAP
         if not (joined or was_offline or long_gone):
             return out
