@@ -268,6 +268,9 @@ async def test_bazaar_leavers_skip_a_skipped_seat_is_marked_left_and_not_credite
     assert rows[0] == {"nick": "p1 (left)", "rank": 0, "winner": 0}
     rated = {c["seat"]: c["rated"] for c in bot.hub.store.db.query("SELECT seat, rated FROM rating_changes")}
     assert rated == {0: 0, 1: 1, 2: 1}  # the same rule as leavers=ai: only seats played to the end
+    recorder.sent.clear()
+    await say(bot, "p2", "/stats p1")
+    assert [m.text for m in recorder.sent] == ["p1 has no rated games yet."]
 
 
 async def test_bazaar_leavers_skip_the_last_person_leaving_pauses_the_game(tmp_path):
@@ -315,3 +318,34 @@ async def test_a_correspondence_game_paused_by_disconnects_stays_paused_over_a_r
     assert any(
         line.startswith("Welcome back! Your move at #t (Jaipur, 2h left)") for line in recorder.private(nick)
     )
+
+
+async def test_somebody_sitting_in_resumes_a_paused_game(tmp_path):
+    bot, clock = driver(tmp_path, "jaipur", turn_seconds=None)
+    recorder = await started(bot, ["p1", "p2"])
+    await say(bot, "p1", "/leave")
+    await say(bot, "p2", "/leave")
+    assert bot.table.idle_since is not None
+    await say(bot, "carol", "/join 2")
+    await settle(bot)
+    assert bot.table.idle_since is None and bot.table.players[1].nick == "carol"
+    assert any(line == "carol here: the game of Jaipur goes on." for line in recorder.channel())
+
+
+async def test_a_day_clock_reminds_by_private_message_at_half_the_deadline_once(tmp_path):
+    bot, clock = driver(tmp_path, "jaipur", turn_seconds=None)
+    recorder = await started(bot, ["p1", "p2"])
+    await say(bot, "p1", "/clock 1d")
+    await settle(bot)
+    seat = to_act(bot)
+    nick = bot.table.players[seat].nick
+    await bot.hub.user_left(NETWORK, None, User(nick), grace=0)  # offline: the clock runs for them
+    await bot.hub.idle()
+    assert bot.table.idle_since is None and bot.table.players[seat].has_person
+    clock.now += 12 * HOUR + 1
+    await settle(bot)
+    clock.now += 60
+    await settle(bot)
+    half = [line for line in recorder.private(nick) if line.startswith("Your move at #t: ")]
+    assert half == ["Your move at #t: 11h 59m left, then the AI plays it for you."]
+    assert not any("Time is up" in line for line in recorder.channel())
