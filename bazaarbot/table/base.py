@@ -168,6 +168,16 @@ class TableBase(ABC):
             self.offline.discard(key)
         self.save_setting("offline", json.dumps(sorted(self.offline)) if self.offline else "")
 
+    def clear_presence(self) -> None:
+        """A game ended or starts: nobody is offline and nothing is paused for lack of players."""
+        if self.offline:
+            self.offline = set()
+            self.save_setting("offline", "")
+        if self.idle_since is not None or self.settings.get("idle_warned"):
+            self.idle_since = None
+            self.save_setting("idle_since", "")
+            self.save_setting("idle_warned", "")
+
     def save_lobby(self) -> None:
         self.store.save_lobby(
             self.ensure_saved(),

@@ -78,6 +78,7 @@ class RunningGame(AiSeats):
         defaults = {o.name: o.default for o in plugin.options}
         options = {**defaults, **self.options}
         self.players = [replace(s, ai=s.bot_level, away=False) for s in self.seats]
+        self.clear_presence()
         self.game_seed = seed
         self.timeouts = {}
         self.reset_requests = {}
@@ -301,13 +302,7 @@ class RunningGame(AiSeats):
         self.undo_point = None
         self.timeouts = {}
         self.reset_requests = {}
-        if self.offline:
-            self.offline = set()
-            self.save_setting("offline", "")
-        if self.idle_since is not None:
-            self.idle_since = None
-            self.save_setting("idle_since", "")
-            self.save_setting("idle_warned", "")
+        self.clear_presence()
         self.notify()
         if self.turn_clock is not None:
             self.turn_clock = None
