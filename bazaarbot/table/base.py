@@ -67,6 +67,8 @@ class TableBase(ABC):
         self.turn_clock: Any = None
         #: game seat -> decisions in a row the clock ran out on
         self.timeouts: dict[int, int] = {}
+        #: the game seats that made a step of the running game (its person, or the AI for them)
+        self.moved: set[int] = set()
         #: seated person's key -> when they asked to /reset (an agreement of everybody seated)
         self.reset_requests: dict[str, float] = {}
         #: wall-clock time (the hub injects a fake one in tests)

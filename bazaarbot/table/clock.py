@@ -273,9 +273,7 @@ class Clock(Presence):
 
     def _has_moved(self, index: int) -> bool:
         """Whether game seat ``index`` made any step of this game yet (its person, or the AI at a timeout)."""
-        if self.game_id is None:
-            return False
-        return any(m["seat"] == index for m in self.store.moves(self.game_id))
+        return index in self.moved
 
     def _first_timeout(self, people: list[int], seconds: int) -> list[Outgoing]:
         """The first timeout of somebody who has not moved yet only reminds: the AI waits one more period."""

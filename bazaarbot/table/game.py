@@ -81,6 +81,7 @@ class RunningGame(AiSeats):
         self.clear_presence()
         self.game_seed = seed
         self.timeouts = {}
+        self.moved = set()
         self.reset_requests = {}
         self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
@@ -172,6 +173,7 @@ class RunningGame(AiSeats):
             self._reload()
             return False
         self.moves_made += 1
+        self.moved.add(seat)
         self.notify()
         return True
 
@@ -301,6 +303,7 @@ class RunningGame(AiSeats):
         self.moves_made = 0
         self.undo_point = None
         self.timeouts = {}
+        self.moved = set()
         self.reset_requests = {}
         self.clear_presence()
         self.notify()
@@ -344,6 +347,7 @@ class RunningGame(AiSeats):
                 self.state.players[index] = seat.label
         self.game_id = game_id
         self.moves_made = len(moves)
+        self.moved = {int(record["seat"]) for record in moves}
         self.notify()
 
     def _replay(self, seat: int, text: str, moves_made: int) -> None:
