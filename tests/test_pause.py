@@ -101,6 +101,9 @@ async def test_two_silent_yspahan_players_pause_the_game_which_either_resumes_an
     clock.now += HOUR
     await settle(bot)
     assert table.moves_made == frozen  # paused: no AI moves, the clock stands still
+    await say(bot, "carol", "/status")
+    assert recorder.sent[-1].text.endswith("Paused until a player comes back.")
+    assert table.idle_since is not None  # a spectator's words resume nothing
     await say(bot, "p2", "sorry, dinner")
     assert table.idle_since is None and table.players[1].has_person
     assert any("the game of Yspahan goes on" in line for line in recorder.channel())
