@@ -286,6 +286,8 @@ class Clock(Presence):
             )
         ]
         for i in people:
+            if not self.may_remind(self.players[i].key, min(REMIND_GAP, seconds / 4)):
+                continue
             out += self.tell_seat(
                 i,
                 _("Your move at {channel}: /moves lists what you can do; {time} left.").format(
