@@ -52,7 +52,7 @@ class HubPort(Protocol):
         """A part, quit or closed tab: the leave path runs after the grace unless they come back."""
 
     async def user_returned(self, network: str, user: User) -> None:
-        """Somebody who had left is back within the grace."""
+        """Somebody joined a channel or opened the page: a pending leave ends; their paused games go on."""
 
     async def network_down(self, network: str) -> None:
         """The transport lost its network: that network's turn clocks stand still."""
