@@ -93,8 +93,8 @@ class TableSettings:
     turn_seconds: int | None = 300
     #: the AI level that takes over a seat a person left
     takeover_level: str = "medium"
-    #: a game in which no person plays any more is abandoned after this many seconds
-    abandon_grace: float = 300.0
+    #: a paused game (no player present) is abandoned after this many seconds, with a warning a day before
+    abandon_after: float = 7 * 86400.0
 
 
 @dataclass(frozen=True)
@@ -225,25 +225,31 @@ def _channel_languages(section: dict[str, Any], where: str) -> dict[str, str]:
 
 #: the shortest turn clock a table may set (seconds)
 MIN_TURN_SECONDS = 5
+#: the longest turn clock (correspondence play: 14 days per decision)
+MAX_TURN_SECONDS = 14 * 86400
 
 
 def _turn_seconds(section: dict[str, Any], where: str, default: int | None) -> int | None:
     """A turn clock setting: seconds (at least ``MIN_TURN_SECONDS``), 0 for no clock, None when unset."""
     value = _take(section, where, "turn_seconds", int, default)
-    if value and value < MIN_TURN_SECONDS:
-        raise ConfigError(f"{where}.turn_seconds must be 0 (no clock) or at least {MIN_TURN_SECONDS}")
+    if value and not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        raise ConfigError(
+            f"{where}.turn_seconds must be 0 (no clock) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+        )
     return value
 
 
 def _tables(section: dict[str, Any]) -> TableSettings:
-    _check_keys(section, "tables", {"turn_seconds", "takeover_level", "abandon_grace"})
+    _check_keys(section, "tables", {"turn_seconds", "takeover_level", "abandon_after", "abandon_grace"})
     level = _take(section, "tables", "takeover_level", str, "medium")
     if level not in ("easy", "medium", "hard"):
         raise ConfigError("tables.takeover_level must be easy, medium or hard")
-    grace = _take(section, "tables", "abandon_grace", float, 300.0)
-    if grace < 0:
-        raise ConfigError("tables.abandon_grace must not be negative")
-    return TableSettings(_turn_seconds(section, "tables", 300) or None, level, grace)
+    # ``abandon_grace`` is the old name of the setting; an old config keeps loading
+    older = _take(section, "tables", "abandon_grace", float, 7 * 86400.0)
+    after = _take(section, "tables", "abandon_after", float, older)
+    if after < 0:
+        raise ConfigError("tables.abandon_after must not be negative")
+    return TableSettings(_turn_seconds(section, "tables", 300) or None, level, after)
 
 
 def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:

@@ -45,6 +45,7 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.restore import reload_table, restore_into
+from bazaarbot.returning import Returns
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
@@ -114,12 +115,14 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         )
         store.writer.on_failure = self.commit.failed
         self.localizer = Localizer(self.languages, self.index.key_of_nick)
+        #: who came back when, and the reminders they got (limited per person)
+        self.returns = Returns(wall_clock)
         self.autoplay = Autoplay(
             self.send_all,
             self.spawn,
             lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
             self.ai_settings.move_delay,
-            self.table_settings.abandon_grace,
+            self.table_settings.abandon_after,
             wall_clock,
             run=lambda work: self.run_and_send(work, "", None),
         )
@@ -201,6 +204,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.languages.channel(network, channel, table.settings)
         table.after_game = lambda game_id, table=table: self.events.game_finished(table, game_id)
+        table.may_remind = lambda key, gap: self.returns.may_remind(network, key, gap)
         return table
 
     def _reload_table(self, table: Table) -> None:
@@ -359,6 +363,13 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             table = self.tables.get((line.network, line.channel.lower()))
             if table is not None and table.running:
                 back = table.person_spoke(line.user.key, self.actor(line.network, line.user))
+        back += self.returns.came_back(
+            self.tables_of_person(line.network, line.user.key),
+            line.network,
+            self.actor(line.network, line.user),
+            line.channel,
+            lang=self.person_language(line.network, line.user.key),
+        )
         return back + self._line(line)
 
     def _line(self, line: Line) -> list[Outgoing]:

@@ -258,12 +258,25 @@ class Lobby(Clock):
             out += self._seat_left(index)
         out += self._pass_host()
         self.save_lobby()
-        return out
+        return out + self.check_presence()
+
+    def disconnected(self, key: str, reason: Callable[[str], str]) -> list[Outgoing]:
+        """A part or quit after its grace: the leave path, except in correspondence play.
+
+        With a clock of an hour or more the player keeps their seat (and nobody
+        plays it for them) while they are offline; they are told on return.
+        """
+        index = self.game_seat_of(key) if self.running else None
+        if index is not None and self.players[index].has_person and self.is_correspondence():
+            self.set_offline(key, True)
+            return self.check_presence()
+        return self.remove(key, reason)
 
     def _seat_left(self, index: int) -> list[Outgoing]:
         """A person left game seat ``index``: skipped (``leavers=skip``) or played by an AI."""
         seat = self.players[index]
-        if self.options.get("leavers") == "skip":
+        last = not [i for i in self.present_people() if i != index]
+        if self.options.get("leavers") == "skip" and not last:  # the last one's seat waits for them
             skipped = self.skip_seat(index)
             if skipped is not None:
                 return skipped
@@ -277,12 +290,6 @@ class Lobby(Clock):
                 ).format(level=level, n=seat.number, nick=seat.nick)
             )
         ]
-        if self.people_left() == 0:
-            out.append(
-                self.say(
-                    _("No person plays this game any more; it is abandoned soon unless someone sits in.")
-                )
-            )
         return out
 
     def reset(self, actor: Actor, args: tuple[str, ...] = ()) -> list[Outgoing]:
@@ -356,8 +363,10 @@ class Lobby(Clock):
     def person_spoke(self, key: str, actor: Actor) -> list[Outgoing]:
         """Anything said at the table by a player marked away brings them back to their seat."""
         index = self.game_seat_of(key) if self.running else None
-        if index is None or not self.players[index].away:
+        if index is None:
             return []
+        if not self.players[index].away:
+            return self.person_returned(actor)
         return self.take_back(index, actor)
 
     def back(self, actor: Actor) -> list[Outgoing]:

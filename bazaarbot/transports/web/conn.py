@@ -76,6 +76,8 @@ class Conn:
         self.rooms: set[str] = set()
         #: the last table view sent per room (JSON), so an unchanged table is not sent again
         self.views: dict[str, str] = {}
+        #: the list of the nick's tables last sent (``tables`` frame), as JSON
+        self.tables = ""
         #: per room, (game id, last move number) of the game log entries already sent
         self.logged: dict[str, tuple[int | None, int]] = {}
         self.warned = False

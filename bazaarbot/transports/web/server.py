@@ -9,7 +9,7 @@ module knows that the players are on the web.
 
 Client frames (JSON objects, ``t`` says which)::
 
-    hello {token}            -> welcome {nick|null, bot, max}
+    hello {token}            -> welcome {nick|null, bot, max} (then tables {tables} for a known nick)
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
@@ -22,7 +22,9 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
+tell {text}, mine {text}, error {code, text}, tables {tables} (the nick's tables, ``/tables``:
+each {channel, game, running, your_move, turn, left, paused, text}, their move first; sent when
+the page opens and again when it changes). A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
@@ -457,6 +459,17 @@ class WebTransport:
             conn.admin = self.admin_tokens.admin_of(token)
             await self.hub.user_returned(self.network, self._user(nick))
         conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
+        self._send_tables(conn)
+
+    def _send_tables(self, conn: Conn) -> None:
+        """The nick's tables (``/tables``), when they differ from what this tab was sent last."""
+        if self.hub is None or conn.nick is None or conn.watching is not None:
+            return
+        tables = self.hub.my_tables(self.network, self._user(conn.nick).key)
+        plain = json.dumps(tables, sort_keys=True)
+        if plain != conn.tables:
+            conn.tables = plain
+            conn.send("tables", tables=tables)
 
     def _bind(self, conn: Conn, nick: str) -> None:
         conn.nick = nick
@@ -498,6 +511,7 @@ class WebTransport:
             conn.admin = self.admin_tokens.admin_of(token)
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
+            self._send_tables(conn)
             return
         await self._rename(old, nick, token)
 
@@ -823,3 +837,4 @@ class WebTransport:
                     tab.views[room] = plain
                     tab.push(frame)
                     self._send_log(tab, room, view, entries)
+                    self._send_tables(tab)
