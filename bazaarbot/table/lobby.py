@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bazaarbot.digits import is_number
+from bazaarbot.digits import number as ascii_number
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.table.clock import Clock
@@ -107,9 +109,8 @@ class Lobby(Clock):
         plugin = self.plugin
         taken = {s.number for s in self.seats}
         if args:
-            try:
-                number = int(args[0])
-            except ValueError:
+            number = ascii_number(args[0])
+            if number is None:
                 return [
                     self.tell(
                         user.nick,
@@ -183,7 +184,7 @@ class Lobby(Clock):
                 return self.take_back(index, actor)
             return [self.tell(user.nick, _("You are already playing here."))]
         open_seats = [s for s in self.players if s.ai is not None and not s.is_bot]
-        if args and args[0].isdigit():
+        if args and is_number(args[0]):
             seat = next((s for s in open_seats if s.number == int(args[0])), None)
             if seat is not None:
                 return self.take_back(self.players.index(seat), actor)
