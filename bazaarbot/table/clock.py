@@ -228,6 +228,7 @@ class Clock(AiSeats):
                         _("Your move at {channel}: {left} left, then the AI plays it for you.").format(
                             channel=self.channel, left=left
                         ),
+                        key=self.players[i].key,  # a reminder for the player, not for a nick-taker
                     )
                 )
         return out, decisions
