@@ -81,6 +81,20 @@ class WebLimits:
     stale_claim: float = 86400.0
     #: malformed frames one websocket may send before it is disconnected
     bad_frames: int = 10
+    #: bytes waiting to be sent to one websocket before it counts as not reading and is disconnected
+    send_buffer_bytes: int = 1_000_000
+    #: bytes waiting to be sent to all websockets of one address, in all
+    address_buffer_bytes: int = 4_000_000
+    #: open websockets in all
+    max_connections: int = 2000
+    #: of ``max_connections``, the room spectators may never take (kept for players)
+    player_reserve: int = 200
+    #: open websockets from one network prefix (IPv4 /24, IPv6 /64)
+    connections_per_prefix: int = 80
+    #: open HTTP connections (websockets included) from one remote address
+    http_per_address: int = 40
+    #: seconds a new HTTP connection may take to send its first request's headers
+    header_timeout: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -299,6 +313,8 @@ def _web_limits(section: dict[str, Any]) -> WebLimits:
         if value <= 0:
             raise ConfigError(f"{where}.{name} must be more than 0")
         values[name] = value
+    if values["player_reserve"] >= values["max_connections"]:
+        raise ConfigError(f"{where}.player_reserve must be less than max_connections")
     return WebLimits(**values)
 
 

@@ -40,6 +40,12 @@ closed (soon when it never claimed a nick, much later when it did); claims
 that never sat at a table are forgotten; a frame too big or too deeply
 nested is refused before it is decoded, and a tab that keeps sending bad
 frames is disconnected. Every refusal is a short line naming the limit.
+What waits to be sent is bounded in bytes per tab and per address
+(``budget.py``); plain HTTP connections per address and the time to send a
+request's headers are bounded (``guard.py``); the global websocket cap keeps
+room for players and closes the least useful socket for a newcomer, never a
+seated player's, and each network prefix has its own bound (``admission.py``).
+Every per-address bound takes the address from ``address.client_address``.
 """
 
 from __future__ import annotations
@@ -63,10 +69,14 @@ from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.web.address import client_address, network_prefix
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
+from bazaarbot.transports.web.admission import make_room
+from bazaarbot.transports.web.budget import SendBudget, limit_kernel_buffer
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
+from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 
 log = logging.getLogger(__name__)
@@ -80,8 +90,6 @@ HISTORY = 100
 SWEEP_EVERY = 10.0
 #: frames dropped by the flood limit before the connection is closed
 MAX_DROPPED = 400
-#: open websockets in all; more are refused until some close
-MAX_CONNECTIONS = 2000
 
 #: the files a game's ``web/`` folder may serve
 GAME_FILE = re.compile(r"^[a-z0-9_-]{1,40}\.(js|css|svg|png)$")
@@ -137,8 +145,11 @@ class WebTransport:
         self._dirty: set[str] = set()
         self._flush_scheduled = False
         self.admin_tokens: AdminTokens | None = None
-        #: open websockets per remote address
+        #: open websockets per remote address, and per network prefix
         self.per_address: dict[str, int] = {}
+        self.per_prefix: dict[str, int] = {}
+        self.budget = SendBudget(self.limits.send_buffer_bytes, self.limits.address_buffer_bytes)
+        self.guard = ConnectionGuard(self.limits.http_per_address, self.limits.header_timeout)
         #: when each address claimed a nick within the last minute
         self.claim_times: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -152,7 +163,7 @@ class WebTransport:
         return self.settings.max_message * 6 + 512
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024)
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self.guard.middleware])
         app.router.add_get("/", self._index)
         app.router.add_get("/watch/{room}", self._watch_page)
         app.router.add_get("/ws", self._ws)
@@ -173,7 +184,8 @@ class WebTransport:
         self._stopping = False
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.settings.port)
+        quiet_accept_failures(asyncio.get_running_loop())
+        site = GuardedSite(self._runner, self.host, self.settings.port, self.guard)
         await site.start()
         addresses = self._runner.addresses
         if addresses:
@@ -268,9 +280,7 @@ class WebTransport:
             raise web.HTTPForbidden(text="websocket from another site refused")
         if self._stopping:
             raise web.HTTPServiceUnavailable(text="restarting")
-        if len(self.conns) >= MAX_CONNECTIONS:
-            raise web.HTTPServiceUnavailable(text="too many connections; try again later")
-        address = request.remote or "?"
+        address = client_address(request)
         limit = self.limits.connections_per_address
         if self.per_address.get(address, 0) >= limit:
             raise web.HTTPTooManyRequests(
@@ -278,14 +288,22 @@ class WebTransport:
                     n=limit
                 )
             )
+        prefix = network_prefix(address)
+        if self.per_prefix.get(prefix, 0) >= self.limits.connections_per_prefix:
+            raise web.HTTPTooManyRequests(text=_("Too many connections from your network; try again later."))
+        if len(self.conns) >= self.limits.max_connections and not await self._make_room():
+            raise web.HTTPServiceUnavailable(text="too many connections; try again later")
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
         self.per_address[address] = self.per_address.get(address, 0) + 1
+        self.per_prefix[prefix] = self.per_prefix.get(prefix, 0) + 1
         try:
             await ws.prepare(request)
         except BaseException:
             self._release(address)
             raise
-        conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst), address, self.clock())
+        limit_kernel_buffer(request.transport)
+        bucket = TokenBucket(self.frame_rate, self.frame_burst)
+        conn = Conn(ws, bucket, address, self.clock(), self.budget, request.transport)
         self.conns.add(conn)
         try:
             async for msg in ws:
@@ -303,11 +321,26 @@ class WebTransport:
         return ws
 
     def _release(self, address: str) -> None:
-        left = self.per_address.get(address, 0) - 1
-        if left > 0:
-            self.per_address[address] = left
-        else:
-            self.per_address.pop(address, None)
+        for counts, key in ((self.per_address, address), (self.per_prefix, network_prefix(address))):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+
+    async def _make_room(self) -> bool:
+        """The cap is reached: close the least useful socket for a newcomer; False when none may go."""
+        assert self.hub is not None
+        seated = {seat.nick.lower() for seat in self.hub.seated(self.network)}
+        victim = make_room(self.conns, seated)
+        if victim is None:
+            return False
+        log.info("web: full; closing an idle socket of %s for a newcomer", victim.address)
+        victim.dead = True
+        self.conns.discard(victim)  # its place is the newcomer's now; _drop releases its address
+        self._release(victim.address)
+        await victim.close(1013, b"server full; closed the longest idle")
+        return True
 
     async def _bad_frame(self, conn: Conn, code: str, text: str) -> None:
         """One error answer per malformed frame; a tab that keeps sending them is disconnected."""
@@ -597,6 +630,11 @@ class WebTransport:
             return
         assert isinstance(room, str)
         room = room.lower()
+        spectators = sum(len(w) for w in self.watchers.values())
+        if spectators >= self.limits.max_connections - self.limits.player_reserve:
+            conn.error("limit", _("Too many spectators right now; try again later."))
+            await conn.close(1013, b"too many spectators", drain=1.0)
+            return
         conn.watching = room
         self.watchers.setdefault(room, set()).add(conn)
         view = self._view_for(conn, room)
