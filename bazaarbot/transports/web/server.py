@@ -395,7 +395,10 @@ class WebTransport:
 
     def _user(self, nick: str, conn: Conn | None = None) -> User:
         # the nick is held by a token no other browser has: the transport vouches for it like an account;
-        # admin rights come only from an admin token this browser proved (never from the nick)
+        # admin rights come only from an admin token this browser proved (never from the nick), looked
+        # up again for every line, so a token revoked by ``bazaarbot admin-token`` stops working at once
+        if conn is not None and self.admin_tokens is not None:
+            conn.admin = self.admin_tokens.admin_of(conn.token)
         return User(nick=nick, account=nick, is_admin=conn is not None and conn.admin is not None)
 
     async def _admin(self, conn: Conn, frame: dict[str, Any]) -> None:
@@ -600,6 +603,13 @@ class WebTransport:
         if clean.split(" ", 1)[0].lower() in ("/admin", "!admin"):
             # a secret: never echoed, never shown to the room, never handed to the hub
             await self._admin(conn, {"token": clean.split(" ", 1)[1] if " " in clean else ""})
+            return
+        if self.admin_tokens is not None and self.admin_tokens.holds_token(clean):
+            # an admin token pasted as chat: never shown to anybody nor kept in the history
+            log.warning("web: %s typed an admin token as chat; it was not shown", conn.nick)
+            conn.send(
+                "tell", text=_("That is an admin token: it was not shown. Type /admin TOKEN to use it.")
+            )
             return
         user = self._user(conn.nick, conn)
         if room is None:
