@@ -84,6 +84,7 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
+    from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
     if args.host is not None:
@@ -146,9 +147,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
         await hub.start()
         await stop.wait()
-        for transport in transports:
-            await transport.stop()
-        await hub.close()
+        await shut_down(hub, transports)
         return 0
 
     return asyncio.run(main())

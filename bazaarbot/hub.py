@@ -1088,7 +1088,8 @@ class Hub:
             self.store.end()
         self.store.commit_now()
 
-    async def close(self) -> None:
+    async def close(self, snapshot: bool = True) -> None:
+        """Stop the clocks and background work, snapshot running games (unless done already), close."""
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(BaseException):
@@ -1102,8 +1103,9 @@ class Hub:
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-        try:
-            self.snapshot_all()
-        except Exception:
-            log.exception("the shutdown snapshots could not be written")
+        if snapshot:
+            try:
+                self.snapshot_all()
+            except Exception as error:
+                log.error("the shutdown snapshots could not be written: %s", error)
         self.store.close()

@@ -219,7 +219,10 @@ class WebTransport:
             await self._runner.cleanup()
             self._runner = None
         if self.history is not None:
-            self.history.save()
+            try:
+                self.history.save()
+            except Exception as error:  # a full disk: the rooms' recent lines are lost, nothing else
+                log.error("web: the rooms' recent lines could not be saved: %s", error)
 
     async def _close_all(self, _app: web.Application) -> None:
         self._stopping = True
