@@ -150,6 +150,22 @@ async def test_half_sent_requests_are_closed_at_the_header_deadline_and_others_g
     assert len(warnings) == 1, "the refusals are logged once"
 
 
+async def test_a_kept_alive_connection_that_dribbles_its_next_request_is_closed(tmp_path: Path) -> None:
+    async with serve(tmp_path / "w.sqlite", limits=WebLimits(header_timeout=0.5)) as served:
+        reader, writer = await asyncio.open_connection(
+            "127.0.0.1", served.transport.port, local_addr=("127.0.0.13", 0)
+        )
+        writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        answer = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 3.0)
+        assert answer.startswith(b"HTTP/1.1 200")
+        writer.write(b"GET /healthz HTTP/1.1\r\n")  # the next request, one line and then nothing
+        started = time.monotonic()
+        while await asyncio.wait_for(reader.read(4096), 3.0):
+            pass
+        assert time.monotonic() - started < 2.0
+        writer.close()
+
+
 async def test_out_of_file_descriptors_refuses_and_logs_once_without_a_traceback(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

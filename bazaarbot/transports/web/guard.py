@@ -5,7 +5,8 @@ client that sends one header line every few seconds (slowloris) holds a
 socket, and a file descriptor, for ever; enough of them and nobody gets in.
 Every TCP connection passes through ``GuardedProtocol``: one address holds at
 most ``per_address`` of them (more are closed at once), and a connection whose
-first request has not begun within ``header_timeout`` seconds is closed. When
+first request (or, kept alive, its next one) has not begun within
+``header_timeout`` seconds of connecting (or of the last answer) is closed. When
 the process runs out of file descriptors anyway, asyncio's accept loop pauses
 and the warning is logged once per episode, without a traceback.
 """
@@ -50,11 +51,15 @@ class ConnectionGuard:
     async def middleware(
         self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
-        """A request arrived whole: its connection met the header deadline."""
+        """A request arrived whole: its connection met the header deadline (the next one has its own)."""
         guarded = self._by_transport.get(id(request.transport))
         if guarded is not None:
             guarded.started = True
-        return await handler(request)
+        try:
+            return await handler(request)
+        finally:
+            if guarded is not None:
+                guarded.answered()
 
     def admit(self, guarded: GuardedProtocol) -> bool:
         address = guarded.address
@@ -104,15 +109,30 @@ class GuardedProtocol(asyncio.Protocol):
             transport.abort()
             return
         self.admitted = True
-        loop = asyncio.get_running_loop()
-        self._deadline = loop.call_later(self.guard.header_timeout, self._check_started)
+        self._arm()
         self.inner.connection_made(transport)
 
+    def answered(self) -> None:
+        """A request was handled: a kept-alive connection has ``header_timeout`` for its next one."""
+        self.started = False
+        self._arm()
+
+    def _arm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        loop = asyncio.get_running_loop()
+        self._deadline = loop.call_later(self.guard.header_timeout, self._check_started)
+
     def _check_started(self) -> None:
-        if not self.started and self.transport is not None and not self.transport.is_closing():
-            self.guard.timed_out += 1
-            log.info("web: no request from %s within %.0f s; closed", self.address, self.guard.header_timeout)
-            self.transport.abort()
+        transport = self.transport
+        if self.started or transport is None or transport.is_closing():
+            return
+        if transport.get_write_buffer_size() > 0:
+            self._arm()  # an answer is still on its way to a slow reader: that is no idle connection
+            return
+        self.guard.timed_out += 1
+        log.info("web: no request from %s within %.0f s; closed", self.address, self.guard.header_timeout)
+        transport.abort()
 
     def data_received(self, data: bytes) -> None:
         if self.admitted:
