@@ -197,3 +197,31 @@ async def test_lines_for_readers_who_quit_do_not_hold_up_another_channel(
     await watcher.expect("PRIVMSG #other :")
     waited = time.monotonic() - started
     print(f"!status answered {waited:.2f} s after eight askers with a backlog quit")
+
+
+async def test_a_no_such_nick_reply_drops_the_rest_queued_for_that_nick(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(ircserver, burst=1, lines_per_second=2.0))
+    closing.append(bot)
+    await bot.queue.drained()
+    sent = bot.queue.sent
+    for n in range(8):  # four seconds of lines at this pace
+        await bot.send(Tell(NET, "ghost", f"line {n}"))
+    await wait_until(lambda: not any(" ghost :" in line for line in bot.queue.lines), 2.0, "the drop on 401")
+    assert bot.queue.sent - sent <= 2, "only what left before the server's 401 was sent"
+
+
+async def test_lines_for_a_reader_who_parted_the_last_shared_channel_are_dropped(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
+    key = hub.tables[(NET, CHAN)].players[1].key
+    for n in range(1, 7):
+        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    await p2.expect("secret line 1")
+    p2.send(f"PART {CHAN}")
+    await wait_until(lambda: not any(" p2 :" in line for line in bot.queue.lines), 2.0, "the drop on part")
+    assert not bot.pager.left("p2")
