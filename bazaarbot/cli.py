@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export | ratings."""
+"""The ``bazaarbot`` command: run | console | bench | export | ratings | admin-token (alone: the help)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import socket
 import sys
 from dataclasses import replace
 
+from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.dbfile import DbFileError, check_db
 from bazaarbot.i18n import preload_catalogues, set_language
@@ -204,80 +205,6 @@ def _admin_token(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from bazaarbot.registry import discover
-
-    games = discover()
-    if args.what == "engine":
-        names = [args.game] if args.game else sorted(games)
-        for name in names:
-            if name not in games:
-                print(f"no game {name!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
-                return 2
-            for label, value in games[name].bench(args.seconds):
-                print(f"{name}: {value:,.0f} {label}")
-        return 0
-    if args.what == "load":
-        from bazaarbot import bench_load
-
-        game = args.load_game or args.game or "jaipur"
-        if game not in games:
-            print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
-            return 2
-        return bench_load.main(args.tables, args.seconds, game, args.bots)
-    if args.what == "ai":
-        return _bench_ai(args, games)
-    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
-    return 2
-
-
-def _bench_ai(args: argparse.Namespace, games: dict) -> int:
-    from bazaarbot.ai import bench
-
-    config = load_config(args.config)
-    if not args.game or args.game not in games:
-        print(f"name a game: bench ai <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
-        return 2
-    levels = config.ai.levels
-    for policy in (args.level, args.vs):
-        if policy not in levels and policy not in ("random", "greedy"):
-            print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
-            return 2
-    game = games[args.game]
-    players = args.players or max(2, game.min_players)
-    if not game.min_players <= players <= game.max_players:
-        print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
-        return 2
-    store = None
-    record = None
-    if args.record:
-        from bazaarbot.ratings.bench import recorder
-        from bazaarbot.store import Store
-
-        store = Store(_db(args, config))
-        record = recorder(store, game, args.seed)
-    try:
-        bench.run(
-            args.game,
-            level=args.level,
-            vs=args.vs,
-            games=args.games,
-            players=players,
-            seed=args.seed,
-            levels=levels,
-            say=lambda line: print(line, flush=True),
-            record=record,
-        )
-        if store is not None:
-            from bazaarbot.ratings.bench import ai_ratings_line
-
-            print(ai_ratings_line(store, game), flush=True)
-    finally:
-        if store is not None:
-            store.close()
-    return 0
-
-
 def _export(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
@@ -346,30 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--script", action="store_true", help="print --- after each answer")
     console.set_defaults(func=_console)
 
-    bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument(
-        "what",
-        choices=["engine", "ai", "load"],
-        help="engine speed, an AI level's strength, or live-table load",
-    )
-    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one; load: jaipur)")
-    bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
-    bench.add_argument("--level", default="hard", help="bench ai: the AI level measured")
-    bench.add_argument(
-        "--vs", default="greedy", help="bench ai: the opponent (random, greedy, easy, medium, hard)"
-    )
-    bench.add_argument("--games", type=int, default=20, help="bench ai: games (Jaipur: matches) to play")
-    bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
-    bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
-    bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
-    bench.add_argument(
-        "--record", action="store_true", help="bench ai: file and rate the games in the store (AI ratings)"
-    )
-    bench.add_argument("--db", help="bench ai --record: sqlite file (default: the config's)")
-    bench.add_argument("--tables", type=int, default=100, help="bench load: live tables")
-    bench.add_argument("--game", dest="load_game", help="bench load: the game every table plays")
-    bench.add_argument("--bots", action="store_true", help="bench load: AI seats at some tables")
-    bench.set_defaults(func=_bench)
+    add_bench_parser(sub)
 
     export = sub.add_parser("export", help="print a game as JSON")
     export.add_argument("game_id", type=int)
@@ -400,8 +304,9 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if not getattr(args, "func", None):
-        args = parser.parse_args(["run", *(argv or sys.argv[1:])])
+    if not getattr(args, "func", None):  # bare ``bazaarbot``: what it can do, and nothing started
+        parser.print_help()
+        return 2
     try:
         return int(args.func(args))
     except ConfigError as error:
