@@ -14,10 +14,30 @@ import sys
 from dataclasses import replace
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
-from bazaarbot.config import AdminPolicy, ConfigError, load_config
+from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
+from bazaarbot.dbfile import DbFileError, check_db
 from bazaarbot.i18n import preload_catalogues, set_language
 
 log = logging.getLogger("bazaarbot")
+
+
+def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True) -> str:
+    """The database this command uses (``--db`` or the config's), checked before it is opened."""
+    path = str(args.db or config.bot.db)
+    check_db(path, must_exist=must_exist, write=write)
+    return path
+
+
+def _check_game(config: Config) -> None:
+    """``[bot] default_game`` must name an installed game (else every new table would play another)."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    if config.bot.default_game not in games:
+        raise ConfigError(
+            f"bot.default_game {config.bot.default_game!r} is not an installed game "
+            f"(installed: {', '.join(sorted(games))})"
+        )
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -25,6 +45,8 @@ def _console(args: argparse.Namespace) -> int:
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)
+    _check_game(config)
+    db = _db(args, config)
     settings = config.bot
     if args.seed is not None:
         settings = replace(settings, seed=args.seed)
@@ -35,7 +57,7 @@ def _console(args: argparse.Namespace) -> int:
     async def main() -> None:
         ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
-            args.db or settings.db,
+            db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
@@ -63,12 +85,15 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
+    from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
     if args.host is not None:
         config = replace(config, web=replace(config.web, host=args.host))
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
+    _check_game(config)
+    db = _db(args, config)
     set_language(config.bot.language)
     preload_catalogues()
     admins = {config.web.network: web_admin_policy(config.web.admins)}
@@ -77,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         hub = Hub.open(
-            args.db or config.bot.db,
+            db,
             settings=config.bot,
             admins=admins,
             tables=config.tables,
@@ -123,9 +148,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
         await hub.start()
         await stop.wait()
-        for transport in transports:
-            await transport.stop()
-        await hub.close()
+        await shut_down(hub, transports)
         return 0
 
     return asyncio.run(main())
@@ -165,7 +188,7 @@ def _admin_token(args: argparse.Namespace) -> int:
     from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 
     config = load_config(args.config)
-    conn = sqlite3.connect(args.db or config.bot.db)
+    conn = sqlite3.connect(_db(args, config))
     try:
         token = AdminTokens(conn).issue(args.name)
     except AdminTokenError as error:
@@ -186,13 +209,16 @@ def _export(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    store = Store(args.db or config.bot.db)
-    try:
-        record = store.game_record(args.game_id)
-    finally:
-        store.close()
+    path = _db(args, config, must_exist=True, write=False)
+    record = None
+    if 1 <= args.game_id < 2**63:  # sqlite's integers; beyond them there is no such game either
+        store = Store(path)
+        try:
+            record = store.game_record(args.game_id)
+        finally:
+            store.close()
     if record is None:
-        print(f"no game {args.game_id} in {args.db or config.bot.db}", file=sys.stderr)
+        print(f"no game {args.game_id} in {path}", file=sys.stderr)
         return 1
     print(json.dumps(record, indent=2, ensure_ascii=False))
     return 0
@@ -239,7 +265,7 @@ def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    path = args.db or config.bot.db
+    path = _db(args, config, must_exist=True)
     store = Store(path)
     try:
         games = Ratings(store, config.bot.ratings.min_games).rebuild()
@@ -324,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except ConfigError as error:
         print(f"config error: {error}", file=sys.stderr)
+        return 2
+    except DbFileError as error:
+        print(f"database error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -83,6 +83,20 @@ class WebLimits:
     stale_claim: float = 86400.0
     #: malformed frames one websocket may send before it is disconnected
     bad_frames: int = 10
+    #: bytes waiting to be sent to one websocket before it counts as not reading and is disconnected
+    send_buffer_bytes: int = 1_000_000
+    #: bytes waiting to be sent to all websockets of one address, in all
+    address_buffer_bytes: int = 4_000_000
+    #: open websockets in all
+    max_connections: int = 2000
+    #: of ``max_connections``, the room spectators may never take (kept for players)
+    player_reserve: int = 200
+    #: open websockets from one network prefix (IPv4 /24, IPv6 /64)
+    connections_per_prefix: int = 80
+    #: open HTTP connections (websockets included) from one remote address
+    http_per_address: int = 40
+    #: seconds a new HTTP connection may take to send its first request's headers
+    header_timeout: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -264,6 +278,19 @@ def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type
     return value
 
 
+def _table(section: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """A sub-table of the config (empty when absent); anything else is a one-line error naming it."""
+    value = section.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table ([{where}] with its settings), not {value!r}")
+    return value
+
+
+def _at_least(value: float, where: str, least: float, what: str = "") -> None:
+    if value < least:
+        raise ConfigError(f"{where} must be {what or f'at least {least:g}'}, not {value!r}")
+
+
 def _strings(section: dict[str, Any], where: str, key: str) -> tuple[str, ...]:
     value = section.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -329,6 +356,8 @@ def _web_limits(section: dict[str, Any]) -> WebLimits:
         if value <= 0:
             raise ConfigError(f"{where}.{name} must be more than 0")
         values[name] = value
+    if values["player_reserve"] >= values["max_connections"]:
+        raise ConfigError(f"{where}.player_reserve must be less than max_connections")
     return WebLimits(**values)
 
 
@@ -370,8 +399,8 @@ def _ai(section: Any) -> AiSettings:
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
     _check_keys(data, "config", {"bot", "web", "irc", "ai", "tables", "ratings"})
-    tables = _tables(data.get("tables", {}))
-    b = data.get("bot", {})
+    tables = _tables(_table(data, "tables", "tables"))
+    b = _table(data, "bot", "bot")
     _check_keys(
         b,
         "bot",
@@ -388,7 +417,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "max_tables",
         },
     )
-    rl = b.get("rate_limit", {})
+    rl = _table(b, "rate_limit", "bot.rate_limit")
     _check_keys(rl, "bot.rate_limit", {"commands", "per_seconds"})
     rate = RateLimit(
         commands=_take(rl, "bot.rate_limit", "commands", int, 8),
@@ -400,12 +429,12 @@ def parse_config(data: dict[str, Any]) -> Config:
         nick=_take(b, "bot", "nick", str, "bazaarbot"),
         db=_take(b, "bot", "db", str, "bazaarbot.sqlite"),
         default_game=_take(b, "bot", "default_game", str, "jaipur"),
-        language=_take(b, "bot", "language", str, "en"),
+        language=_language(b, "bot") or "en",
         seed=_take(b, "bot", "seed", int, None),
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
-        ratings=_ratings(data.get("ratings", {})),
+        ratings=_ratings(_table(data, "ratings", "ratings")),
         snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
         max_tables=_take(b, "bot", "max_tables", int, 10),
     )
@@ -413,7 +442,9 @@ def parse_config(data: dict[str, Any]) -> Config:
         raise ConfigError("bot.snapshot_every must be 0 (only at shutdown) or a number of moves")
     if bot.max_tables < 1:
         raise ConfigError("bot.max_tables must be at least 1")
-    w = data.get("web", {})
+    _at_least(bot.max_line, "bot.max_line", 1, "at least 1 (characters a line may have)")
+    _at_least(bot.leave_grace, "bot.leave_grace", 0, "0 or more seconds")
+    w = _table(data, "web", "web")
     _check_keys(
         w,
         "web",
@@ -452,11 +483,15 @@ def parse_config(data: dict[str, Any]) -> Config:
         raise ConfigError(f"web.metrics must be one of {', '.join(METRICS_ACCESS)}, not {web.metrics!r}")
     if not 0 <= web.port <= 65535:
         raise ConfigError("web.port must be between 0 and 65535")
-    irc_section = data.get("irc", {})
+    _at_least(web.max_message, "web.max_message", 1, "at least 1 (characters a line may have)")
+    irc_section = _table(data, "irc", "irc")
     _check_keys(irc_section, "irc", {"networks"})
     networks = []
     seen: set[str] = set()
-    for i, n in enumerate(irc_section.get("networks", [])):
+    listed = irc_section.get("networks", [])
+    if not isinstance(listed, list) or not all(isinstance(n, dict) for n in listed):
+        raise ConfigError(f"irc.networks must be a list of [[irc.networks]] tables, not {listed!r}")
+    for i, n in enumerate(listed):
         where = f"irc.networks[{i}]"
         _check_keys(n, where, {f.name for f in IrcNetwork.__dataclass_fields__.values()})
         for key in ("name", "host"):
@@ -473,6 +508,9 @@ def parse_config(data: dict[str, Any]) -> Config:
             raise ConfigError(f"{where} needs burst >= 1 and lines_per_second > 0")
         if _take(n, where, "page_lines", int, 6) < 1:
             raise ConfigError(f"{where}.page_lines must be at least 1")
+        if not 1 <= _take(n, where, "port", int, 6697) <= 65535:
+            raise ConfigError(f"{where}.port must be between 1 and 65535, not {n['port']!r}")
+        _at_least(_take(n, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
         networks.append(
             IrcNetwork(
                 name=n["name"],

@@ -459,7 +459,8 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""
         self.snapshots.take_all(list(self.tables.values()))
 
-    async def close(self) -> None:
+    async def close(self, snapshot: bool = True) -> None:
+        """Stop the clocks and background work, snapshot running games (unless done already), close."""
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(BaseException):
@@ -471,8 +472,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-        try:
-            self.snapshot_all()
-        except Exception:
-            log.exception("the shutdown snapshots could not be written")
+        if snapshot:
+            try:
+                self.snapshot_all()
+            except Exception as error:
+                log.error("the shutdown snapshots could not be written: %s", error)
         self.store.close()

@@ -85,7 +85,7 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     table.game_id = game.id
     table.game_seed = game.seed
     table.players = [
-        Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+        Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")), p.get("owner"))  # type: ignore[arg-type]
         for i, p in enumerate(game.players)
     ]
     if game.rules_version != plugin.rules_version:

@@ -268,8 +268,8 @@ class StoreWriter:
         failed: set[Scope] = set()
         try:
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error:
-            log.exception("could not begin a transaction for %d lines", len(batch))
+        except sqlite3.Error as error:
+            log.error("could not begin a transaction for %d lines: %s", len(batch), error)
             for unit in batch:
                 unit.ok = False
             return set().union(*(u.scopes for u in batch)) | {None}
@@ -286,16 +286,16 @@ class StoreWriter:
                     else:
                         conn.execute(w.sql, w.params)
                 conn.execute("RELEASE line")
-            except sqlite3.Error:
-                log.exception("a line's writes were refused by the database")
+            except sqlite3.Error as error:
+                log.error("a line's writes were refused by the database: %s", error)
                 conn.execute("ROLLBACK TO line")
                 conn.execute("RELEASE line")
                 unit.ok = False
                 failed |= unit.scopes or {None}
         try:
             conn.execute("COMMIT")
-        except sqlite3.Error:
-            log.exception("commit of %d lines failed", len(batch))
+        except sqlite3.Error as error:
+            log.error("commit of %d lines failed: %s", len(batch), error)
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             for unit in batch:

@@ -151,8 +151,12 @@ class AiSeats(TableBase):
         """A person plays seat ``index`` again: its former player, or somebody sitting in."""
         seat = self.players[index]
         user = actor.user
-        sitter = seat.key != user.key
+        sitter = seat.key != user.key and seat.owner != user.key
         old_nick = seat.nick
+        if sitter and seat.owner is None:
+            seat.owner = seat.key  # the absent player's /claim code still takes the seat back
+        elif not sitter:
+            seat.owner = None
         seat.key, seat.nick, seat.ai, seat.away = user.key, user.nick, None, False
         self.set_offline(user.key, False)
         self._rename_in_game(index, user.nick)
@@ -164,7 +168,12 @@ class AiSeats(TableBase):
         self.save_lobby()
         self.save_players()
         self.notify()
-        if sitter:
+        if sitter and user.nick.lower() == old_nick.lower():
+            # the same nick, another person: never let it read as the player coming back
+            line = _("{nick} (another user) sits in for {former} in seat {n}; the AI steps aside.").format(
+                nick=user.nick, former=old_nick, n=seat.number
+            )
+        elif sitter:
             line = _("{nick} sits in for {former} in seat {n}; the AI steps aside.").format(
                 nick=user.nick, former=old_nick, n=seat.number
             )

@@ -266,7 +266,7 @@ class Clock(Presence):
                         _("Your move at {channel}: {left} left, then the AI plays it for you.").format(
                             channel=self.channel, left=left
                         ),
-                        key=self.players[i].key,
+                        key=self.players[i].key,  # a reminder for the player, not for a nick-taker
                     )
                 )
         return out, decisions

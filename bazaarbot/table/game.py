@@ -332,7 +332,7 @@ class RunningGame(AiSeats):
         plugin = self.games[plugin_name]
         self.game_name = plugin_name
         self.players = [
-            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")), p.get("owner"))  # type: ignore[arg-type]
             for i, p in enumerate(players)
         ]
         self.game_seed = seed

@@ -56,6 +56,10 @@ class ProxyPolicy:
     def is_trusted(self, address: Address | None) -> bool:
         return address is not None and any(address in network for network in self.trusted)
 
+    def is_trusted_address(self, text: str) -> bool:
+        """Whether a socket's peer (as text) is one of the trusted proxies."""
+        return bool(self.trusted) and self.is_trusted(_address(text))
+
     def client(self, peer: str | None, headers: Mapping[str, str], secure: bool = False) -> Client:
         """The real client of a request whose socket peer is ``peer``."""
         peer_address = _address(peer or "")
