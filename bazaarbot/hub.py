@@ -377,7 +377,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         table = self.tables.get((line.network, line.channel.lower())) if line.channel else None
         if table is not None:
             self.use(table)
-        reading = read(line, self.settings.nick, self._playing_table(line))  # 1. read
+        reading = read(line, self.settings.nick, lambda: self._playing_table(line))  # 1. read
         if reading.chatter:
             return []  # never answered
         refused = self.gate.refusal(line)  # 2. line length and rate limit
@@ -406,7 +406,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         if not text:
             return False
         line = Line(network, channel, user, text)
-        return not read(line, self.settings.nick, self._playing_table(line)).chatter
+        return not read(line, self.settings.nick, lambda: self._playing_table(line)).chatter
 
     # --- finding tables -----------------------------------------------------------------------
     async def idle(self) -> None:
