@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export | ratings | admin-token (alone: the help)."""
+"""The ``bazaarbot`` command: run, console, bench, export, backup, restore-check, ratings, admin-token."""
 
 from __future__ import annotations
 
@@ -14,10 +14,30 @@ import sys
 from dataclasses import replace
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
-from bazaarbot.config import AdminPolicy, ConfigError, load_config
+from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
+from bazaarbot.dbfile import DbFileError, check_db
 from bazaarbot.i18n import preload_catalogues, set_language
 
 log = logging.getLogger("bazaarbot")
+
+
+def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True) -> str:
+    """The database this command uses (``--db`` or the config's), checked before it is opened."""
+    path = str(args.db or config.bot.db)
+    check_db(path, must_exist=must_exist, write=write)
+    return path
+
+
+def _check_game(config: Config) -> None:
+    """``[bot] default_game`` must name an installed game (else every new table would play another)."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    if config.bot.default_game not in games:
+        raise ConfigError(
+            f"bot.default_game {config.bot.default_game!r} is not an installed game "
+            f"(installed: {', '.join(sorted(games))})"
+        )
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -25,6 +45,8 @@ def _console(args: argparse.Namespace) -> int:
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)
+    _check_game(config)
+    db = _db(args, config)
     settings = config.bot
     if args.seed is not None:
         settings = replace(settings, seed=args.seed)
@@ -35,7 +57,7 @@ def _console(args: argparse.Namespace) -> int:
     async def main() -> None:
         ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
-            args.db or settings.db,
+            db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
@@ -63,12 +85,15 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
+    from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
     if args.host is not None:
         config = replace(config, web=replace(config.web, host=args.host))
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
+    _check_game(config)
+    db = _db(args, config)
     set_language(config.bot.language)
     preload_catalogues()
     admins = {config.web.network: web_admin_policy(config.web.admins)}
@@ -77,7 +102,7 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         hub = Hub.open(
-            args.db or config.bot.db,
+            db,
             settings=config.bot,
             admins=admins,
             tables=config.tables,
@@ -123,9 +148,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
         await hub.start()
         await stop.wait()
-        for transport in transports:
-            await transport.stop()
-        await hub.close()
+        await shut_down(hub, transports)
         return 0
 
     return asyncio.run(main())
@@ -165,7 +188,7 @@ def _admin_token(args: argparse.Namespace) -> int:
     from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 
     config = load_config(args.config)
-    conn = sqlite3.connect(args.db or config.bot.db)
+    conn = sqlite3.connect(_db(args, config))
     try:
         token = AdminTokens(conn).issue(args.name)
     except AdminTokenError as error:
@@ -186,16 +209,44 @@ def _export(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    store = Store(args.db or config.bot.db)
-    try:
-        record = store.game_record(args.game_id)
-    finally:
-        store.close()
+    path = _db(args, config, must_exist=True, write=False)
+    record = None
+    if 1 <= args.game_id < 2**63:  # sqlite's integers; beyond them there is no such game either
+        store = Store(path)
+        try:
+            record = store.game_record(args.game_id)
+        finally:
+            store.close()
     if record is None:
-        print(f"no game {args.game_id} in {args.db or config.bot.db}", file=sys.stderr)
+        print(f"no game {args.game_id} in {path}", file=sys.stderr)
         return 1
     print(json.dumps(record, indent=2, ensure_ascii=False))
     return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, backup, describe_copy
+
+    config = load_config(args.config)
+    try:
+        report = backup(args.db or config.bot.db, args.path)
+    except BackupError as error:
+        print(f"backup: {error}", file=sys.stderr)
+        return 1
+    print(describe_copy(report))
+    return 0
+
+
+def _restore_check(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, describe_restore, restore_check
+
+    try:
+        report = restore_check(args.path)
+    except BackupError as error:
+        print(f"restore-check: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(describe_restore(report)))
+    return 0 if report.integrity == "ok" else 1
 
 
 def _port(text: str) -> int:
@@ -214,7 +265,7 @@ def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    path = args.db or config.bot.db
+    path = _db(args, config, must_exist=True)
     store = Store(path)
     try:
         games = Ratings(store, config.bot.ratings.min_games).rebuild()
@@ -255,6 +306,20 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
 
+    backup = sub.add_parser(
+        "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
+    )
+    backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
+    backup.add_argument("-c", "--config", help="TOML config file")
+    backup.add_argument("--db", help="sqlite file to copy (default: the config's, bazaarbot.sqlite)")
+    backup.set_defaults(func=_backup)
+
+    check = sub.add_parser(
+        "restore-check", help="open a backup and report its tables, running games and last move"
+    )
+    check.add_argument("path", help="the backup file")
+    check.set_defaults(func=_restore_check)
+
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")
     ratings.add_argument("-c", "--config", help="TOML config file")
@@ -285,6 +350,9 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.func(args))
     except ConfigError as error:
         print(f"config error: {error}", file=sys.stderr)
+        return 2
+    except DbFileError as error:
+        print(f"database error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

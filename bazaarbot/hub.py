@@ -22,12 +22,14 @@ from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.hub_identity import IdentityEvents
+from bazaarbot.hub_languages import LanguageChoices
 from bazaarbot.hub_services import HandlerServices
 from bazaarbot.hub_views import TransportViews
 from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
 from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Incoming, Outgoing, User
+from bazaarbot.metrics import Metrics, watch_tables
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -35,6 +37,7 @@ from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.events import TableEvents
 from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
+from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
@@ -43,6 +46,7 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.restore import reload_table, restore_into
+from bazaarbot.returning import Returns
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
@@ -55,7 +59,7 @@ __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 log = logging.getLogger(__name__)
 
 
-class Hub(TransportViews, IdentityEvents, HandlerServices):
+class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
     """All tables of all networks, and the transports that reach them."""
 
     def __init__(
@@ -75,6 +79,10 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         channel_languages: dict[tuple[str, str], str] | None = None,
     ) -> None:
         self.store = store
+        #: figures for ``/metrics`` (a registry of this hub's own)
+        self._metrics = Metrics()
+        watch_tables(self._metrics, lambda: self.tables.values())
+        store.writer.on_commit = self.metrics.committed
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
         self.games = games if games is not None else discover()
@@ -100,19 +108,22 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         self.languages = ReaderLanguages.configured(self.prefs, network_languages, channel_languages)
         # the pipeline's stages (bazaarbot/pipeline/), in the order a line meets them
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
-        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks)
+        self.measure = Measure(self.metrics)
+        self.gate = Gate(self.limiter, self.settings.max_line, unlimited_networks, self.metrics.refused)
         self.events = TableEvents()
         self.commit = Commit(
             store, lambda key: self.tables.get(key), self.events, self._reload_table, self._reload_prefs
         )
         store.writer.on_failure = self.commit.failed
         self.localizer = Localizer(self.languages, self.index.key_of_nick)
+        #: who came back when, and the reminders they got (limited per person)
+        self.returns = Returns(wall_clock)
         self.autoplay = Autoplay(
             self.send_all,
             self.spawn,
             lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
             self.ai_settings.move_delay,
-            self.table_settings.abandon_grace,
+            self.table_settings.abandon_after,
             wall_clock,
             run=lambda work: self.run_and_send(work, "", None),
         )
@@ -194,6 +205,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.languages.channel(network, channel, table.settings)
         table.after_game = lambda game_id, table=table: self.events.game_finished(table, game_id)
+        table.may_remind = lambda key, gap: self.returns.may_remind(network, key, gap)
         return table
 
     def _reload_table(self, table: Table) -> None:
@@ -205,49 +217,6 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         self.prefs.update({(p["network"], p["user_key"], p["name"]): p["value"] for p in self.store.prefs()})
 
     # --- languages (the choice itself is ``i18n_readers``) ---------------------------------------
-    @property
-    def network_languages(self) -> dict[str, str]:
-        """The config's language per network."""
-        return self.languages.network_languages
-
-    @network_languages.setter
-    def network_languages(self, value: dict[str, str]) -> None:
-        self.languages.network_languages = value
-
-    @property
-    def channel_languages(self) -> dict[tuple[str, str], str]:
-        """The config's language per (network, lower-case channel); a table's /lang channel wins."""
-        return self.languages.channel_languages
-
-    @channel_languages.setter
-    def channel_languages(self, value: dict[tuple[str, str], str]) -> None:
-        self.languages.channel_languages = value
-
-    def channel_language(
-        self, network: str, channel: str, settings: dict[str, str] | None = None
-    ) -> str | None:
-        """A channel's language: its /lang channel, the config's channel, network; None: bot default."""
-        if settings is None:
-            table = self.tables.get((network, channel.lower()))
-            settings = table.settings if table is not None else {}
-        return self.languages.channel(network, channel, settings)
-
-    def person_language(self, network: str, key: str) -> str | None:
-        """The language a person chose with /lang (None: they hear the channel's)."""
-        return self.languages.person(network, key)
-
-    def _line_language(self, line: Line) -> str | None:
-        """A line's language: its channel's, or for a private line its table's or the speaker's."""
-        if line.channel is not None:
-            return self.channel_language(line.network, line.channel)
-        named = [w for w in line.text.split(None, 2)[:2] if w.startswith(("#", "&"))]
-        table = self.tables.get((line.network, named[0].lower())) if named else None
-        if table is None:
-            table = self.only_table(line.network, None, line.user.key)
-        if table is not None:
-            return self.languages.channel(line.network, table.channel, table.settings)
-        return self.languages.speaker(line.network, line.user.key)
-
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run background work the hub waits for in ``idle`` and cancels in ``close``."""
@@ -303,7 +272,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""
-        await self.run_and_send(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        with self.measure.line(incoming.network) as seen:
+            work = lambda: seen.after(self._process(incoming))  # noqa: E731
+            await self.run_and_send(work, incoming.network, incoming.user.nick)
         self.autoplay.flush()
 
     def process(self, incoming: Incoming) -> list[Outgoing]:
@@ -350,6 +321,13 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             table = self.tables.get((line.network, line.channel.lower()))
             if table is not None and table.running:
                 back = table.person_spoke(line.user.key, self.actor(line.network, line.user))
+        back += self.returns.came_back(
+            self.tables_of_person(line.network, line.user.key),
+            line.network,
+            self.actor(line.network, line.user),
+            line.channel,
+            lang=self.person_language(line.network, line.user.key),
+        )
         return back + self._line(line)
 
     def _line(self, line: Line) -> list[Outgoing]:
@@ -357,7 +335,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         table = self.tables.get((line.network, line.channel.lower())) if line.channel else None
         if table is not None:
             self.use(table)
-        reading = read(line, self.settings.nick, self._playing_table(line))  # 1. read
+        reading = read(line, self.settings.nick, lambda: self._playing_table(line))  # 1. read
         if reading.chatter:
             return []  # never answered
         refused = self.gate.refusal(line)  # 2. line length and rate limit
@@ -365,6 +343,10 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             return refused
         if reading.hint:
             return reading.hint
+        self.measure.read_as(  # the game is read once the line is done (a /new or /join makes the table)
+            "move" if reading.is_move else "command",
+            lambda: (t := self.only_table(line.network, line.channel, line.user.key)) and t.game_name,
+        )
         if reading.is_move:
             return dispatch.move(self, line)  # 3. dispatch (with 2. the permission checks)
         assert reading.command is not None
@@ -382,7 +364,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         if not text:
             return False
         line = Line(network, channel, user, text)
-        return not read(line, self.settings.nick, self._playing_table(line)).chatter
+        return not read(line, self.settings.nick, lambda: self._playing_table(line)).chatter
 
     # --- finding tables -----------------------------------------------------------------------
     async def idle(self) -> None:
@@ -435,7 +417,8 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""
         self.snapshots.take_all(list(self.tables.values()))
 
-    async def close(self) -> None:
+    async def close(self, snapshot: bool = True) -> None:
+        """Stop the clocks and background work, snapshot running games (unless done already), close."""
         if self._clock_task is not None:
             self._clock_task.cancel()
             with contextlib.suppress(BaseException):
@@ -447,8 +430,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
             task.cancel()
             with contextlib.suppress(BaseException):
                 await task
-        try:
-            self.snapshot_all()
-        except Exception:
-            log.exception("the shutdown snapshots could not be written")
+        if snapshot:
+            try:
+                self.snapshot_all()
+            except Exception as error:
+                log.error("the shutdown snapshots could not be written: %s", error)
         self.store.close()

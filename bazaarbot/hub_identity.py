@@ -14,6 +14,7 @@ from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.ratings import Ratings
+from bazaarbot.returning import Returns
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
@@ -30,8 +31,10 @@ class IdentityEvents:
     codes: SeatCodes
     commit: Commit
     ratings: Ratings
+    returns: Returns
 
-    # and the hub's own ``actor``, ``use``, ``spawn``, ``run_and_send``
+    # and the hub's own ``actor``, ``use``, ``spawn``, ``run_and_send``, ``tables_of_person``,
+    # ``person_language``
 
     def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
         """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
@@ -91,7 +94,16 @@ class IdentityEvents:
         self.leaves.start(network, key, delay, fire)
 
     async def user_returned(self, network: str, user: User) -> None:
+        """Back within the grace (their leave is off), or joined a channel or opened the page."""
         self.leaves.cancel(network, user.key)
+        lang, actor = self.person_language(network, user.key), self.actor(network, user)
+        await self.run_and_send(
+            lambda: self.returns.came_back(
+                self.tables_of_person(network, user.key), network, actor, None, True, lang
+            ),
+            network,
+            None,
+        )
 
     def leave_now(self, network: str, channel: str | None, key: str) -> list[Outgoing]:
         out: list[Outgoing] = []
@@ -100,6 +112,8 @@ class IdentityEvents:
                 continue
             if table.seat_of(key) is not None:
                 with language(table.channel_language()):
-                    out += self.use(table).remove(key, lambda who: _("{nick} is gone.").format(nick=who))
+                    out += self.use(table).disconnected(
+                        key, lambda who: _("{nick} is gone.").format(nick=who)
+                    )
                 self.index.update(table)
         return out

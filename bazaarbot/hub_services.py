@@ -8,7 +8,10 @@ from __future__ import annotations
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
 from bazaarbot.messages import Outgoing, User
+from bazaarbot.mygames import sits_at
+from bazaarbot.pipeline.commit import Commit
 from bazaarbot.pipeline.permission import seat_limit
+from bazaarbot.seat_index import SeatIndex
 from bazaarbot.store import Store
 from bazaarbot.table import Table
 
@@ -22,11 +25,18 @@ class HandlerServices:
     transports: dict[str, Transport]
     prefs: dict[tuple[str, str, str], str]
     unlimited_networks: frozenset[str]
+    index: SeatIndex
+    commit: Commit
 
     # and the hub's own ``use``, ``seated_tables``, ``_default_game``
 
     def default_game(self) -> str:
         return self._default_game()
+
+    def tables_of_person(self, network: str, key: str) -> list[Table]:
+        """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
+        self.commit.refresh_outside()
+        return [self.use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
 
     def table_at(self, network: str, channel: str) -> Table | None:
         table = self.tables.get((network, channel.lower()))

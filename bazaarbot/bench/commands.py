@@ -26,7 +26,13 @@ class LoadVariant:
 
 
 #: the variants of ``bench load``; a variant's module may stand above the core and import transports
-LOAD_VARIANTS: list[LoadVariant] = []
+LOAD_VARIANTS: list[LoadVariant] = [
+    LoadVariant(
+        "web",
+        "bazaarbot.bench.load_web",
+        "also through real websockets on loopback (the bot in its own process), with the CPU ratio",
+    )
+]
 
 
 def _runner(module: str) -> Run:

@@ -12,6 +12,7 @@ from bazaarbot.commandmark import command as named
 from bazaarbot.commands import REGISTRY, Command, CommandHost, Context, Where
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing, Tell, User
+from bazaarbot.metrics import Metrics
 from bazaarbot.pipeline.permission import paused_refusal, refusal
 from bazaarbot.pipeline.private_target import private_target
 from bazaarbot.pipeline.reading import Line, typo_hint
@@ -22,6 +23,7 @@ class DispatchHost(CommandHost, Protocol):
     """What dispatch needs of the hub besides the services it hands to command handlers."""
 
     tables: dict[tuple[str, str], Table]
+    metrics: Metrics
 
     def use(self, table: Table) -> Table:
         """Note that the line uses ``table``."""
@@ -45,16 +47,24 @@ def move(host: DispatchHost, line: Line) -> list[Outgoing]:
     actor = host.actor(network, user)
     if line.channel is not None:
         table = host.tables[(network, line.channel.lower())]
-        return paused_refusal(host.store, table, actor, None) or table.move(actor, line.text)
+        paused = paused_refusal(host.store, table, actor, None)
+        if paused is not None:
+            host.metrics.refused("paused")
+            return paused
+        return _played(host, table, actor, line.text)
     target, rest = _target(host, line, line.text)
     if isinstance(target, list):
+        host.metrics.refused("no_table")
         return target
     paused = paused_refusal(host.store, target, actor, None)
     if paused is not None:
+        host.metrics.refused("paused")
         return paused
     if not target.running or target.game_seat_of(user.key) is None:
+        host.metrics.refused("not_playing")
         return [Tell(network, user.nick, _("You are not in a running game. /help lists what I understand."))]
     if not target.plugin.is_move(rest):
+        host.metrics.refused("unknown_move")
         hint = typo_hint(network, target, user, rest)
         if hint:
             return hint
@@ -67,7 +77,16 @@ def move(host: DispatchHost, line: Line) -> list[Outgoing]:
                 ),
             )
         ]
-    return target.move(actor, rest)
+    return _played(host, target, actor, rest)
+
+
+def _played(host: DispatchHost, table: Table, actor: Actor, text: str) -> list[Outgoing]:
+    """The table's answer to a move; one the game refused is counted by the metrics."""
+    before = (table.game_id, table.moves_made)
+    answer = table.move(actor, text)
+    if (table.game_id, table.moves_made) == before:
+        host.metrics.refused("move_refused")
+    return answer
 
 
 def command(host: DispatchHost, line: Line, said: Command) -> list[Outgoing]:
@@ -101,9 +120,11 @@ def command(host: DispatchHost, line: Line, said: Command) -> list[Outgoing]:
     if table is not None:
         paused = paused_refusal(host.store, table, actor, spec)
         if paused is not None:
+            host.metrics.refused("paused")
             return paused
     why = refusal(spec, table, actor)
     if why is not None:
+        host.metrics.refused("permission")
         return [Tell(network, user.nick, why)]
     return spec.handler(Context(host, network, channel, actor, args, table))
 
@@ -114,7 +135,8 @@ def unknown_command(host: DispatchHost, line: Line, said: Command) -> list[Outgo
     table = host.only_table(network, line.channel, user.key)
     body = text.split(None, 1)[1] if text[:1] not in "/!" and " " in text else text[1:]
     if table and table.running and table.game_seat_of(user.key) is not None and table.plugin.is_move(body):
-        return host.use(table).move(host.actor(network, user), body)
+        return _played(host, host.use(table), host.actor(network, user), body)
+    host.metrics.refused("unknown_command")
     near = REGISTRY.nearest(said.name)
     hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
     return [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from bazaarbot.i18n import _
@@ -18,10 +19,13 @@ class Gate:
     max_line: int
     #: networks whose users are not rate-limited (the local console drives many lines at once)
     unlimited_networks: frozenset[str] = frozenset()
+    #: told the reason of every refusal (``too_long``, ``rate_limit``): the metrics count them
+    refused: Callable[[str], None] = lambda _reason: None
 
     def refusal(self, line: Line) -> list[Outgoing] | None:
         """What to answer instead of doing the line (possibly nothing), or None to let it pass."""
         if len(line.text) > self.max_line:
+            self.refused("too_long")
             return [
                 Tell(
                     line.network,
@@ -36,6 +40,7 @@ class Gate:
         allowed, warn = self.limiter.allow(line.network, line.user.key)
         if allowed:
             return None
+        self.refused("rate_limit")
         if not warn:
             return []  # told a moment ago: silence until the warning interval has passed
         return [

@@ -12,6 +12,10 @@ class so the game line is not starved. Listing lines may be dropped
 (``drop_bulk``) when their player asks for something new; game lines are never
 dropped except by ``limit``, the memory bound of a connection gone wild.
 
+A private line may name its ``owner`` (the identity it is for); the lines of a
+target follow a nick change (``rename``) and go when their reader quits or the
+server says the nick is gone (``drop_target``).
+
 Bulk lines in a channel (a board, a list somebody asked for) *yield*: a game
 line queued later for the same channel goes before them, so a move's
 announcement never waits behind a board. A board is state, not history: its
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import collections
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -48,7 +52,7 @@ class Shows(Protocol):
 
 @dataclass
 class Queued:
-    """One line waiting for its turn; ``bulk`` while it is part of a listing.
+    """One line waiting for its turn; ``bulk`` while it is part of a listing; ``owner`` it is for.
 
     A ``yields`` line lets game lines queued later for its target go first; ``shows``
     is what a board line shows, checked before it leaves.
@@ -56,6 +60,7 @@ class Queued:
 
     line: str
     bulk: bool = False
+    owner: str | None = None
     yields: bool = False
     shows: Shows | None = None
 
@@ -93,6 +98,7 @@ class FairQueue:
         target: str = "",
         bulk: bool = False,
         front: bool = False,
+        owner: str | None = None,
         yields: bool = False,
         shows: Shows | None = None,
     ) -> None:
@@ -110,15 +116,15 @@ class FairQueue:
         if queue is None:
             queue = self.targets[target] = collections.deque()
             self.ring.append(target)
-        if yields or shows is not None:
-            queue.append(Queued(line, False, True, shows))  # round-robin as game lines, yet yielding
+        if yields or shows is not None:  # round-robin as game lines, yet yielding
+            queue.append(Queued(line, owner=owner, yields=True, shows=shows))
         elif not bulk:
             ahead = next((i for i, item in enumerate(queue) if item.yields), len(queue))
             for index in range(ahead):
                 queue[index].bulk = False  # a game line behind a listing: the listing goes at game pace
-            queue.insert(ahead, Queued(line))  # ... but it passes a channel's boards and lists
+            queue.insert(ahead, Queued(line, owner=owner))  # ... but it passes a channel's boards and lists
         else:
-            queue.append(Queued(line, bulk))
+            queue.append(Queued(line, bulk, owner))
         self._count += 1
 
     def peek(self) -> tuple[str | None, str]:
@@ -150,7 +156,7 @@ class FairQueue:
         except Exception:
             log.exception("a board could not be drawn again; its stale lines are dropped")
             lines = []
-        fresh = [Queued(line, False, True, shows) for line in lines]
+        fresh = [Queued(line, yields=True, shows=shows) for line in lines]
         self._count += len(fresh) + len(kept) - len(queue)
         self.stale += len(queue) - len(kept)
         if fresh or kept:
@@ -159,6 +165,37 @@ class FairQueue:
             del self.targets[target]
             self.ring.remove(target)
         return False
+
+    def owner(self, target: str | None) -> str | None:
+        """The identity the line ``peek`` showed is for (None: anybody under that target)."""
+        return None if target is None else self.targets[target][0].owner
+
+    def drop_target(self, target: str) -> int:
+        """Forget every line still waiting for ``target`` (its reader quit, or the nick is gone)."""
+        queue = self.targets.pop(target, None)
+        if not queue:
+            return 0
+        self.ring.remove(target)
+        self._count -= len(queue)
+        self.dropped += len(queue)
+        return len(queue)
+
+    def rename(self, old: str, new: str, rewrite: Callable[[str], str], owners: dict[str, str]) -> None:
+        """The lines for ``old`` follow its nick change to ``new`` (each line rewritten, owners mapped)."""
+        queue = self.targets.pop(old, None)
+        if queue is None:
+            return
+        self.ring.remove(old)
+        for item in queue:
+            item.line = rewrite(item.line)
+            if item.owner is not None:
+                item.owner = owners.get(item.owner, item.owner)
+        moved = self.targets.get(new)
+        if moved is None:
+            self.targets[new] = queue
+            self.ring.append(new)
+        else:
+            moved.extend(queue)
 
     def pop(self, target: str | None) -> str:
         """Take the line ``peek`` showed for ``target`` and give that target's turn to the next one."""

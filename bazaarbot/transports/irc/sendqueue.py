@@ -63,8 +63,11 @@ class SendQueue:
         limit: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        may_send: Callable[[str, str], bool] = lambda target, owner: True,
     ) -> None:
         self.write = write
+        #: asked at the moment of sending whether ``owner`` still holds ``target`` (a nick can change hands)
+        self.may_send = may_send
         self.bucket = TokenBucket(burst, rate, clock)
         self.waiting = FairQueue(limit)
         self.sleep = sleep
@@ -101,23 +104,32 @@ class SendQueue:
         front: bool = False,
         target: str = "",
         bulk: bool = False,
+        owner: str | None = None,
         yields: bool = False,
         shows: Shows | None = None,
     ) -> None:
         """Queue one line (already cleaned and within the length limit) for ``target``.
 
         ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
-        which waits behind game lines and may be dropped by ``drop_bulk``; ``yields`` (a channel's
-        bulk output) and ``shows`` (a board, drawn again if stale when its turn comes) let later
-        game lines of the same target pass.
+        which waits behind game lines and may be dropped by ``drop_bulk``; a line with an ``owner``
+        leaves only while ``may_send(target, owner)`` says so when its turn comes, else it is dropped;
+        ``yields`` (a channel's bulk output) and ``shows`` (a board, drawn again if stale when its
+        turn comes) let later game lines of the same target pass.
         """
-        self.waiting.put(line, target, bulk=bulk, front=front, yields=yields, shows=shows)
+        self.waiting.put(line, target, bulk=bulk, front=front, owner=owner, yields=yields, shows=shows)
         self._idle.clear()
         self._wake.set()
 
     def drop_bulk(self, target: str) -> int:
         """Forget the listing lines still waiting for ``target``; game lines stay queued."""
         gone = self.waiting.drop_bulk(target)
+        if not self.waiting:
+            self._idle.set()
+        return gone
+
+    def drop_target(self, target: str) -> int:
+        """Forget every line waiting for ``target``: its reader is gone."""
+        gone = self.waiting.drop_target(target)
         if not self.waiting:
             self._idle.set()
         return gone
@@ -163,6 +175,11 @@ class SendQueue:
             try:
                 target, line = self.waiting.peek()
             except IndexError:  # all that waited was a stale board, and there is nothing to show now
+                continue
+            owner = self.waiting.owner(target)
+            if target is not None and owner is not None and not self.may_send(target, owner):
+                self.waiting.discard(target)  # the nick changed hands since the line was queued
+                log.info("a private line withheld: its nick is not its owner's now")
                 continue
             try:
                 self.write(line)
