@@ -196,8 +196,10 @@ async def test_a_game_start_is_at_most_three_channel_lines_and_a_timed_out_decis
     began = time.time()
     for later in (0, 61, 91):  # half time and the last call: private reminders only
         await hub.tick(began + later)
-    await clients[nick].expect(f"PRIVMSG {nick} :Your move at {CHAN}: 29s left", 30)
+    await clients[nick].expect(f"PRIVMSG {nick} :Your move at {CHAN}: 59s left", 30)
+    await hub.tick(began + 121)  # the first timeout of a player who has not moved yet: one more period
     await hub.tick(began + 121)
+    await hub.tick(began + 242)
     await wait_until(lambda: table.moves_made > before, 60, "the AI to play the timed-out decision")
     await settled(hub, bot)
     public = [text for text in map(channel_text, watcher.since()) if text]
