@@ -304,18 +304,14 @@ class IrcTransport:
             return
         target, asker, hub = self.roster.fold(channel), message.asked_by, self.hub
         who = asker.key if asker is not None else ""
+        text, shows = message.text, None
         if message.board and hub is not None:
             if self.queue.waiting.showing(target):
                 return
-            if asker is not None and self.bulk.repeated(
-                target, who, hub.board_version(self.network, channel)
-            ):
+            version = hub.board_version(self.network, channel)
+            if asker is not None and self.bulk.repeated(target, who, version):
                 return
-        text = message.text
-        if message.board and hub is not None:  # as the table is now, should it have moved since
-            text = hub.public_board(self.network, channel) or text
-        shows = None
-        if message.board and hub is not None:
+            text = hub.public_board(self.network, channel) or text  # as the table is now
             colors = message.colors
             shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, colors))
             lines = shows.drawn(text)
