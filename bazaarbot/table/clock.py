@@ -2,10 +2,12 @@
 
 ``TurnClock`` is pure (times are passed in), so tests drive it with a fake
 clock. The table part keeps one clock per table, restarts it whenever the
-awaited decision changes, reminds the player at half time and with
+awaited decision changes, reminds the player privately at half time and with
 ``LAST_CALL`` seconds left, hands a timed-out decision to the AI, and marks a
-player away after ``AWAY_AFTER`` timeouts in a row. The deadline is stored,
-so a restart resumes with the time that was left.
+player away after ``AWAY_AFTER`` timeouts in a row. On a paced network every
+channel line costs everybody a second, so the channel hears of the clock once
+per timed-out decision: the line saying the AI played it. The deadline is
+stored, so a restart resumes with the time that was left.
 """
 
 from __future__ import annotations
