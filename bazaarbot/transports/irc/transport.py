@@ -319,7 +319,7 @@ class IrcTransport:
             lines = self._channel_lines(channel, text, message.colors)
         if asker is not None and not self.bulk.public(target, who, len(lines)):
             note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
-            self._tell(asker.nick, note + "\n" + text, listing=True, owner=asker.key)
+            self._tell(asker.nick, note + "\n" + text, owner=asker.key)  # whole: a board is not paged
             return
         for line in lines:
             self.queue.put(line, target=target, yields=True, shows=shows)
