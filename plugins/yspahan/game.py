@@ -14,6 +14,7 @@ from .explain import explain
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
 from .state import P_END, State
+from .words import command_in
 
 LINE_BUDGET = 280
 #: steps that roll dice or show a card from a hand: never taken back
@@ -160,6 +161,9 @@ class Yspahan(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return looks_like_move(text)
+
+    def command_in(self, state: State, seat: int, command: str, lang: str) -> str:
+        return command_in(command, lang)
 
     def undoable(self, state: State, seat: int, move: tuple[int, ...]) -> bool:
         """A step that draws, rolls or shows no card and keeps the same player in the same turn."""
