@@ -15,6 +15,7 @@ from .bench import run as bench_run
 from .cards import CAMEL, GOODS_TOKENS, bonus_label, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
+from .words import command_in
 
 
 class JaipurGame(GamePlugin):
@@ -64,6 +65,9 @@ class JaipurGame(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return parsing.is_move(text)
+
+    def command_in(self, state: JaipurState, seat: int, command: str, lang: str) -> str:
+        return command_in(command, lang)
 
     def parse(self, state: JaipurState, seat: int, text: str) -> Action:
         return parsing.parse(state, seat, text)

@@ -69,9 +69,25 @@ def first_word(text: str) -> str:
     return words[0].strip(".!?:") if words else ""
 
 
+#: the words a German or Spanish command may hold after its verb (cards, counts, linking words)
+ARGUMENT_WORDS = frozenset(CARD_ALIASES) | GIVE_WORDS | FILLER | ALL_WORDS | frozenset(NUMBER_WORDS)
+#: the English verbs: a line starting with any other verb must hold only game words to be a move
+ENGLISH_VERBS = _words("take t get buy exchange swap trade sell s camels camel")
+
+
 def is_move(text: str) -> bool:
-    """Only lines whose first word is a Jaipur verb count as move attempts."""
-    return first_word(text) in VERBS
+    """Only lines whose first word is a Jaipur verb count as move attempts.
+
+    A German or Spanish verb counts only when every word after it is a game word
+    too, so ``toma eso`` or ``nimm dir Zeit`` stays chatter.
+    """
+    verb = first_word(text)
+    if verb not in VERBS:
+        return False
+    if verb in ENGLISH_VERBS:
+        return True
+    rest = [w.strip(".!?:") for w in _SPLIT.split(text.strip().lower())[1:]]
+    return all(not w or w in ARGUMENT_WORDS or _COUNT.match(w) for w in rest)
 
 
 def parse(state: JaipurState, seat: int, text: str) -> Action:
