@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from bazaarbot.config import MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
+from bazaarbot.movewords import command_phrase
 from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, AiSeats, Decision
 from bazaarbot.table.seats import Actor
 
@@ -257,7 +258,7 @@ class Clock(AiSeats):
         out: list[Outgoing] = [
             self.say(
                 _('Time is up for {nick}: the AI plays "{command}" for them.').format(
-                    nick=seat.nick, command=command
+                    nick=seat.nick, command=command_phrase(self.plugin, self.state, decision.seat, command)
                 )
             )
         ]

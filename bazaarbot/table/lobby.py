@@ -7,6 +7,7 @@ from typing import Any
 
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
+from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.wording import players_label
@@ -274,7 +275,7 @@ class Lobby(Clock):
                 _(
                     "An AI ({level}) now plays seat {n} for {nick}, with the same hand and score. "
                     "{nick} can take it back with /join here; anyone not seated can sit in with /join {n}."
-                ).format(level=level, n=seat.number, nick=seat.nick)
+                ).format(level=level_word(level), n=seat.number, nick=seat.nick)
             )
         ]
         if self.people_left() == 0:

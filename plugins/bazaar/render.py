@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, current_language, ngettext
 
 from . import colours as col
 from .deck import PER_FIELD, is_valuable
 from .exchange import Row
 from .rules import TOTAL_PURCHASES, buyable_fields, can_draw, excess, joker_colours, possible_trades, stuck
 from .state import BUY, DISCARD, JOKER, OVER, BazaarState
+from .words import command_in, w
 
 #: keep every line of the board below this many characters (IRC allows about 400 bytes)
 MAX_LINE = 250
@@ -151,18 +152,20 @@ def brief(s: BazaarState, seat: int) -> str:
     if seat != s.turn:
         return _("Not your turn; {status}").format(status=status(s))
     if s.phase == JOKER:
-        return "joker " + " | ".join(col.NAMES[c] for c in joker_colours(s))
+        return w("joker") + " " + " | ".join(w(col.NAMES[c]) for c in joker_colours(s))
     if s.phase == DISCARD:
-        held = [col.NAMES[c] for c in range(5) if s.hands[seat][c]]
+        held = [w(col.NAMES[c]) for c in range(5) if s.hands[seat][c]]
         return _("discard <colour> ({n} to give back): {colours}").format(  # a bare count: no noun
             n=excess(s, seat), colours=" | ".join(held)
         )
     if stuck(s):
-        return "pass"
+        return w("pass")
     if s.phase == BUY:
-        return " | ".join([f"buy {f + 1}" for f in buyable_fields(s, seat)] + ["pass"])
-    parts = ["draw"] if can_draw(s) else []
+        return " | ".join([f"{w('buy')} {f + 1}" for f in buyable_fields(s, seat)] + [w("pass")])
+    parts = [w("draw")] if can_draw(s) else []
     trades = possible_trades(s, seat)
     if trades:
-        parts.append("trade " + ", ".join(trade_word(r, b) for r, b in trades))
+        parts.append(
+            w("trade") + " " + ", ".join(command_in(trade_word(r, b), current_language()) for r, b in trades)
+        )
     return " | ".join(parts)

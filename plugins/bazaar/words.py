@@ -7,6 +7,8 @@ these words back as the same move.
 
 from __future__ import annotations
 
+from bazaarbot.i18n import current_language
+
 _WORDS: dict[str, dict[str, str]] = {
     "de": {
         "draw": "ziehe",
@@ -47,3 +49,8 @@ def word_in(english: str, lang: str) -> str:
 def command_in(command: str, lang: str) -> str:
     """An English Bazaar command in ``lang`` (English, or an unknown language, as it is)."""
     return " ".join(word_in(word, lang) for word in command.split(" "))
+
+
+def w(english: str) -> str:
+    """One English command word in the language lines are built in now."""
+    return word_in(english, current_language())

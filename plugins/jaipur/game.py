@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
 from . import ai, data, random_play, render, rules
@@ -149,7 +149,8 @@ class JaipurGame(GamePlugin):
         if exchanges:
             parts.append(
                 _("exchange: {n} ways, e.g. '{example}'").format(
-                    n=len(exchanges), example=render.format_action(exchanges[0])
+                    n=len(exchanges),
+                    example=command_in(render.format_action(exchanges[0]), current_language()),
                 )
             )
         sells: dict[int, list[int]] = {}
