@@ -24,6 +24,7 @@ from typing import Any
 from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
+from bazaarbot.commands.local_names import local_name
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
@@ -929,7 +930,7 @@ class Hub:
             return _("Only a seated player can use /{name}; /join first.").format(name=spec.name)
         if spec.who is Who.HOST and actor.user.key != table.host:
             return _("Only the host ({host}) or an admin can use /{name}.").format(
-                host=table.host_nick(), name=spec.name
+                host=table.host_nick(), name=local_name(spec.name)
             )
         return None
 

@@ -12,7 +12,7 @@ from bazaarbot.messages import Outgoing
     "clock",
     N_("the time per decision before the AI plays it"),
     args=N_("[90s|5m|off]"),
-    aliases=("timer",),
+    aliases=("timer", "uhr", "reloj"),
     who=Who.HOST,
     details=N_(
         "At half time and with 30s left the player is reminded; three timeouts in a row and the AI "

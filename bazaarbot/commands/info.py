@@ -116,6 +116,7 @@ def moves(ctx: Context) -> list[Outgoing]:
 @command(
     "more",
     N_("the next page of a long answer"),
+    aliases=("mehr", "más", "mas"),
     table=False,
     details=N_("On IRC a long private answer comes a page at a time; a new answer replaces what was left."),
 )
