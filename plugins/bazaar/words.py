@@ -54,3 +54,8 @@ def command_in(command: str, lang: str) -> str:
 def w(english: str) -> str:
     """One English command word in the language lines are built in now."""
     return word_in(english, current_language())
+
+
+def said(command: str) -> str:
+    """An English command (or part of one) in the language lines are built in now."""
+    return command_in(command, current_language())
