@@ -105,6 +105,11 @@ def preload_catalogues(localedir: str | Path | None = None) -> None:
         translation(lang, localedir)
 
 
+def default_language() -> str:
+    """The bot's own language (the config's), where nobody chose another."""
+    return _default_language
+
+
 def current_language() -> str:
     """The language lines are built in right here."""
     return _current.get() or _default_language

@@ -11,6 +11,7 @@ from typing import Any
 
 from bazaarbot.gamelog import Replay
 from bazaarbot.i18n import _
+from bazaarbot.movewords import command_here
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
 
@@ -84,6 +85,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             you["seat"] = game_seat
             you["private"] = plugin.private_data(state, game_seat)
             you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in view["to_act"] else []
+            #: each command as the reader types it in their language (buttons show these, send the English)
+            you["said"] = {c: command_here(plugin, state, game_seat, c) for c in you["commands"]}
     elif replay is not None and replay.status == "finished":
         result = replay.plugin.result(replay.state)
         view.update(

@@ -9,7 +9,7 @@ module knows that the players are on the web.
 
 Client frames (JSON objects, ``t`` says which)::
 
-    hello {token}            -> welcome {nick|null, bot, max}
+    hello {token}            -> welcome {nick|null, bot, max, lang|null}
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
@@ -400,7 +400,9 @@ class WebTransport:
             assert self.admin_tokens is not None
             conn.admin = self.admin_tokens.admin_of(token)
             await self.hub.user_returned(self.network, self._user(nick))
-        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
+        key = self._user(nick).key if nick is not None else None
+        lang = self.hub.page_language(self.network, None, key)
+        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message, lang=lang)
 
     def _bind(self, conn: Conn, nick: str) -> None:
         conn.nick = nick
