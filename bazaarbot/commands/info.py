@@ -87,12 +87,19 @@ def rules(ctx: Context) -> list[Outgoing]:
     aliases=("players", "who", "state", "stand", "estado"),
 )
 def status(ctx: Context) -> list[Outgoing]:
-    return [ctx.reply(ctx.the_table().status())]
+    with language(_private_reader(ctx)):  # a private answer is built whole in its reader's language
+        return [ctx.reply(ctx.the_table().status())]
 
 
 @command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
 def board(ctx: Context) -> list[Outgoing]:
-    return [ctx.reply(ctx.the_table().board())]
+    with language(_private_reader(ctx)):
+        return [ctx.reply(ctx.the_table().board())]
+
+
+def _private_reader(ctx: Context) -> str | None:
+    """The language of a private answer's reader (None: a channel answer keeps the channel's)."""
+    return ctx.host.person_language(ctx.network, ctx.user.key) if ctx.channel is None else None
 
 
 @command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards", "karten", "mano"))

@@ -66,7 +66,7 @@ def local_name(name: str, lang: str | None = None) -> str:
     return LOCAL_NAMES.get(lang or current_language(), {}).get(name, name)
 
 
-def listed_name(name: str) -> str:
+def listed_name(name: str, lang: str | None = None) -> str:
     """``/hilfe (/help)`` in German, ``/help`` in English or where the language has no own name."""
-    mine = local_name(name)
+    mine = local_name(name, lang)
     return f"/{name}" if mine == name else f"/{mine} (/{name})"

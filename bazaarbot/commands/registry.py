@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.local_names import listed_name
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, phrase
 from bazaarbot.messages import Outgoing
 
 
@@ -149,7 +149,8 @@ class Registry:
 
     def overview(self) -> str:
         """The ``/help`` list: every listed command's name (in the reader's language first, then English)."""
-        names = " ".join(listed_name(spec.name) for spec in self if spec.listed)
+        listed = [spec.name for spec in self if spec.listed]
+        names = phrase(lambda lang: " ".join(listed_name(name, lang) for name in listed))
         return _(
             "Commands (start with / or !): {names}. In a game, type moves as plain words "
             "(/help moves). /help <command> for one command."

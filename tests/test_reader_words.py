@@ -1,0 +1,107 @@
+"""A reader's line whole in their language: /help names, the host, moves and what the AI played."""
+
+from __future__ import annotations
+
+import random
+
+from botdriver import NETWORK, Driver, said, told
+
+from bazaarbot.commands.local_names import LOCAL_NAMES
+from bazaarbot.commands.registry import REGISTRY
+from bazaarbot.config import BotSettings, RateLimit
+from bazaarbot.i18n import _, language, localized
+from bazaarbot.movewords import command_phrase
+from bazaarbot.registry import discover
+from plugins.jaipur import GAME as JAIPUR
+
+
+def bot(tmp_path, **hub: object) -> Driver:
+    driver = Driver(
+        tmp_path / "bot.sqlite",
+        games=discover(),
+        settings=BotSettings(
+            default_game="jaipur", seed=11, rate_limit=RateLimit(commands=10000, per_seconds=1)
+        ),
+    )
+    for name, value in hub.items():
+        setattr(driver.hub, name, value)
+    return driver
+
+
+def test_every_local_command_name_is_a_declared_alias_of_its_command():
+    for lang, names in LOCAL_NAMES.items():
+        for name, alias in names.items():
+            assert REGISTRY.lookup(alias) is REGISTRY.lookup(name), (lang, name, alias)
+
+
+def test_help_lists_the_commands_by_the_readers_name_first_then_the_english_one(tmp_path):
+    driver = bot(tmp_path)
+    driver.line("otto", "/sprache de")
+    listing = told(driver.line("otto", "/hilfe"), "otto")[0]
+    assert "/hilfe (/help)" in listing and "/regeln (/rules)" in listing and "/züge (/moves)" in listing
+    driver.line("rosa", "/idioma es")
+    assert "/ayuda (/help)" in told(driver.line("rosa", "/ayuda"), "rosa")[0]
+    assert "/help /rules" in told(driver.line("eve", "/help"), "eve")[0]
+
+
+def test_a_table_without_a_host_says_so_in_words_and_names_the_command_as_typed(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "es"})
+    answer = told(driver.line("rosa", "/idioma channel de"), "rosa")[0]
+    assert "(-)" not in answer and "nadie todavía" in answer and "/idioma channel" in answer
+
+
+def test_moves_all_lists_the_commands_in_the_readers_words_and_they_are_played(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
+    driver.line("otto", "/new jaipur")
+    driver.line("eve", "/join")
+    driver.line("otto", "/start")
+    table = driver.table
+    mover = table.players[table.plugin.to_act(table.state)[0]].nick
+    offers = told(driver.line(mover, "/moves all"), mover)[0].split("\n")
+    assert offers and all(o.split()[0] in ("nimm", "verkaufe") for o in offers), offers
+    before = table.moves_made
+    driver.line(mover, random.Random(1).choice(offers))
+    assert table.moves_made == before + 1
+
+
+def test_a_slip_of_a_german_verb_is_answered_in_german_words(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
+    driver.line("otto", "/new jaipur")
+    driver.line("eve", "/join")
+    driver.line("otto", "/start")
+    table = driver.table
+    mover = table.players[table.plugin.to_act(table.state)[0]].nick
+    offers = told(driver.line(mover, "/moves all"), mover)[0].split("\n")
+    take = next(o for o in offers if o.startswith("nimm "))
+    answer = told(driver.line(mover, "nimn " + take.split(" ", 1)[1]), mover)
+    assert answer == [f'Meintest du "{take}"?'] or answer == [f'Meinst du "{take}"?'], answer
+
+
+def test_the_move_the_ai_played_is_quoted_as_each_reader_types_it():
+    state = JAIPUR.setup(["ann", "ben"], random.Random(1), {o.name: o.default for o in JAIPUR.options})
+    seat = JAIPUR.to_act(state)[0]
+    with language("de"):
+        line = _('Time is up for {nick}: the AI plays "{command}" for them.').format(
+            nick="ann", command=command_phrase(JAIPUR, state, seat, "take camels")
+        )
+    assert '"nimm kamele"' in line
+    assert '"toma camellos"' in localized(line, "es")
+    assert '"take camels"' in localized(line, "en")
+
+
+def test_an_ai_seat_is_named_in_the_tables_language(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
+    driver.line("otto", "/new jaipur")
+    assert any("KI:leicht" in line for line in said(driver.line("otto", "/addbot easy")))
+
+
+def test_status_and_board_asked_privately_come_whole_in_the_readers_language(tmp_path):
+    driver = bot(tmp_path)
+    driver.line("otto", "/new yspahan")
+    driver.line("otto", "/addbot easy")
+    driver.line("otto", "/start")
+    driver.dm("otto", "/sprache de")
+    status = told(driver.dm("otto", "/status"), "otto")[0]
+    assert "Am Zug" in status and " gegen " in status and "(AI)" not in status, status
+    board = told(driver.dm("otto", "/board"), "otto")[0]
+    assert "Würfelturm" in board and "chest2" not in board and "truhe2" in board, board
