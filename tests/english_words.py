@@ -9,15 +9,14 @@ from __future__ import annotations
 
 import re
 
-ENGLISH_TERMS = frozenset(
-    """
-    take sell exchange give camel camels diamond diamonds silver cloth spice leather market herd
-    deliver move draw place build play done roll yellow protect let first stop north south east west
-    sacks barrels chests vases barrel chest vase paddock shop hammam caravanserai hoist
-    camels3 build_no_camels build_no_gold caravan_cube souk_cube gold_for_vp camels_for_vp card cards
-    trade buy pass blue green white back discard joker AI
-    """.split()
+_LINES = (
+    "take sell exchange give camel camels diamond diamonds silver cloth spice leather market herd",
+    "deliver move draw place build play done roll yellow protect let first stop north south east west",
+    "sacks barrels chests vases barrel chest vase paddock shop hammam caravanserai hoist",
+    "camels3 build_no_camels build_no_gold caravan_cube souk_cube gold_for_vp camels_for_vp card cards",
+    "trade buy pass blue green white back discard joker AI",
 )
+ENGLISH_TERMS = frozenset(word for line in _LINES for word in line.split())
 #: words of the list that are words of the language too
 SAME_IN = {"de": frozenset({"west", "joker"}), "es": frozenset()}
 _WORD = re.compile(r"[#/]?[A-Za-z_0-9]+")
