@@ -22,7 +22,8 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
+tell {text, lang|null} (lang: the reader's own choice, for a tab with no table yet), mine {text},
+error {code, text}. A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
@@ -709,8 +710,9 @@ class WebTransport:
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
+            lang = self.hub.page_language(self.network, None, self._user(message.nick).key) if tabs else None
             for tab in tabs:
-                tab.send("tell", text=message.text)
+                tab.send("tell", text=message.text, lang=lang)
                 for room in tab.rooms:
                     self._changed(room)
 

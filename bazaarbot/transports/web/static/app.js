@@ -736,7 +736,7 @@
         }
         break;
       case "echo":
-        if (state.rooms.has(f.room)) append(room(f.room).log, "mine", "you → " + state.bot, f.text);
+        if (state.rooms.has(f.room)) append(room(f.room).log, "mine", t("you → {bot}", { bot: state.bot }), f.text);
         break;
       case "bot":
         if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
@@ -754,11 +754,14 @@
       case "log":
         if (state.rooms.has(f.room)) gameLog(f.room, f);
         break;
-      case "tell":
+      case "tell": {
+        const r = state.active && state.rooms.get(state.active);
+        if (!(r && r.view)) window.bazaarbotI18n.setLanguage(f.lang || null); // a table's view says it otherwise
         privateLine("tell", f.text);
         break;
+      }
       case "mine":
-        privateLine("mine", f.text, "you → " + state.bot);
+        privateLine("mine", f.text, t("you → {bot}", { bot: state.bot }));
         break;
       case "error":
         if (f.code === "nick" && (!state.nick || !$("nick-box").hidden)) showNickBox(f.text);
