@@ -6,7 +6,7 @@ import random
 import time
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import SOURCE_LANGUAGE, _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import ai, data, render
@@ -40,7 +40,7 @@ Any card can instead be discarded as an extra die for take camels, take gold or 
 Both discount cards may go on one building (combine_discounts).
 Road from the crossing X outwards, with the souks each space touches (W1, E1, N1 and S1 touch corner \
 shops that lie on two spaces):
-""" + "\n".join(render.road_map())
+""" + "\n".join(render.road_map(SOURCE_LANGUAGE))
 
 COMMAND_HELP = """\
 roll | yellow N - start player buys N yellow dice (1 gold each) and rolls.

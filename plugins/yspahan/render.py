@@ -5,7 +5,7 @@ Lines stay well under 300 characters and read without a monospace font.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, language, ngettext
 
 from .board import (
     ARM_SPACES,
@@ -144,8 +144,17 @@ def _souk(st: State, s: int) -> str:
     return text
 
 
-def road_map() -> list[str]:
-    """Which souks each road space touches, arm by arm from the crossing outwards."""
+def road_map(lang: str | None = None) -> list[str]:
+    """Which souks each road space touches, arm by arm from the crossing outwards (in ``lang``).
+
+    The rules text is built once, in English, whatever language the bot speaks:
+    it is the catalogue's key, and the translation carries the map in its language.
+    """
+    with language(lang):
+        return _road_map()
+
+
+def _road_map() -> list[str]:
     lines = []
     for arm, (name, _letter, _length) in enumerate(ARMS):
         spaces = []
