@@ -261,19 +261,21 @@
     const sel = picked(pub, priv);
     const found = exact(sel, shapes(pub, h));
     const any = pick.market.size + pick.hand.size + pick.herd.size > 0;
+    const t = h.t || ((text) => text);
     const row = h.el("div", "verb-group jp-picker");
-    row.appendChild(h.el("span", "verb", "pick"));
-    const text = found ? found.command : any ? "…" : "pick cards on the table and in your hand";
+    row.appendChild(h.el("span", "verb", t("pick")));
+    const shown = found ? (h.said ? h.said(found.command) : found.command) : "";
+    const text = found ? shown : any ? "…" : t("pick cards on the table and in your hand");
     const preview = h.el("code", "jp-preview" + (found ? " ready" : ""), text);
     preview.id = "command-preview";
     row.appendChild(preview);
-    const play = h.button("Play", () => {
+    const play = h.button(t("Play"), () => {
       if (found) h.play(found.command);
     }, "btn primary");
     play.id = "play-picked";
     play.disabled = !found;
     row.appendChild(play);
-    const clear = h.button("Clear", () => {
+    const clear = h.button(t("Clear"), () => {
       pick.market.clear();
       pick.hand.clear();
       pick.herd.clear();

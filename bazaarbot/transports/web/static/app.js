@@ -295,6 +295,8 @@
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
       initial: (seat) => seatName(view, seat).slice(0, 1).toUpperCase(),
       commands: () => (view.you && view.you.commands) || [],
+      t, // the page's words in its reader's language
+      said: (command) => (view.you && view.you.said && view.you.said[command]) || command,
       play: (command) => playCommand(command),
       rerender: () => renderTable(),
     };
