@@ -192,8 +192,10 @@ class GamePlugin(ABC):
         """``command`` (one of ``legal_commands``) in the words a player of ``lang`` types.
 
         Whatever is shown to a player (``/moves``, a "did you mean", the move the
-        AI played) is written this way, so ``parse`` must read the result back as
-        the same move. The default keeps the English words, which every game reads.
+        AI played, the page's ``example_move``) is written this way, so ``parse``
+        must read the result back as the same move. ``state`` is None (and ``seat``
+        -1) for the example shown before a game runs. The default keeps the English
+        words, which every game reads.
         """
         return command
 

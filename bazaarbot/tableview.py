@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bazaarbot.gamelog import Replay
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.movewords import command_here
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
@@ -38,13 +38,22 @@ def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
     }
 
 
+def _example(table: Table) -> str:
+    """The game's typical move in the reader's words (the page's input hint)."""
+    plugin = table.plugin
+    if not plugin.example_move:
+        return ""
+    state = table.state if table.running else None
+    return plugin.command_in(state, -1, plugin.example_move, current_language())
+
+
 def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str, Any]:
     """Everything a drawn table shows; private parts only for ``key``'s own seat."""
     plugin = table.plugin
     view: dict[str, Any] = {
         "game": plugin.name,
         "title": plugin.title,
-        "example": plugin.example_move,
+        "example": _example(table),
         "min": plugin.min_players,
         "max": plugin.max_players,
         "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],

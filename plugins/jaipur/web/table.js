@@ -89,10 +89,16 @@
     }
   }
 
+  /** The two letters on a card: from its name in the reader's language (Gewürz: Ge), else the English. */
+  function short(h, kind) {
+    const name = h.label(kind, "");
+    return name && name !== kind ? name.charAt(0).toUpperCase() + name.charAt(1) : SHORT[kind] || "?";
+  }
+
   function card(h, kind, label, extra) {
     const node = h.el(extra && extra.button ? "button" : "div", "jp-card jp-" + kind + (extra && extra.cls ? " " + extra.cls : ""));
     if (extra && extra.button) node.type = "button";
-    node.appendChild(h.el("span", "jp-short", SHORT[kind] || "?"));
+    node.appendChild(h.el("span", "jp-short", short(h, kind)));
     node.appendChild(h.el("span", "jp-name", label));
     return node;
   }
@@ -176,7 +182,7 @@
     const grid = h.el("div", "jp-pile-grid");
     for (const pile of pub.piles) {
       const row = h.el("div", "jp-pile jp-" + pile.good);
-      row.appendChild(h.el("span", "jp-short", SHORT[pile.good]));
+      row.appendChild(h.el("span", "jp-short", short(h, pile.good)));
       row.appendChild(h.el("span", "jp-pile-name", L(pile.good, pile.good)));
       const values = h.el("span", "jp-values");
       if (!pile.left.length) values.appendChild(h.el("span", "muted", "— " + L("none", "none")));
