@@ -24,7 +24,7 @@ from typing import Any
 from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
-from bazaarbot.commands.local_names import local_name
+from bazaarbot.commands.local_names import local_name, name_phrase
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
@@ -991,7 +991,8 @@ class Hub:
         ):
             return self._use(table).move(self._actor(network, user), body)
         near = REGISTRY.nearest(command.name)
-        hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
+        suggestion = _(" Did you mean /{near}?").format(near=name_phrase(near)) if near else None
+        hint = suggestion or _(" /help lists the commands.")
         return [
             Tell(
                 network,

@@ -105,3 +105,10 @@ def test_status_and_board_asked_privately_come_whole_in_the_readers_language(tmp
     assert "Am Zug" in status and " gegen " in status and "(AI)" not in status, status
     board = told(driver.dm("otto", "/board"), "otto")[0]
     assert "Würfelturm" in board and "chest2" not in board and "truhe2" in board, board
+
+
+def test_a_mistyped_command_is_suggested_by_its_name_in_the_readers_language(tmp_path):
+    driver = bot(tmp_path)
+    driver.line("otto", "/sprache de")
+    assert "/hilfe?" in told(driver.line("otto", "/hilf"), "otto")[0]
+    assert "/help?" in told(driver.line("eve", "/hepl"), "eve")[0]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.commands.context import Context
+from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.commands.registry import REGISTRY, command
 from bazaarbot.delivery import PagingTransport
 from bazaarbot.i18n import N_, _, language
@@ -56,7 +57,7 @@ def help_(ctx: Context) -> list[Outgoing]:
     return [
         ctx.tell(
             _("No help on {word!r}.").format(word=word[:30])
-            + (_(" Did you mean /{near}?").format(near=near) if near else "")
+            + (_(" Did you mean /{near}?").format(near=name_phrase(near)) if near else "")
         )
     ]
 

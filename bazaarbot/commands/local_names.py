@@ -7,7 +7,7 @@ declared with its command (a test checks it), so what is shown can be typed.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import current_language
+from bazaarbot.i18n import current_language, phrase
 
 LOCAL_NAMES: dict[str, dict[str, str]] = {
     "de": {
@@ -64,6 +64,11 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
 def local_name(name: str, lang: str | None = None) -> str:
     """The command's name as a speaker of ``lang`` (default: the current language) types it."""
     return LOCAL_NAMES.get(lang or current_language(), {}).get(name, name)
+
+
+def name_phrase(name: str) -> str:
+    """A command's name that each reader reads in their language (a suggestion: ``/hilfe``)."""
+    return phrase(lambda lang: local_name(name, lang))
 
 
 def listed_name(name: str, lang: str | None = None) -> str:
