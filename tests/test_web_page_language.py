@@ -44,9 +44,10 @@ async def _drawn_text(page: Any) -> str:
 async def test_the_page_switches_language_at_once_and_shows_no_english_game_word(tmp_path: Path) -> None:
     from plugins.yspahan import GAME as YSPAHAN
 
-    async with chromium() as browser, serve(
-        tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan"
-    ) as served:
+    async with (
+        chromium() as browser,
+        serve(tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan") as served,
+    ):
         context = await browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
         page = await context.new_page()
         errors: list[str] = []
@@ -62,7 +63,9 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
 
         await _type(page, "/sprache de")
         await _expect(page.locator("#table")).to_contain_text("Würfelturm", timeout=TIMEOUT)
-        await _expect(page.locator("#turn")).to_have_text(re.compile("Du bist am Zug|Warte auf"), timeout=TIMEOUT)
+        await _expect(page.locator("#turn")).to_have_text(
+            re.compile("Du bist am Zug|Warte auf"), timeout=TIMEOUT
+        )
         await _expect(page.locator("#say-button")).to_have_text("Senden")  # the page's own words, no reload
         assert await page.evaluate("document.documentElement.lang") == "de"
         table = served.hub.tables[("web", "#bazaar")]
