@@ -10,9 +10,10 @@ bot shows can be typed back as shown.
 
 from __future__ import annotations
 
+import functools
 import re
 
-from bazaarbot.i18n import current_language, phrase
+from bazaarbot.i18n import Phrase, available_languages, current_language, phrase
 
 from .board import FIELD_NAMES, SHOP_INTERIOR, SHOP_SOUK, SHOP_SPACES, SOUK_NAMES, SPACE_NAMES
 from .cards import BUILDING_IDS, CARD_IDS
@@ -204,24 +205,44 @@ def command_word(command: str) -> str:
     return phrase(lambda lang: command_in(command, lang))
 
 
+@functools.cache
+def _texts(text: str) -> dict[str, str]:
+    """One fixed English name (a field, souk, building, card, shop or direction) in every language."""
+    found = {}
+    for lang in available_languages():
+        souk, _space, road = text.partition(" ")
+        name = (
+            _souk_in(souk, lang) + (" " + road if road else "")
+            if souk in _SOUK_NAMES_SET
+            else word_in(text, lang)
+        )
+        found[lang] = name
+    return found
+
+
+def _named(text: str) -> str:
+    """A game thing's name as a re-renderable phrase (the languages' texts made once, then reused)."""
+    return Phrase.of(_texts(text))
+
+
 def field_word(field: int) -> str:
     """A tower field's name (``camels``, ``sacks`` ...) in the reader's language."""
-    return phrase(lambda lang: word_in(FIELD_NAMES[field], lang))
+    return _named(FIELD_NAMES[field])
 
 
 def souk_word(souk: int) -> str:
     """A souk's id (``sack3``; German ``fass2``, Spanish ``cofre2``) in the reader's language."""
-    return phrase(lambda lang: _souk_in(SOUK_NAMES[souk], lang))
+    return _named(SOUK_NAMES[souk])
 
 
 def building_word(building: int) -> str:
     """A building's name (``paddock``; German ``weide``, Spanish ``corral``) in the reader's language."""
-    return phrase(lambda lang: word_in(BUILDING_IDS[building], lang))
+    return _named(BUILDING_IDS[building])
 
 
 def card_word(card: int) -> str:
     """A card's id (``gold3``; German ``gold3``, Spanish ``oro3``) in the reader's language."""
-    return phrase(lambda lang: word_in(CARD_IDS[card], lang))
+    return _named(CARD_IDS[card])
 
 
 def shop_word(shop: int, space: int = -1) -> str:
@@ -229,14 +250,13 @@ def shop_word(shop: int, space: int = -1) -> str:
     spaces = SHOP_SPACES[shop]
     souk = SOUK_NAMES[SHOP_SOUK[shop]]
     if SHOP_INTERIOR[shop]:
-        return phrase(lambda lang: _souk_in(souk, lang))
-    road = SPACE_NAMES[space if space in spaces else spaces[0]]
-    return phrase(lambda lang: f"{_souk_in(souk, lang)} {road}")
+        return _named(souk)
+    return _named(f"{souk} {SPACE_NAMES[space if space in spaces else spaces[0]]}")
 
 
 def direction_word(direction: str) -> str:
     """A direction (``west``) in the reader's language."""
-    return phrase(lambda lang: word_in(direction, lang))
+    return _named(direction)
 
 
 def w(english: str) -> str:
