@@ -99,3 +99,26 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
             spanish = spanish.replace(nick, "")
         assert not english_terms_in(spanish, "es"), (english_terms_in(spanish, "es"), spanish)
         assert not errors, errors
+
+
+@pytest.mark.parametrize("width", [1280, 800])
+async def test_the_room_box_keeps_room_for_its_hint_in_german(tmp_path: Path, width: int) -> None:
+    async with chromium() as browser, serve(tmp_path / "b.sqlite") as served:
+        context = await browser.new_context(locale="de-DE", viewport={"width": width, "height": 800})
+        page = await context.new_page()
+        await page.goto(served.url + "/")
+        await page.fill("#nick-input", "otto")
+        await page.press("#nick-input", "Enter")
+        box = page.locator("#join-room")
+        await _expect(box).to_have_attribute("placeholder", "#raum", timeout=TIMEOUT)
+        await _expect(box).to_be_visible(timeout=TIMEOUT)
+        text, room = await box.evaluate(
+            """(el) => {
+                const style = getComputedStyle(el);
+                const pad = parseFloat(style.paddingLeft) + parseFloat(style.paddingRight);
+                const pen = document.createElement("canvas").getContext("2d");
+                pen.font = style.font;
+                return [pen.measureText(el.placeholder).width, el.clientWidth - pad];
+            }"""
+        )
+        assert room >= text, f"the room box shows {room:.0f}px of the {text:.0f}px of '#raum'"
