@@ -29,11 +29,12 @@ claimed {nick, token} to every tab of it.
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
 ``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
 data (``HubPort.table_view``: public data, whose turn, the result, and for a seated player
-their private data and legal commands); it is sent after every change, once per change and only
-when it differs, and a spectator's never carries private parts. The game log (accepted moves
-and the bot's announcements of them) comes apart in ``log`` frames, each entry once per tab;
-``reset`` says a new game began. A game's
-drawn table is served from its plugin folder at ``/games/<game>/<file>``.
+their private data and legal commands, with ``said``: each command in the reader's words); it is
+built in the reader's language and says which in ``lang`` (null: the browser's); it is sent after
+every change, once per change and only when it differs, and a spectator's never carries private
+parts. The game log (accepted moves and the bot's announcements of them) comes apart in ``log``
+frames, each entry once per tab; ``reset`` says a new game began. A game's drawn table is served
+from its plugin folder at ``/games/<game>/<file>``.
 
 Bounds per client (``[web.limits]``): open websockets per remote address,
 nick claims per address per minute, rooms per nick; a silent websocket is
