@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import MoveError
 
 from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, describe_counts, name
 from .render import format_action
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, check_turn, legal_actions
 from .state import JaipurState
+from .words import command_in
 
 
 def _words(text: str) -> frozenset[str]:
@@ -258,7 +259,7 @@ def _exchange_for_camels(state: JaipurState, seat: int, take: tuple[int, ...]) -
                 "and you do not have them: you hold {hand} and {herd}."
             ).format(k=k, hand=cards_text(sum(state.hands[seat])), herd=camels_text(state.herds[seat]))
         )
-    shown = "; ".join(format_action(a) for a in ways[:5])
+    shown = "; ".join(command_in(format_action(a), current_language()) for a in ways[:5])
     more = _(" (+{n} more, see /moves all)").format(n=len(ways) - 5) if len(ways) > 5 else ""
     reason = (
         _("your herd has only {herd}").format(herd=camels_text(state.herds[seat]))
