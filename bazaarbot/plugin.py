@@ -193,9 +193,9 @@ class GamePlugin(ABC):
 
         Whatever is shown to a player (``/moves``, a "did you mean", the move the
         AI played, the page's ``example_move``) is written this way, so ``parse``
-        must read the result back as the same move. ``state`` is None (and ``seat``
-        -1) for the example shown before a game runs. The default keeps the English
-        words, which every game reads.
+        must read the result back as the same move. ``state`` is None where only the
+        words matter: the example shown before a game runs (``seat`` -1) and a move
+        of the game log. The default keeps the English words, which every game reads.
         """
         return command
 

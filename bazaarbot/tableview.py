@@ -109,5 +109,10 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             result=result_data(result, replay.nicks) if result is not None else None,
         )
     if replay is not None and view["phase"] != "lobby":
-        view["log"] = [entry.as_dict() for entry in replay.entries[-LOG_TAIL:]]
+        lang = current_language()
+        view["log"] = [
+            # a move as the reader types it (the AI's, an English player's); the lines stay the room's
+            entry.as_dict() | {"text": replay.plugin.command_in(None, entry.seat, entry.text, lang)}
+            for entry in replay.entries[-LOG_TAIL:]
+        ]
     return view

@@ -112,3 +112,20 @@ def test_a_mistyped_command_is_suggested_by_its_name_in_the_readers_language(tmp
     driver.line("otto", "/sprache de")
     assert "/hilfe?" in told(driver.line("otto", "/hilf"), "otto")[0]
     assert "/help?" in told(driver.line("eve", "/hepl"), "eve")[0]
+
+
+def test_the_game_log_on_the_page_shows_each_move_in_the_readers_words(tmp_path):
+    driver = bot(tmp_path)
+    driver.line("otto", "/new jaipur")
+    driver.line("eve", "/join")
+    driver.line("otto", "/start")
+    driver.dm("otto", "/sprache de")
+    table = driver.table
+    seat = table.plugin.to_act(table.state)[0]
+    mover = table.players[seat].nick
+    command = next(c for c in table.plugin.legal_commands(table.state, seat) if c.startswith("take "))
+    driver.line(mover, command)  # typed in English
+    german = table.plugin.command_in(None, seat, command, "de")
+    assert german != command
+    assert driver.hub.table_view(NETWORK, "#t", "n:otto")["log"][-1]["text"] == german
+    assert driver.hub.table_view(NETWORK, "#t", "n:eve")["log"][-1]["text"] == command
