@@ -24,7 +24,7 @@ from typing import Any
 from bazaarbot.ai import AiPool
 from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.commands import REGISTRY, Command, CommandSpec, Context, Where, Who, parse_command
-from bazaarbot.commands.local_names import local_name, name_phrase
+from bazaarbot.commands.local_names import PLAIN_WORDS_IN_LANGUAGES, local_name, name_phrase
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.gamelog import GameLogs
@@ -51,7 +51,7 @@ log = logging.getLogger(__name__)
 RATE_WARNING_INTERVAL = 5.0
 
 #: words a seated player may say plainly during their game, meaning the command of that name
-PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"}) | PLAIN_WORDS_IN_LANGUAGES
 
 
 @dataclass

@@ -129,3 +129,14 @@ def test_the_game_log_on_the_page_shows_each_move_in_the_readers_words(tmp_path)
     assert german != command
     assert driver.hub.table_view(NETWORK, "#t", "n:otto")["log"][-1]["text"] == german
     assert driver.hub.table_view(NETWORK, "#t", "n:eve")["log"][-1]["text"] == command
+
+
+def test_a_seated_german_or_spanish_player_may_say_help_moves_hand_board_plainly(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
+    driver.line("otto", "/new jaipur")
+    driver.line("eve", "/join")
+    driver.line("otto", "/start")
+    assert told(driver.line("otto", "karten"), "otto")[0].startswith("Deine Hand")
+    assert "/hilfe" in told(driver.line("otto", "hilfe"), "otto")[0]
+    assert said(driver.line("eve", "brett"))
+    assert told(driver.line("eve", "mano"), "eve")[0].startswith("Deine Hand")

@@ -61,6 +61,12 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
 }
 
 
+#: the plain words (no "/") a seated player may say for help, moves, hand and board, in German and Spanish
+PLAIN_WORDS_IN_LANGUAGES = frozenset(
+    LOCAL_NAMES[lang][name] for lang in LOCAL_NAMES for name in ("help", "moves", "hand", "board")
+) | {"zuege"}
+
+
 def local_name(name: str, lang: str | None = None) -> str:
     """The command's name as a speaker of ``lang`` (default: the current language) types it."""
     return LOCAL_NAMES.get(lang or current_language(), {}).get(name, name)
