@@ -140,3 +140,21 @@ def test_a_seated_german_or_spanish_player_may_say_help_moves_hand_board_plainly
     assert "/hilfe" in told(driver.line("otto", "hilfe"), "otto")[0]
     assert said(driver.line("eve", "brett"))
     assert told(driver.line("eve", "mano"), "eve")[0].startswith("Deine Hand")
+
+
+def test_at_a_spanish_yspahan_table_german_and_spanish_moves_are_answered(tmp_path):
+    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "es"})
+    driver.line("rosa", "/nuevo yspahan")
+    driver.line("hans", "/unirse")
+    driver.line("rosa", "/empezar")
+    table = driver.table
+
+    def mover() -> str:
+        return table.players[table.plugin.to_act(table.state)[0]].nick
+
+    before = table.moves_made
+    driver.line(mover(), "tira")
+    assert table.moves_made == before + 1
+    for typed in ("toma camellos", "tomar camellos", "nimm kamele"):
+        out = driver.line(mover(), typed)
+        assert out, f"{typed!r} got no answer"
