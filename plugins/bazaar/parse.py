@@ -57,7 +57,7 @@ ENGLISH_VERBS |= {"pass", "done", "discard", "return"}
 
 
 def _game_word(word: str) -> bool:
-    return word.lstrip("#").isdigit() or word in BACK_WORDS or word in FORTH_WORDS or word in col.FULL_WORDS
+    return is_number(word.lstrip("#")) or word in BACK_WORDS or word in FORTH_WORDS or word in col.FULL_WORDS
 
 
 def is_move(text: str) -> bool:

@@ -7,6 +7,8 @@ these words, so a command shown in German can be typed back as shown.
 
 from __future__ import annotations
 
+from bazaarbot.digits import is_number
+
 #: English word -> (the word after a count of 1 or none, the word after a larger count)
 _WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "de": {
@@ -47,7 +49,7 @@ def command_in(command: str, lang: str) -> str:
     out: list[str] = []
     count = 1
     for word in command.split(" "):
-        if word.isdigit():
+        if is_number(word):
             count = int(word)
             out.append(word)
             continue

@@ -143,7 +143,7 @@ def _known(word: str) -> bool:
         or word in BUILDING_ALIASES
         or word in DIRECTION_ALIASES
         or _norm(word) in _CARD_KEYS
-        or word.lstrip("+-").isdigit()
+        or is_number(word.lstrip("+-"))
     )
 
 
