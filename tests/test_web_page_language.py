@@ -18,9 +18,13 @@ import pytest
 from english_words import english_terms_in
 from webfixtures import chromium, serve
 
+from bazaarbot.config import RateLimit
+
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000  # ms
+#: a person clicking quickly through a game is no flood
+FAST = RateLimit(commands=1000, per_seconds=1)
 DRAWN = "#turn, #table, #controls, #hand-panel, #ratings"
 
 
@@ -46,7 +50,9 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
 
     async with (
         chromium() as browser,
-        serve(tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan") as served,
+        serve(
+            tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan", rate_limit=FAST
+        ) as served,
     ):
         context = await browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
         page = await context.new_page()
@@ -122,3 +128,62 @@ async def test_the_room_box_keeps_room_for_its_hint_in_german(tmp_path: Path, wi
             }"""
         )
         assert room >= text, f"the room box shows {room:.0f}px of the {text:.0f}px of '#raum'"
+
+
+async def test_a_german_room_on_the_page_writes_no_english_game_word(tmp_path: Path) -> None:
+    """The bot's lines in the room and in private, as the page shows them, after /sprache channel de."""
+    from plugins.jaipur import GAME as JAIPUR
+
+    async with (
+        chromium() as browser,
+        serve(
+            tmp_path / "b.sqlite", games={"jaipur": JAIPUR}, default_game="jaipur", rate_limit=FAST
+        ) as served,
+    ):
+        context = await browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        await page.goto(served.url + "/")
+        await page.fill("#nick-input", "otto")
+        await page.press("#nick-input", "Enter")
+        await _expect(page.locator("#line")).to_be_enabled(timeout=TIMEOUT)
+        await _type(page, "/new jaipur")
+        await _expect(page.locator("#table")).to_contain_text("otto", timeout=TIMEOUT)
+        await _type(page, "/sprache channel de")
+        await _expect(page.locator("#logs")).to_contain_text("Deutsch", timeout=TIMEOUT)
+        room_before = await page.locator("#logs .k-bot .text").count()
+        private_before = await page.locator("#private .k-tell .text").count()
+        for line in ("/addbot easy", "/start"):
+            await _type(page, line)
+        table = served.hub.tables[("web", "#bazaar")]
+        for _move in range(4):  # the person's moves from the page's German buttons; the AI answers
+            for _attempt in range(100):
+                if table.running and table.players[JAIPUR.to_act(table.state)[0]].nick == "otto":
+                    break
+                await asyncio.sleep(0.1)
+            button = page.locator("#controls button.move[title]").first
+            await _expect(button).to_be_visible(timeout=TIMEOUT)
+            before = table.moves_made
+            await _type(page, await button.get_attribute("title"))
+            for _wait in range(100):
+                if table.moves_made > before:
+                    break
+                await asyncio.sleep(0.05)
+            assert table.moves_made > before
+        await _type(page, "/moves")
+        await _type(page, "/status")
+        await _expect(page.locator("#logs")).to_contain_text("Am Zug", timeout=TIMEOUT)
+        room = (await page.locator("#logs .k-bot .text").all_inner_texts())[room_before:]
+        private = (await page.locator("#private .k-tell .text").all_inner_texts())[private_before:]
+        assert room and private
+        nicks = [s.nick for s in table.players]
+        leaks = {}
+        for text in room + private:
+            shown = text
+            for nick in nicks:
+                shown = shown.replace(nick, "")
+            for word in english_terms_in(shown, "de"):
+                leaks.setdefault(word, text)
+        assert not leaks, leaks
+        assert not errors, errors
