@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from bazaarbot.commands import Command, parse_command
+from bazaarbot.commands.local_names import PLAIN_WORDS_IN_LANGUAGES
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Tell, User
 from bazaarbot.sanitize import sanitize
@@ -17,7 +18,7 @@ from bazaarbot.table import Table
 from bazaarbot.typos import corrected_move
 
 #: words a seated player may say plainly during their game, meaning the command of that name
-PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"}) | PLAIN_WORDS_IN_LANGUAGES
 
 
 @dataclass(frozen=True)
