@@ -18,6 +18,7 @@ from bazaarbot.i18n import language
 from bazaarbot.messages import SeatedPerson
 from bazaarbot.metrics import Metrics
 from bazaarbot.mygames import as_data, entries
+from bazaarbot.page_language import page_language
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
@@ -102,7 +103,16 @@ class TransportViews:
         if table is None:
             return None
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
-        return table_view(table, self.game_logs.latest(table.id, running), key)
+        lang = self.page_language(network, channel, key)
+        with language(lang):  # the page's words (labels, names, status) in its reader's language
+            view = table_view(table, self.game_logs.latest(table.id, running), key)
+        view["lang"] = lang
+        return view
+
+    def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
+        """The language a reader's page is drawn in (None: the browser's)."""
+        room = self.channel_language(network, channel) if channel else None
+        return page_language(self.person_language(network, key) if key else None, room)
 
     @functools.cached_property
     def game_logs(self) -> GameLogs:

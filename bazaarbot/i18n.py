@@ -19,7 +19,7 @@ import gettext
 import io
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -105,6 +105,11 @@ def preload_catalogues(localedir: str | Path | None = None) -> None:
     """Compile and cache every language's catalogue (call before serving, so no line waits for it)."""
     for lang in available_languages(localedir):
         translation(lang, localedir)
+
+
+def default_language() -> str:
+    """The bot's own language (the config's), where nobody chose another."""
+    return _default_language
 
 
 def current_language() -> str:
@@ -241,6 +246,38 @@ class Joined(Msg):
 
     def render(self, lang: str) -> str:
         return Joined.of(*(localized(p, lang) for p in self.parts))
+
+
+class Phrase(Msg):
+    """A game word or command known in every language (``{"en": "take", "de": "nimm"}``).
+
+    Its value is the word in the current language; inside a ``Msg`` it is
+    rendered again in the reader's language like any translated sentence, so a
+    souk, a card or a quoted move never stays in the language the line was built in.
+    """
+
+    __slots__ = ("texts",)
+
+    texts: dict[str, str]
+
+    @classmethod
+    def of(cls, texts: dict[str, str], lang: str | None = None) -> Phrase:
+        lang = lang or current_language()
+        made = cls(texts.get(lang) or texts[SOURCE_LANGUAGE])
+        made.texts, made.lang = texts, lang
+        made.msgid, made.plural, made.count, made.args, made.kwargs = texts[SOURCE_LANGUAGE], None, 1, (), {}
+        return made
+
+    def format(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
+        return str.format(str(self), *args, **kwargs)
+
+    def render(self, lang: str) -> str:
+        return Phrase.of(self.texts, lang)
+
+
+def phrase(make: Callable[[str], str]) -> str:
+    """A ``Phrase`` from a function giving the text in one language (called for every language now)."""
+    return Phrase.of({lang: make(lang) for lang in available_languages()})
 
 
 def localized(text: object, lang: str | None) -> object:

@@ -128,7 +128,8 @@ def _template(domain: str, extra: Iterable[tuple[str, str]] = ()) -> Catalog:
 def _keywords(domain: str) -> dict[str, Any]:
     from babel.messages.extract import DEFAULT_KEYWORDS
 
-    return dict(DEFAULT_KEYWORDS) if domain == DOMAIN else {"t": None}
+    # the page's t("text") and a drawn table's label fallback L("key", "text")
+    return dict(DEFAULT_KEYWORDS) if domain == DOMAIN else {"t": None, "L": (2,)}
 
 
 def _read_mapping(config: Path) -> tuple[list[tuple[str, str]], dict[str, dict[str, str]]]:

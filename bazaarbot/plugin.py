@@ -188,6 +188,17 @@ class GamePlugin(ABC):
         verbs (or an alias of one).
         """
 
+    def command_in(self, state: Any, seat: int, command: str, lang: str) -> str:
+        """``command`` (one of ``legal_commands``) in the words a player of ``lang`` types.
+
+        Whatever is shown to a player (``/moves``, a "did you mean", the move the
+        AI played, the page's ``example_move``) is written this way, so ``parse``
+        must read the result back as the same move. ``state`` is None where only the
+        words matter: the example shown before a game runs (``seat`` -1) and a move
+        of the game log. The default keeps the English words, which every game reads.
+        """
+        return command
+
     def undoable(self, state: Any, seat: int, move: Any) -> bool:
         """Whether ``seat`` could take ``move`` back right after playing it (``/undo``).
 

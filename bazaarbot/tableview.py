@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from bazaarbot.gamelog import Replay
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
+from bazaarbot.movewords import command_here
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
 
@@ -37,13 +38,22 @@ def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
     }
 
 
+def _example(table: Table) -> str:
+    """The game's typical move in the reader's words (the page's input hint)."""
+    plugin = table.plugin
+    if not plugin.example_move:
+        return ""
+    state = table.state if table.running else None
+    return plugin.command_in(state, -1, plugin.example_move, current_language())
+
+
 def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str, Any]:
     """Everything a drawn table shows; private parts only for ``key``'s own seat."""
     plugin = table.plugin
     view: dict[str, Any] = {
         "game": plugin.name,
         "title": plugin.title,
-        "example": plugin.example_move,
+        "example": _example(table),
         "min": plugin.min_players,
         "max": plugin.max_players,
         "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],
@@ -84,6 +94,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             you["seat"] = game_seat
             you["private"] = plugin.private_data(state, game_seat)
             you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in view["to_act"] else []
+            #: each command as the reader types it in their language (buttons show these, send the English)
+            you["said"] = {c: command_here(plugin, state, game_seat, c) for c in you["commands"]}
     elif replay is not None and replay.status == "finished":
         result = replay.plugin.result(replay.state)
         view.update(
@@ -97,5 +109,10 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             result=result_data(result, replay.nicks) if result is not None else None,
         )
     if replay is not None and view["phase"] != "lobby":
-        view["log"] = [entry.as_dict() for entry in replay.entries[-LOG_TAIL:]]
+        lang = current_language()
+        view["log"] = [
+            # a move as the reader types it (the AI's, an English player's); the lines stay the room's
+            entry.as_dict() | {"text": replay.plugin.command_in(None, entry.seat, entry.text, lang)}
+            for entry in replay.entries[-LOG_TAIL:]
+        ]
     return view

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bazaarbot.movewords import verbs_in_every_language
 from bazaarbot.plugin import GamePlugin, MoveError
 
 
@@ -39,7 +40,7 @@ def corrected_move(game: GamePlugin, state: Any, seat: int, text: str) -> str | 
     first = first.lower()
     if len(first) < MIN_TYPO_LENGTH or seat not in game.to_act(state):
         return None
-    verbs = sorted({command.split(" ", 1)[0].lower() for command in game.legal_commands(state, seat)})
+    verbs = sorted(verbs_in_every_language(game, state, seat, game.legal_commands(state, seat)))
     for verb in verbs:
         if not one_slip_apart(first, verb):
             continue

@@ -12,7 +12,7 @@ from bazaarbot.messages import Outgoing
     "clock",
     N_("the time per decision before the AI plays it"),
     args=N_("[90s|5m|2h|1d|off]"),
-    aliases=("timer",),
+    aliases=("timer", "uhr", "reloj"),
     who=Who.ANYONE,
     details=N_(
         "Without an argument it says the current setting; the host or an admin sets it, up to 14 days "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.commands.context import Context
+from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.commands.registry import REGISTRY, command
 from bazaarbot.delivery import PagingTransport
 from bazaarbot.i18n import N_, _, language
@@ -56,7 +57,7 @@ def help_(ctx: Context) -> list[Outgoing]:
     return [
         ctx.tell(
             _("No help on {word!r}.").format(word=word[:30])
-            + (_(" Did you mean /{near}?").format(near=near) if near else "")
+            + (_(" Did you mean /{near}?").format(near=name_phrase(near)) if near else "")
         )
     ]
 
@@ -87,13 +88,20 @@ def rules(ctx: Context) -> list[Outgoing]:
     aliases=("players", "who", "state", "stand", "estado"),
 )
 def status(ctx: Context) -> list[Outgoing]:
-    return [ctx.show(ctx.the_table().status())]
+    with language(_private_reader(ctx)):  # a private answer is built whole in its reader's language
+        return [ctx.show(ctx.the_table().status())]
 
 
 @command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
 def board(ctx: Context) -> list[Outgoing]:
-    table = ctx.the_table()
-    return [ctx.show(table.board(), board=table.running)]
+    with language(_private_reader(ctx)):
+        table = ctx.the_table()
+        return [ctx.show(table.board(), board=table.running)]
+
+
+def _private_reader(ctx: Context) -> str | None:
+    """The language of a private answer's reader (None: a channel answer keeps the channel's)."""
+    return ctx.host.person_language(ctx.network, ctx.user.key) if ctx.channel is None else None
 
 
 @command("hand", N_("re-send your private view (your hand) to you"), aliases=("cards", "karten", "mano"))
@@ -117,6 +125,7 @@ def moves(ctx: Context) -> list[Outgoing]:
 @command(
     "more",
     N_("the next page of a long answer"),
+    aliases=("mehr", "más", "mas"),
     table=False,
     details=N_("On IRC a long private answer comes a page at a time; a new answer replaces what was left."),
 )

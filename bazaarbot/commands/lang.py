@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.commands.context import Context
+from bazaarbot.commands.local_names import local_name
 from bazaarbot.commands.registry import command
 from bazaarbot.i18n import N_, _, available_languages, current_language, language, normalize_language
 from bazaarbot.messages import Outgoing
@@ -92,7 +93,7 @@ def _set_channel(ctx: Context, words: list[str]) -> list[Outgoing]:
         return [
             ctx.tell(
                 _("Only the host ({host}) or an admin can use /{name}.").format(
-                    host=table.host_nick(), name="lang channel"
+                    host=table.host_nick(), name=local_name("lang") + " channel"
                 )
             )
         ]

@@ -68,7 +68,13 @@ def start(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().start(ctx.actor)
 
 
-@command("kick", N_("remove a player (host or admin)"), args=N_("<nick>"), who=Who.HOST)
+@command(
+    "kick",
+    N_("remove a player (host or admin)"),
+    aliases=("rauswerfen", "expulsar"),
+    args=N_("<nick>"),
+    who=Who.HOST,
+)
 def kick(ctx: Context) -> list[Outgoing]:
     return ctx.the_table().kick(ctx.actor, ctx.args)
 
@@ -90,7 +96,7 @@ def reset(ctx: Context) -> list[Outgoing]:
     "addbot",
     N_("add an AI player to this table"),
     args=N_("[easy|medium|hard]"),
-    aliases=("ai", "bot"),
+    aliases=("ai", "bot", "ki", "ia"),
     where=Where.CHANNEL,
     details=N_("/kick removes it before the start. A game needs at least one person."),
 )
@@ -101,6 +107,7 @@ def addbot(ctx: Context) -> list[Outgoing]:
 @command(
     "back",
     N_("play your seat again after the AI stood in for you"),
+    aliases=("zurück", "zurueck", "volver"),
     who=Who.SEATED,
     details=N_("Saying anything at the table, or playing a move, brings you back too."),
 )
@@ -111,6 +118,7 @@ def back(ctx: Context) -> list[Outgoing]:
 @command(
     "undo",
     N_("take back your own last step of this turn"),
+    aliases=("rückgängig", "rueckgaengig", "deshacer"),
     who=Who.SEATED,
     details=N_(
         "Only while it is still your turn, and only a step that revealed nothing (no card drawn, "

@@ -26,7 +26,7 @@ def notice(ctx: Context) -> list[Outgoing]:
     "colors",
     N_("colour hints in this channel (IRC)"),
     args=N_("on|off"),
-    aliases=("colours", "color", "colour"),
+    aliases=("colours", "color", "colour", "farben", "colores"),
 )
 def colors(ctx: Context) -> list[Outgoing]:
     table = ctx.the_table()

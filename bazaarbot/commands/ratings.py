@@ -76,7 +76,7 @@ def _unknown_game(ctx: Context, word: str) -> list[Outgoing]:
     "stats",
     N_("games, wins, rating and last game of a player"),
     args=N_("[nick] [game]"),
-    aliases=("rating", "stat"),
+    aliases=("rating", "stat", "statistik", "estadisticas", "estadísticas"),
     table=False,
     details=N_("With no nick, your own. The rating is shown as mean±uncertainty."),
 )
@@ -101,7 +101,7 @@ def stats(ctx: Context) -> list[Outgoing]:
     "top",
     N_("the best players of a game"),
     args=N_("[game]"),
-    aliases=("best", "ranking", "leaderboard"),
+    aliases=("best", "ranking", "leaderboard", "bestenliste", "mejores"),
     table=False,
     details=N_("Ranked by rating minus three times its uncertainty, among players with enough rated games."),
 )
@@ -118,7 +118,7 @@ def top(ctx: Context) -> list[Outgoing]:
     "history",
     N_("the last games of a player, with the id bazaarbot export takes"),
     args=N_("[nick]"),
-    aliases=("last",),
+    aliases=("last", "verlauf", "historial"),
     table=False,
 )
 def history(ctx: Context) -> list[Outgoing]:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from bazaarbot.commandmark import command as named
 from bazaarbot.commandmark import declare
 from bazaarbot.commands.context import Context
-from bazaarbot.i18n import _
+from bazaarbot.commands.local_names import listed_name
+from bazaarbot.i18n import _, phrase
 from bazaarbot.messages import Outgoing
 
 
@@ -150,8 +151,9 @@ class Registry:
         return self.aliases.get(close[0], close[0])
 
     def overview(self) -> str:
-        """The ``/help`` list: every listed command's name."""
-        names = " ".join(named(spec.name) for spec in self if spec.listed)
+        """The ``/help`` list: every listed command's name (in the reader's language first, then English)."""
+        listed = [spec.name for spec in self if spec.listed]
+        names = phrase(lambda lang: " ".join(listed_name(name, lang) for name in listed))
         return _(
             "Commands: {names}. In a game, type moves as plain words "
             "(/help moves). /help <command> for one command."

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from bazaarbot.commandmark import command as named
 from bazaarbot.commands import REGISTRY, Command, CommandHost, Context, Where
+from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.metrics import Metrics
@@ -138,7 +139,8 @@ def unknown_command(host: DispatchHost, line: Line, said: Command) -> list[Outgo
         return _played(host, host.use(table), host.actor(network, user), body)
     host.metrics.refused("unknown_command")
     near = REGISTRY.nearest(said.name)
-    hint = _(" Did you mean /{near}?").format(near=near) if near else _(" /help lists the commands.")
+    suggestion = _(" Did you mean /{near}?").format(near=name_phrase(near)) if near else None
+    hint = suggestion or _(" /help lists the commands.")
     return [
         Tell(network, user.nick, _("I do not know the command {word!r}.").format(word=said.name[:30]) + hint)
     ]

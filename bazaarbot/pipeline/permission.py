@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.commands import CommandSpec, Who
+from bazaarbot.commands.local_names import local_name
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.store import Store
@@ -21,7 +22,7 @@ def refusal(spec: CommandSpec, table: Table | None, actor: Actor) -> str | None:
         return _("Only a seated player can use /{name}; /join first.").format(name=spec.name)
     if spec.who is Who.HOST and actor.user.key != table.host:
         return _("Only the host ({host}) or an admin can use /{name}.").format(
-            host=table.host_nick(), name=spec.name
+            host=table.host_nick(), name=local_name(spec.name)
         )
     return None
 

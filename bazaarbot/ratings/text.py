@@ -8,6 +8,7 @@ from bazaarbot.i18n import _, ngettext
 from bazaarbot.ratings.identity import is_ai
 from bazaarbot.ratings.model import Rating
 from bazaarbot.ratings.records import Change, PastGame, Standing
+from bazaarbot.table.ai_names import level_word
 
 
 def rating_text(rating: Rating) -> str:
@@ -23,7 +24,7 @@ def date_text(stamp: float) -> str:
 def who(standing: Standing) -> str:
     """How a rated identity is shown: the nick, or the AI level."""
     if is_ai(standing.identity):
-        return _("AI {level}").format(level=standing.identity.split(":", 1)[1])
+        return _("AI {level}").format(level=level_word(standing.identity.split(":", 1)[1]))
     return standing.nick
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
+from bazaarbot.table.ai_names import ai_nick
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
 
@@ -19,8 +20,6 @@ from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
 AI_LEVELS = ("easy", "medium", "hard")
 #: the level that takes over a seat a person left, unless the table chose another
 DEFAULT_TAKEOVER_LEVEL = "medium"
-#: how an AI seat is named: never a nick a person could hold (no network allows ``:`` in a nick)
-AI_NICK = "AI:{level}"
 
 
 @dataclass(frozen=True)
@@ -86,7 +85,7 @@ class AiSeats(TableBase):
         ]
 
     def _ai_nick(self, level: str) -> str:
-        base = AI_NICK.format(level=level)
+        base = str(ai_nick(level))
         names = {s.nick.lower() for s in self.seats}
         if base.lower() not in names:
             return base

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from bazaarbot.i18n import language, localized_text
+from bazaarbot.i18n import _, language, localized_text
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.seatcodes import SeatCodes
@@ -139,7 +139,7 @@ class TableBase(ABC):
 
     def host_nick(self) -> str:
         seat = self.seat_of(self.host)
-        return seat.nick if seat else "-"
+        return seat.nick if seat else _("nobody yet")
 
     def ensure_saved(self) -> int:
         """The table's row id, creating the row on the first change (a look is no change)."""

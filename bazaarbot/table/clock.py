@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bazaarbot.config import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
+from bazaarbot.movewords import command_phrase
 from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, Decision
 from bazaarbot.table.durations import parse_duration, say_duration
 from bazaarbot.table.presence import CORRESPONDENCE_SECONDS, Presence
@@ -313,7 +314,7 @@ class Clock(Presence):
         seat = self.players[decision.seat]
         # one public line of the clock's own: time is up (and, the third time, that the AI keeps the seat)
         notice = _('Time is up for {nick}: the AI plays "{command}" for them.').format(
-            nick=seat.nick, command=command
+            nick=seat.nick, command=command_phrase(self.plugin, self.state, decision.seat, command)
         )
         played = self.play_for(decision, command)
         after: list[Outgoing] = []

@@ -9,6 +9,7 @@ from bazaarbot.digits import is_number
 from bazaarbot.digits import number as ascii_number
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
+from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.wording import players_label
@@ -288,7 +289,7 @@ class Lobby(Clock):
                 _(
                     "An AI ({level}) now plays seat {n} for {nick}, with the same hand and score. "
                     "{nick} can take it back with /join here; anyone not seated can sit in with /join {n}."
-                ).format(level=level, n=seat.number, nick=seat.nick)
+                ).format(level=level_word(level), n=seat.number, nick=seat.nick)
             )
         ]
         return out

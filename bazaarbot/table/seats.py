@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bazaarbot.i18n import _
 from bazaarbot.messages import User
 
 #: the user-key prefix of an ``/addbot`` seat; no transport makes such keys
@@ -65,8 +66,8 @@ class Seat:
         if self.is_bot or self.ai is None:
             return self.nick
         if self.ai == SKIPPED:
-            return f"{self.nick} (left)"
-        return f"{self.nick} (AI)"
+            return _("{nick} (left)").format(nick=self.nick)
+        return _("{nick} (AI)").format(nick=self.nick)
 
     def record(self) -> dict[str, object]:
         """The seat as the store keeps it with a game."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, User
+from bazaarbot.movewords import command_here
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
 from bazaarbot.wording import players_label
@@ -87,10 +88,14 @@ class Views(TableBase):
             waiting = ", ".join(self.players[s].label for s in self.plugin.to_act(self.state))
             return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
-            commands = self.plugin.legal_commands(self.state, seat)
-            if word:
+            legal = self.plugin.legal_commands(self.state, seat)
+            shown = [command_here(self.plugin, self.state, seat, c) for c in legal]
+            if word:  # the word may be English or the reader's
                 needle = word.lower()
-                commands = [c for c in commands if needle in c.lower()]
+                shown = [
+                    s for c, s in zip(legal, shown, strict=True) if needle in c.lower() or needle in s.lower()
+                ]
+            commands = shown
             return [
                 self.tell(
                     nick,

@@ -84,6 +84,9 @@ class HubPort(Protocol):
         without one it holds public facts only.
         """
 
+    def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
+        """The language a reader's page is drawn in: their /lang, else the room's; None: the browser's."""
+
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
         """Whether the hub takes the line as a table command or a move rather than chatter."""
 

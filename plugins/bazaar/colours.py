@@ -51,8 +51,17 @@ _WORDS: dict[str, int] = {
     "y": YELLOW,
 }
 
-#: full colour words (both languages) that count as a move on their own while a joker is pending
-FULL_WORDS = frozenset(w for w in _WORDS if len(w) > 1)
+#: Spanish names, read only whole (a prefix such as "bl" stays blue, not blanco)
+_WHOLE_WORDS: dict[str, int] = {
+    "azul": BLUE,
+    "verde": GREEN,
+    "rojo": RED,
+    "blanco": WHITE,
+    "amarillo": YELLOW,
+}
+
+#: full colour words (every language) that count as a move on their own while a joker is pending
+FULL_WORDS = frozenset(w for w in _WORDS if len(w) > 1) | frozenset(_WHOLE_WORDS)
 
 #: the words that look like a colour but cannot be told apart
 AMBIGUOUS = frozenset({"g"})
@@ -63,6 +72,8 @@ def colour_of(word: str) -> int | None:
     word = word.strip().lower().rstrip(".,!;:")
     if word in _WORDS:
         return _WORDS[word]
+    if word in _WHOLE_WORDS:
+        return _WHOLE_WORDS[word]
     if len(word) < 2:
         return None
     found = {c for w, c in _WORDS.items() if len(w) > 1 and w.startswith(word)}

@@ -15,6 +15,7 @@ from .bench import bench_figures, play_policy_move
 from .bench import policy_move as play_policy_choice
 from .deck import ALL_COMBOS, deck_problems, is_valuable
 from .state import BUY, OVER, BazaarState
+from .words import command_in
 
 #: tries at re-drawing the hidden combinations in ``determinize`` before falling back to a reshuffle
 DETERMINIZE_TRIES = 200
@@ -91,6 +92,9 @@ class BazaarGame(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return parsing.is_move(text)
+
+    def command_in(self, state: BazaarState, seat: int, command: str, lang: str) -> str:
+        return command_in(command, lang)
 
     def undoable(self, state: BazaarState, seat: int, move: tuple) -> bool:
         """A trade, a joker's colour or a stone given back, when the same player is still to act this turn.

@@ -11,16 +11,32 @@ from .colours import NCOL
 from .rules import buyable_fields
 from .state import JOKER, BazaarState
 
-DRAW_WORDS = frozenset({"draw", "zieh", "ziehen", "ziehe", "roll"})
-JOKER_WORDS = frozenset({"joker", "wahl", "wähle", "choose", "pick"})
-TRADE_WORDS = frozenset({"trade", "tausch", "tausche", "tauschen", "swap", "exchange"})
-BUY_WORDS = frozenset({"buy", "kauf", "kaufe", "kaufen"})
-PASS_WORDS = frozenset({"pass", "weiter", "done", "fertig"})
-DISCARD_WORDS = frozenset({"discard", "return", "abwerfen", "ablegen", "zurückgeben", "zurueckgeben"})
+DRAW_WORDS = frozenset({"draw", "zieh", "ziehen", "ziehe", "roll", "roba", "robar", "saca", "sacar"})
+JOKER_WORDS = frozenset({"joker", "wahl", "wähle", "choose", "pick", "comodín", "comodin", "elige"})
+TRADE_WORDS = frozenset(
+    {"trade", "tausch", "tausche", "tauschen", "swap", "exchange", "cambia", "cambiar", "intercambia"}
+)
+BUY_WORDS = frozenset({"buy", "kauf", "kaufe", "kaufen", "compra", "comprar"})
+PASS_WORDS = frozenset({"pass", "weiter", "done", "fertig", "paso", "pasa", "pasar"})
+DISCARD_WORDS = frozenset(
+    {
+        "discard",
+        "return",
+        "abwerfen",
+        "ablegen",
+        "zurückgeben",
+        "zurueckgeben",
+        "devuelve",
+        "devolver",
+        "descarta",
+    }
+)
 #: direction words after "trade N": give the right side and receive the left one
-BACK_WORDS = frozenset({"back", "reverse", "rev", "zurück", "zurueck", "rück", "rueck", "<", "<-"})
+BACK_WORDS = frozenset(
+    {"back", "reverse", "rev", "zurück", "zurueck", "rück", "rueck", "<", "<-", "atrás", "atras", "vuelta"}
+)
 #: accepted (and ignored) for the default direction: give the left side, receive the right one
-FORTH_WORDS = frozenset({"forth", "forward", "fwd", "vor", "hin", ">", "->"})
+FORTH_WORDS = frozenset({"forth", "forward", "fwd", "vor", "hin", ">", "->", "adelante"})
 
 VERBS = DRAW_WORDS | JOKER_WORDS | TRADE_WORDS | BUY_WORDS | PASS_WORDS | DISCARD_WORDS
 
@@ -35,10 +51,28 @@ def first_word(text: str) -> str:
     return words[0].rstrip(".,!:;") if words else ""
 
 
+#: the English verbs; a line starting with another verb or a colour must hold only game words
+ENGLISH_VERBS = frozenset({"draw", "roll", "joker", "choose", "pick", "trade", "swap", "exchange", "buy"})
+ENGLISH_VERBS |= {"pass", "done", "discard", "return"}
+
+
+def _game_word(word: str) -> bool:
+    return is_number(word.lstrip("#")) or word in BACK_WORDS or word in FORTH_WORDS or word in col.FULL_WORDS
+
+
 def is_move(text: str) -> bool:
-    """A line counts as a move attempt when its first word is a verb or a full colour name."""
+    """A line counts as a move attempt when its first word is a verb or a full colour name.
+
+    After a German or Spanish verb, or a colour, every word must be a game word
+    (a number, a colour, a direction), so ``rot ist schön`` stays chatter.
+    """
     word = first_word(text)
-    return word in VERBS or word in col.FULL_WORDS
+    if word not in VERBS and word not in col.FULL_WORDS:
+        return False
+    if word in ENGLISH_VERBS:
+        return True
+    rest = [w.rstrip(".,!:;") for w in _clean(text).replace("+", " ").split()[1:]]
+    return all(not w or _game_word(w) for w in rest)
 
 
 def _number(word: str | None, what: str, example: str) -> int:

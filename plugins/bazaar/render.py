@@ -11,6 +11,7 @@ from .deck import PER_FIELD, is_valuable
 from .exchange import Row
 from .rules import TOTAL_PURCHASES, buyable_fields, can_draw, excess, joker_colours, possible_trades, stuck
 from .state import BUY, DISCARD, JOKER, OVER, BazaarState
+from .words import said, w
 
 #: keep every line of the board below this many characters (IRC allows about 400 bytes)
 MAX_LINE = 250
@@ -48,7 +49,7 @@ def status(s: BazaarState) -> str:
     seat = s.turn
     who = s.players[seat]
     if s.phase == JOKER:
-        choices = "/".join(col.NAMES[c] for c in joker_colours(s))
+        choices = "/".join(w(col.NAMES[c]) for c in joker_colours(s))
         return _("{who} drew a joker: choose its colour first (joker {choices}).").format(
             who=who, choices=choices
         )
@@ -63,7 +64,7 @@ def status(s: BazaarState) -> str:
     if s.phase == BUY:
         fields = buyable_fields(s, seat)
         if fields:
-            options = " / ".join(f"buy {f + 1}" for f in fields)
+            options = " / ".join(f"{w('buy')} {f + 1}" for f in fields)
             return _("{who}: {options}, or pass.").format(who=who, options=options)
         return _("{who}: nothing to buy, type pass.").format(who=who)
     if not s.has_acted[seat]:
@@ -71,7 +72,7 @@ def status(s: BazaarState) -> str:
     trades = possible_trades(s, seat)
     if not trades:
         return _("{who} to move: draw (no trade possible with these stones).").format(who=who)
-    shown = ", ".join(trade_word(r, b) for r, b in trades)
+    shown = ", ".join(said(trade_word(r, b)) for r, b in trades)
     if not can_draw(s):
         return _("{who} to move: trade {shown} (the bank is empty, no draw).").format(who=who, shown=shown)
     return _("{who} to move: draw, or trade {shown}.").format(who=who, shown=shown)
@@ -151,18 +152,18 @@ def brief(s: BazaarState, seat: int) -> str:
     if seat != s.turn:
         return _("Not your turn; {status}").format(status=status(s))
     if s.phase == JOKER:
-        return "joker " + " | ".join(col.NAMES[c] for c in joker_colours(s))
+        return w("joker") + " " + " | ".join(w(col.NAMES[c]) for c in joker_colours(s))
     if s.phase == DISCARD:
-        held = [col.NAMES[c] for c in range(5) if s.hands[seat][c]]
+        held = [w(col.NAMES[c]) for c in range(5) if s.hands[seat][c]]
         return _("discard <colour> ({n} to give back): {colours}").format(  # a bare count: no noun
             n=excess(s, seat), colours=" | ".join(held)
         )
     if stuck(s):
-        return "pass"
+        return w("pass")
     if s.phase == BUY:
-        return " | ".join([f"buy {f + 1}" for f in buyable_fields(s, seat)] + ["pass"])
-    parts = ["draw"] if can_draw(s) else []
+        return " | ".join([f"{w('buy')} {f + 1}" for f in buyable_fields(s, seat)] + [w("pass")])
+    parts = [w("draw")] if can_draw(s) else []
     trades = possible_trades(s, seat)
     if trades:
-        parts.append("trade " + ", ".join(trade_word(r, b) for r, b in trades))
+        parts.append(w("trade") + " " + ", ".join(said(trade_word(r, b)) for r, b in trades))
     return " | ".join(parts)

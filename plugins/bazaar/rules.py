@@ -18,6 +18,7 @@ from .colours import NCOL
 from .deck import COMBO_SIZE, N_FIELDS, deal, generate_deck, is_valuable
 from .exchange import FIXED_TABLE, Group, generate_table
 from .state import ACTION, BUY, DISCARD, JOKER, OVER, BazaarState
+from .words import said, w
 
 #: seat that moves first: seat 1 (index 0), then seat order
 START_SEAT = 0
@@ -171,7 +172,7 @@ def _need(wanted: Sequence[int], hand: Sequence[int]) -> str | None:
 
 def _trade_options(s: BazaarState, seat: int) -> str:
     """What this seat could do instead of an impossible trade."""
-    trades = [f"'trade {r + 1}{' back' if b else ''}'" for r, b in possible_trades(s, seat)]
+    trades = [f"'{said(f'trade {r + 1}' + (' back' if b else ''))}'" for r, b in possible_trades(s, seat)]
     choices = ([_("'draw'")] if can_draw(s) else []) + trades
     return _("you can: {choices}").format(choices=", ".join(choices)) if choices else ""
 
@@ -186,7 +187,7 @@ def _phase_hint(s: BazaarState) -> str:
             "give back {n} stone first, e.g. 'discard {colour}'",
             "give back {n} stones first, e.g. 'discard {colour}'",
             excess(s, seat),
-        ).format(n=excess(s, seat), colour=col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])])
+        ).format(n=excess(s, seat), colour=w(col.NAMES[next(c for c in range(NCOL) if s.hands[seat][c])]))
     if stuck(s):
         return _("you can neither draw nor trade, so you may only 'pass'")
     if s.phase == BUY:
@@ -222,7 +223,7 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
             return _("You have no joker to place: {hint}.").format(hint=_phase_hint(s))
         colour = move[1]
         if s.bank is not None and not s.bank[colour]:
-            left = ", ".join(col.NAMES[c] for c in joker_colours(s))
+            left = ", ".join(w(col.NAMES[c]) for c in joker_colours(s))
             return _("The bank has no {colour} left; choose one of: {left}.").format(
                 colour=col.name(colour), left=left
             )
@@ -281,7 +282,7 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
         combo = s.fields[field][-1]
         missing = _need(combo, s.hands[seat])
         if missing is not None:
-            others = [f"'buy {f + 1}'" for f in buyable_fields(s, seat)]
+            others = [f"'{w('buy')} {f + 1}'" for f in buyable_fields(s, seat)]
             tail = (
                 _(" You could {buys}, or pass.").format(buys=" / ".join(others))
                 if others

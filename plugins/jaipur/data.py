@@ -11,7 +11,7 @@ from typing import Any
 
 from bazaarbot.i18n import _
 
-from .cards import BONUS_LABELS, CAMEL, CAMEL_TOKEN_VALUE, GOODS_TOKENS, HAND_LIMIT, N_TYPES, NAMES
+from .cards import BONUS_LABELS, CAMEL, CAMEL_TOKEN_VALUE, GOODS_TOKENS, HAND_LIMIT, N_TYPES, NAMES, name
 from .render import round_result_text, turn_line
 from .state import JaipurState
 
@@ -89,6 +89,8 @@ def public_data(state: JaipurState) -> dict[str, Any]:
         ],
         "hand_limit": HAND_LIMIT,
         "labels": labels(),
+        #: each card kind's id -> its name for the reader (as Yspahan's and Bazaar's views carry theirs)
+        "terms": {KINDS[k]: name(k) for k in range(len(KINDS))},
     }
 
 

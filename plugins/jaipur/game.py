@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
 from . import ai, data, random_play, render, rules
@@ -15,6 +15,7 @@ from .bench import run as bench_run
 from .cards import CAMEL, GOODS_TOKENS, bonus_label, name
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
+from .words import command_in
 
 
 class JaipurGame(GamePlugin):
@@ -64,6 +65,9 @@ class JaipurGame(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return parsing.is_move(text)
+
+    def command_in(self, state: JaipurState, seat: int, command: str, lang: str) -> str:
+        return command_in(command, lang)
 
     def parse(self, state: JaipurState, seat: int, text: str) -> Action:
         return parsing.parse(state, seat, text)
@@ -149,7 +153,8 @@ class JaipurGame(GamePlugin):
         if exchanges:
             parts.append(
                 _("exchange: {n} ways, e.g. '{example}'").format(
-                    n=len(exchanges), example=render.format_action(exchanges[0])
+                    n=len(exchanges),
+                    example=command_in(render.format_action(exchanges[0]), current_language()),
                 )
             )
         sells: dict[int, list[int]] = {}

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import MoveError
 
 from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, describe_counts, name
 from .render import format_action
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action, check_action, check_turn, legal_actions
 from .state import JaipurState
+from .words import command_in
 
 
 def _words(text: str) -> frozenset[str]:
@@ -69,9 +70,25 @@ def first_word(text: str) -> str:
     return words[0].strip(".!?:") if words else ""
 
 
+#: the words a German or Spanish command may hold after its verb (cards, counts, linking words)
+ARGUMENT_WORDS = frozenset(CARD_ALIASES) | GIVE_WORDS | FILLER | ALL_WORDS | frozenset(NUMBER_WORDS)
+#: the English verbs: a line starting with any other verb must hold only game words to be a move
+ENGLISH_VERBS = _words("take t get buy exchange swap trade sell s camels camel")
+
+
 def is_move(text: str) -> bool:
-    """Only lines whose first word is a Jaipur verb count as move attempts."""
-    return first_word(text) in VERBS
+    """Only lines whose first word is a Jaipur verb count as move attempts.
+
+    A German or Spanish verb counts only when every word after it is a game word
+    too, so ``toma eso`` or ``nimm dir Zeit`` stays chatter.
+    """
+    verb = first_word(text)
+    if verb not in VERBS:
+        return False
+    if verb in ENGLISH_VERBS:
+        return True
+    rest = [w.strip(".!?:") for w in _SPLIT.split(text.strip().lower())[1:]]
+    return all(not w or w in ARGUMENT_WORDS or _COUNT.match(w) for w in rest)
 
 
 def parse(state: JaipurState, seat: int, text: str) -> Action:
@@ -242,7 +259,7 @@ def _exchange_for_camels(state: JaipurState, seat: int, take: tuple[int, ...]) -
                 "and you do not have them: you hold {hand} and {herd}."
             ).format(k=k, hand=cards_text(sum(state.hands[seat])), herd=camels_text(state.herds[seat]))
         )
-    shown = "; ".join(format_action(a) for a in ways[:5])
+    shown = "; ".join(command_in(format_action(a), current_language()) for a in ways[:5])
     more = _(" (+{n} more, see /moves all)").format(n=len(ways) - 5) if len(ways) > 5 else ""
     reason = (
         _("your herd has only {herd}").format(herd=camels_text(state.herds[seat]))

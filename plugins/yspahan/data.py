@@ -23,11 +23,13 @@ from .board import (
     SOUK_SHOPS,
     SOUK_SIZE,
     SPACE_NAMES,
+    neighbourhood_name,
 )
 from .cards import BUILDING_IDS, CARD_IDS, building_text, card_text
 from .render import status
 from .rules import caravan_scores
 from .state import P_END, P_ROLL, PHASE_NAMES, State
+from .words import souk_word, w
 
 
 def labels() -> dict[str, str]:
@@ -54,6 +56,14 @@ def labels() -> dict[str, str]:
         "to_build": _("Still to build"),
         "no_cards": _("no cards"),
     }
+
+
+def terms() -> dict[str, str]:
+    """Each game thing's id (souk, field, building, card, neighbourhood) -> its name for the reader."""
+    names = {NEIGHBOURHOOD_NAMES[nb]: neighbourhood_name(nb) for nb in range(4)}
+    for english in (*FIELD_NAMES, *SOUK_NAMES, *BUILDING_IDS, *CARD_IDS):
+        names[english] = str(souk_word(SOUK_NAMES.index(english))) if english in SOUK_NAMES else w(english)
+    return names
 
 
 def _souk(st: State, s: int) -> dict[str, Any]:
@@ -126,6 +136,7 @@ def public_data(st: State) -> dict[str, Any]:
         "pile": len(st.pile),
         "players": players,
         "labels": labels(),
+        "terms": terms(),
     }
 
 

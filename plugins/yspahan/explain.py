@@ -6,22 +6,18 @@ from bazaarbot.i18n import _, ngettext
 
 from .board import (
     DIST,
-    FIELD_NAMES,
     NB_SOUKS,
     NEIGHBOURHOOD_OF_FIELD,
     REACH_STRAIGHT,
     SHOP_SOUK,
-    SOUK_NAMES,
     SOUK_NB,
     SOUK_SIZE,
     neighbourhood_name,
 )
 from .cards import (
     BUILD_FREE,
-    BUILDING_IDS,
     CAMELS_FOR_VP,
     CAMELS_FOR_VP_MAX,
-    CARD_IDS,
     EXCHANGE,
     GOLD_FOR_VP,
     GOLD_FOR_VP_MAX,
@@ -51,6 +47,7 @@ from .rules import (
     price,
 )
 from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+from .words import building_word, card_word, field_word, said, souk_word
 
 MAIN = (A_TAKE, A_MOVE, A_DRAW)
 
@@ -64,11 +61,11 @@ def _shop_reason(st: State, p: int, sh: int, nb: int | None) -> str:
     owner = st.souk_own[s]
     if owner >= 0 and owner != p:
         return _("{souk} holds {owner}'s cubes, so it is closed to you.").format(
-            souk=SOUK_NAMES[s], owner=st.players[owner]
+            souk=souk_word(s), owner=st.players[owner]
         )
     for t in NB_SOUKS[SOUK_NB[s]]:
         if t != s and st.souk_own[t] == p and st.souk_n[t] < SOUK_SIZE[t]:
-            return _("Finish your souk {souk} before opening another one there.").format(souk=SOUK_NAMES[t])
+            return _("Finish your souk {souk} before opening another one there.").format(souk=souk_word(t))
     return _("You cannot put a cube there now.")
 
 
@@ -126,7 +123,7 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
         if f >= 0 and not group_size(st, p, f):
             if st.tower_y[f]:
                 return _("Those dice are yellow: only the start player may use them.")
-            return _("The {field} field has no dice.").format(field=FIELD_NAMES[f])
+            return _("The {field} field has no dice.").format(field=field_word(f))
         if f < 0:
             return _("Say which dice you give up for the card, e.g. draw 4.") + hint
         if kind == A_TAKE:
@@ -152,10 +149,10 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
         if st.n > 2 and st.built_turn:
             return _("Only one building per turn.")
         if st.built[p] >> b & 1:
-            return _("You already have the {b}.").format(b=BUILDING_IDS[b])
+            return _("You already have the {b}.").format(b=building_word(b))
         for used in discount_cards(card):
             if used not in st.hands[p]:
-                return _("You do not hold {card}.").format(card=CARD_IDS[used])
+                return _("You do not hold {card}.").format(card=card_word(used))
         if card == BUILD_FREE and not st.opts["combine_discounts"]:
             return _("At this table only one discount card goes on a building (combine_discounts is off).")
         if f >= 0 and not group_size(st, p, f):
@@ -164,18 +161,18 @@ def explain(st: State, seat: int, a: tuple[int, ...]) -> str:
         have = goods_text(st.camels[p], st.gold[p])
         if card >= 0:
             return _("With {cards} the {b} still costs {due}; you have {have}.").format(
-                cards=discount_words(card).removeprefix("play "),
-                b=BUILDING_IDS[b],
+                cards=said(discount_words(card)).split(" ", 1)[1],
+                b=building_word(b),
                 due=goods_text(c, g),
                 have=have,
             )
         return _("The {b} costs {due}; you have {have}.").format(
-            b=BUILDING_IDS[b], due=goods_text(c, g), have=have
+            b=building_word(b), due=goods_text(c, g), have=have
         )
     if kind in (A_PLAY, A_EXTRA):
         k = a[1]
         if k not in st.hands[p]:
-            return _("You do not hold {card}.").format(card=CARD_IDS[k])
+            return _("You do not hold {card}.").format(card=card_word(k))
         if ph not in (P_ROLL, P_ACTION, P_BUILD, P_PROTECT):
             return _("Not while placing cubes or choosing their order: play the card before or after.")
         if st.extra:

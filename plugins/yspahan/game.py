@@ -6,7 +6,7 @@ import random
 import time
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import SOURCE_LANGUAGE, _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import ai, data, render
@@ -14,6 +14,7 @@ from .explain import explain
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
 from .state import P_END, State
+from .words import command_in
 
 LINE_BUDGET = 280
 #: steps that roll dice or show a card from a hand: never taken back
@@ -39,7 +40,7 @@ Any card can instead be discarded as an extra die for take camels, take gold or 
 Both discount cards may go on one building (combine_discounts).
 Road from the crossing X outwards, with the souks each space touches (W1, E1, N1 and S1 touch corner \
 shops that lie on two spaces):
-""" + "\n".join(render.road_map())
+""" + "\n".join(render.road_map(SOURCE_LANGUAGE))
 
 COMMAND_HELP = """\
 roll | yellow N - start player buys N yellow dice (1 gold each) and rolls.
@@ -160,6 +161,9 @@ class Yspahan(GamePlugin):
 
     def is_move(self, text: str) -> bool:
         return looks_like_move(text)
+
+    def command_in(self, state: State, seat: int, command: str, lang: str) -> str:
+        return command_in(command, lang)
 
     def undoable(self, state: State, seat: int, move: tuple[int, ...]) -> bool:
         """A step that draws, rolls or shows no card and keeps the same player in the same turn."""

@@ -75,6 +75,8 @@ from .rules import (
     A_YELLOW,
 )
 from .state import State
+from .words import FOREIGN_VERBS, card_word, field_word, said, souk_word, to_english
+from .words import w as w_
 
 VERBS = frozenset(
     {
@@ -104,9 +106,16 @@ _SHORT_VERBS = frozenset({"done", "pass", "end", "stop", "keep", "protect", "rol
 
 
 def looks_like_move(text: str) -> bool:
-    """Whether a chat line is meant as a command (conservative for everyday words)."""
-    words = text.lower().split()
+    """Whether a chat line is meant as a command (conservative for everyday words).
+
+    A line starting with a German or Spanish verb counts only when every other
+    word is one of the game's words too, so ``spiele heute abend`` stays chatter.
+    """
+    typed = text.lower().split()
+    words = to_english(text).split()
     if not words or words[0] not in VERBS:
+        return False
+    if typed and _norm(typed[0]) in FOREIGN_VERBS and not all(_known(w) for w in words[1:]):
         return False
     verb = words[0]
     if verb in _SHORT_VERBS:
@@ -119,6 +128,23 @@ def looks_like_move(text: str) -> bool:
 
 
 _CARD_KEYS = {cid.replace("_", ""): i for i, cid in enumerate(CARD_IDS)}
+#: words of a command besides verbs, names and numbers
+_LINK_WORDS = frozenset({"with", "then", "to", "stay", "here", "go"})
+
+
+def _known(word: str) -> bool:
+    """A word a command may hold: a name of the game, a number, a direction or a linking word."""
+    return (
+        word in VERBS
+        or word in _LINK_WORDS
+        or word in FIELD_ALIASES
+        or word in SOUK_INDEX
+        or word in SPACE_INDEX
+        or word in BUILDING_ALIASES
+        or word in DIRECTION_ALIASES
+        or _norm(word) in _CARD_KEYS
+        or is_number(word.lstrip("+-"))
+    )
 
 
 def _norm(word: str) -> str:
@@ -129,7 +155,9 @@ def card_of(word: str) -> int:
     """Card kind from its id (underscores and dashes optional)."""
     kind = _CARD_KEYS.get(_norm(word))
     if kind is None:
-        raise MoveError(_("Unknown card '{w}'. Cards: {ids}.").format(w=word, ids=", ".join(CARD_IDS)))
+        raise MoveError(
+            _("Unknown card '{w}'. Cards: {ids}.").format(w=word, ids=", ".join(w_(c) for c in CARD_IDS))
+        )
     return kind
 
 
@@ -137,7 +165,9 @@ def _building(word: str) -> int:
     b = BUILDING_ALIASES.get(word)
     if b is None:
         raise MoveError(
-            _("Unknown building '{w}'. Buildings: {ids}.").format(w=word, ids=", ".join(BUILDING_IDS))
+            _("Unknown building '{w}'. Buildings: {ids}.").format(
+                w=word, ids=", ".join(w_(b) for b in BUILDING_IDS)
+            )
         )
     return b
 
@@ -156,11 +186,11 @@ def _group(st: State, word: str) -> int:
     if f is None:
         raise MoveError(
             _("'{w}' is not a dice group: give its value (e.g. 4) or field ({fields}).").format(
-                w=word, fields=", ".join(FIELD_NAMES)
+                w=word, fields=", ".join(w_(f) for f in FIELD_NAMES)
             )
         )
     if not st.tower_v[f]:
-        raise MoveError(_("The {field} field has no dice.").format(field=FIELD_NAMES[f]))
+        raise MoveError(_("The {field} field has no dice.").format(field=field_word(f)))
     return f
 
 
@@ -190,10 +220,14 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
     SPACE picks the shop beside that road space, else an inner one.
     """
     if not words:
-        raise MoveError(_("Say which souk, e.g. {verb} sack5 or {verb} sack5 W7.").format(verb=verb))
+        raise MoveError(_("Say which souk, e.g. {verb} sack5 or {verb} sack5 W7.").format(verb=said(verb)))
     s = SOUK_INDEX.get(words[0])
     if s is None:
-        raise MoveError(_("Unknown souk '{w}'. Souks: {ids}.").format(w=words[0], ids=", ".join(SOUK_NAMES)))
+        raise MoveError(
+            _("Unknown souk '{w}'. Souks: {ids}.").format(
+                w=words[0], ids=", ".join(w_(x) for x in SOUK_NAMES)
+            )
+        )
     shops = SOUK_SHOPS[s]
     if len(words) > 1:
         sp = SPACE_INDEX.get(words[1])
@@ -205,7 +239,7 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
         )
         raise MoveError(
             _("{souk} has no shop beside '{w}'; its road shops are at {road}.").format(
-                souk=SOUK_NAMES[s], w=words[1], road=road or _("none")
+                souk=souk_word(s), w=words[1], road=road or _("none")
             )
         )
     for sh in shops:
@@ -215,10 +249,10 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
     if len(free) == 1:
         return free[0], -1
     if not free:
-        raise MoveError(_("{souk} is full.").format(souk=SOUK_NAMES[s]))
+        raise MoveError(_("{souk} is full.").format(souk=souk_word(s)))
     raise MoveError(
         _("{souk} has no free inner shop; name the road space: {opts}.").format(
-            souk=SOUK_NAMES[s], opts=_(" or ").join(f"{verb} {shop_label(sh)}" for sh in free)
+            souk=souk_word(s), opts=_(" or ").join(said(f"{verb} {shop_label(sh)}") for sh in free)
         )
     )
 
@@ -277,7 +311,7 @@ def _parse_move(st: State, words: list[str]) -> tuple[int, ...]:
     if arm >= 0 and direction not in (arm, OPPOSITE[arm]):
         raise MoveError(
             _("From {space} the road runs only {a} or {b}.").format(
-                space=SPACE_NAMES[here], a=DIRECTIONS[arm], b=DIRECTIONS[OPPOSITE[arm]]
+                space=SPACE_NAMES[here], a=w_(DIRECTIONS[arm]), b=w_(DIRECTIONS[OPPOSITE[arm]])
             )
         )
     passes = arm >= 0 and direction == OPPOSITE[arm] and distance > DIST[here][CROSSING]
@@ -298,7 +332,7 @@ def _parse_move(st: State, words: list[str]) -> tuple[int, ...]:
 
 def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
     """Turn one typed line into an action tuple (legality is checked separately)."""
-    words = text.lower().replace(",", " ").split()
+    words = to_english(text).split()
     if not words:
         raise MoveError(_("Type a command, e.g. take camels, move 4 west, done."))
     verb, args = words[0], words[1:]
@@ -323,8 +357,12 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
         return Typed((A_PLACE, sh), sp)
     if verb == "first":
         if not args or args[0] not in SOUK_INDEX:
-            opts = _(" or ").join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
-            raise MoveError(_("Say which souk's cube goes first: {opts}.").format(opts=opts or "first SOUK"))
+            opts = _(" or ").join(said("first " + SOUK_NAMES[SHOP_SOUK[sh]]) for sh in st.queue)
+            raise MoveError(
+                _("Say which souk's cube goes first: {opts}.").format(
+                    opts=opts or w_("first") + " " + _("SOUK")
+                )
+            )
         s = SOUK_INDEX[args[0]]
         for sh in st.queue:
             if SHOP_SOUK[sh] == s:
@@ -338,7 +376,7 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
         return (A_PROTECT, 0)
     if verb == "build":
         if not args:
-            raise MoveError(_("Say what to build: {ids}.").format(ids=", ".join(BUILDING_IDS)))
+            raise MoveError(_("Say what to build: {ids}.").format(ids=", ".join(w_(b) for b in BUILDING_IDS)))
         return (A_BUILD, _building(args[0]), _with_group(st, args[1:]), -1)
     if verb == "play":
         return _parse_play(st, args)
@@ -377,14 +415,16 @@ def _parse_play(st: State, args: list[str]) -> tuple[int, ...]:
         if rest and _CARD_KEYS.get(_norm(rest[0])) == other:
             k, rest = BUILD_FREE, rest[1:]
         if not rest:
-            raise MoveError(_("Say what to build with it, e.g. {play} hoist.").format(play=discount_words(k)))
+            raise MoveError(
+                _("Say what to build with it, e.g. {play} hoist.").format(play=said(discount_words(k)))
+            )
         return (A_BUILD, _building(rest[0]), _with_group(st, rest[1:]), k)
     if k == SOUK_CUBE:
         sh, sp = _shop_named(st, rest, "play souk_cube")
         return Typed((A_PLAY, k, sh, 0), sp)
     if k in (GOLD_FOR_VP, CAMELS_FOR_VP):
         if not rest:
-            raise MoveError(_("Say how many, e.g. play {card} 3.").format(card=CARD_IDS[k]))
+            raise MoveError(_("Say how many, e.g. play {card} 3.").format(card=card_word(k)))
         return (A_PLAY, k, _number(rest[0], _("how many")), 0)
     if k == EXCHANGE:
         amount = None

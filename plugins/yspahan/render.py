@@ -5,7 +5,7 @@ Lines stay well under 300 characters and read without a monospace font.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, language, ngettext
 
 from .board import (
     ARM_SPACES,
@@ -41,10 +41,11 @@ from .rules import (
     tower_text,
 )
 from .state import P_ACTION, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+from .words import building_word, card_word, said, souk_word, w
 
 
 def _buildings(st: State, p: int) -> str:
-    names = [BUILDING_IDS[b] for b in range(6) if st.built[p] >> b & 1]
+    names = [building_word(b) for b in range(6) if st.built[p] >> b & 1]
     return ", ".join(names) if names else _("no buildings")
 
 
@@ -65,7 +66,7 @@ def status(st: State) -> str:
     ph = st.phase
     if ph == P_ROLL:
         k = min(3, st.gold[p])
-        choices = "roll" if not k else _("roll or yellow {n}").format(n="1" if k == 1 else f"1-{k}")
+        choices = w("roll") if not k else _("roll or yellow {n}").format(n="1" if k == 1 else f"1-{k}")
         return _("{name}: buy yellow dice and roll ({choices}).").format(name=name, choices=choices)
     if ph == P_ACTION:
         if st.extra:
@@ -95,7 +96,7 @@ def status(st: State) -> str:
             text += " " + _("Or stop.")
         return text
     if ph == P_ORDER:
-        opts = _(" or ").join("first " + SOUK_NAMES[SHOP_SOUK[sh]] for sh in st.queue)
+        opts = _(" or ").join(said("first " + SOUK_NAMES[SHOP_SOUK[sh]]) for sh in st.queue)
         return _("{name}: which cube goes to the caravan first? {opts}.").format(name=name, opts=opts)
     if ph == P_PROTECT:
         sh = st.queue[0]
@@ -108,7 +109,7 @@ def status(st: State) -> str:
             line = _("{owner}: pay 1 camel to keep your cube in {souk}? protect or let go.")
         else:
             line = _("{owner}: your cube in {souk} is leaving - play a card first, or let go.")
-        return line.format(owner=st.players[owner], souk=SOUK_NAMES[SHOP_SOUK[sh]])
+        return line.format(owner=st.players[owner], souk=souk_word(SHOP_SOUK[sh]))
     # from public facts only: the board must not hint at which cards a hand holds
     can_build = st.n > 2 and not st.built_turn and affordable(st, p)
     can_play = bool(st.hands[p])
@@ -126,7 +127,7 @@ def status(st: State) -> str:
 def _souk(st: State, s: int) -> str:
     owner = st.souk_own[s]
     filled = st.souk_n[s]
-    text = f"{SOUK_NAMES[s]}({SOUK_POINTS[s]}) "
+    text = f"{souk_word(s)}({SOUK_POINTS[s]}) "
     if owner < 0:
         return text + f"0/{SOUK_SIZE[s]}"
     text += f"{st.players[owner]} {filled}/{SOUK_SIZE[s]}"
@@ -143,15 +144,24 @@ def _souk(st: State, s: int) -> str:
     return text
 
 
-def road_map() -> list[str]:
-    """Which souks each road space touches, arm by arm from the crossing outwards."""
+def road_map(lang: str | None = None) -> list[str]:
+    """Which souks each road space touches, arm by arm from the crossing outwards (in ``lang``).
+
+    The rules text is built once, in English, whatever language the bot speaks:
+    it is the catalogue's key, and the translation carries the map in its language.
+    """
+    with language(lang):
+        return _road_map()
+
+
+def _road_map() -> list[str]:
     lines = []
     for arm, (name, _letter, _length) in enumerate(ARMS):
         spaces = []
         for sp in ARM_SPACES[arm]:
-            souks = "+".join(SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[sp])
+            souks = "+".join(souk_word(SHOP_SOUK[sh]) for sh in SPACE_SHOPS[sp])
             spaces.append(f"{SPACE_NAMES[sp]} {souks}")
-        lines.append(f"{name}: " + ", ".join(spaces))
+        lines.append(f"{w(name)}: " + ", ".join(spaces))
     return lines
 
 
@@ -171,7 +181,7 @@ def cards_line(st: State) -> str:
     )
     if not st.discard:
         return _("Cards: {pile}; no discards.").format(pile=pile)
-    shown = ", ".join(CARD_IDS[k] for k in st.discard)
+    shown = ", ".join(card_word(k) for k in st.discard)
     return _("Cards: {pile}; discards, oldest first: {shown}.").format(pile=pile, shown=shown)
 
 
@@ -191,7 +201,7 @@ def board(st: State) -> str:
     for nb in range(4):
         souks = " | ".join(_souk(st, s) for s in NB_SOUKS[nb])
         lines.append(f"{neighbourhood_name(nb)}: {souks}")
-    near = [SOUK_NAMES[SHOP_SOUK[sh]] for sh in SPACE_SHOPS[st.sup]]
+    near = [souk_word(SHOP_SOUK[sh]) for sh in SPACE_SHOPS[st.sup]]
     lines.append(
         _("Supervisor at {space}{near}. Road map: /rules yspahan.").format(
             space=SPACE_NAMES[st.sup], near=" (" + ", ".join(near) + ")" if near else ""
@@ -240,9 +250,9 @@ def private_view(st: State, seat: int) -> str:
         for k in sorted(set(hand)):
             count = hand.count(k)
             times = f" x{count}" if count > 1 else ""
-            lines.append(f"{CARD_IDS[k]}{times} - {card_text(k)}")
+            lines.append(f"{card_word(k)}{times} - {card_text(k)}")
         lines.append(_("Any card can also be discarded as an extra die: extra CARD."))
-    missing = [f"{BUILDING_IDS[b]} ({building_text(b)})" for b in range(6) if not st.built[seat] >> b & 1]
+    missing = [f"{building_word(b)} ({building_text(b)})" for b in range(6) if not st.built[seat] >> b & 1]
     if missing:
         lines.append(_("Still to build: {b}.").format(b="; ".join(missing[:3])))
         if len(missing) > 3:
@@ -271,7 +281,7 @@ def brief(st: State, seat: int) -> str:
             if v not in moves:
                 moves.append(v)
         elif kind == A_TAKE:
-            (takes if a[1] in (0, 5) else delivers).append(FIELD_NAMES[a[1]])
+            (takes if a[1] in (0, 5) else delivers).append(w(FIELD_NAMES[a[1]]))
         elif kind == A_DRAW:
             draws.append(str(st.tower_v[a[1]]) if a[1] >= 0 else "")
         elif kind == A_YELLOW:
@@ -279,44 +289,46 @@ def brief(st: State, seat: int) -> str:
         elif kind == A_PLAY:
             plays.setdefault(a[1], []).append(a)
         elif kind == A_EXTRA:
-            extras.append(CARD_IDS[a[1]])
+            extras.append(w(CARD_IDS[a[1]]))
         elif kind == A_BUILD:
-            key = "build" if a[3] < 0 else discount_words(a[3])
+            key = w("build") if a[3] < 0 else said(discount_words(a[3]))
             names = builds_by.setdefault(key, [])
-            if BUILDING_IDS[a[1]] not in names:
-                names.append(BUILDING_IDS[a[1]])
+            if w(BUILDING_IDS[a[1]]) not in names:
+                names.append(w(BUILDING_IDS[a[1]]))
         elif kind == A_DONE:
-            tail.append(format_action(st, a))
+            tail.append(said(format_action(st, a)))
         else:
-            head.append(format_action(st, a))
+            head.append(said(format_action(st, a)))
     if yellows:
         top = max(yellows)
-        head.append("roll" + ("" if not top else f" | yellow 1-{top}" if top > 1 else " | yellow 1"))
+        head.append(
+            w("roll") + ("" if not top else f" | {w('yellow')} 1-{top}" if top > 1 else f" | {w('yellow')} 1")
+        )
     if takes:
-        head.append("take " + "|".join(takes))
+        head.append(w("take") + " " + "|".join(takes))
     if delivers:
-        head.append("deliver " + "|".join(delivers))
+        head.append(w("deliver") + " " + "|".join(delivers))
     if moves:
         head.append(_("move {vs} DIR [+K/-K]").format(vs="|".join(moves)))
     if draws:
-        head.append(("draw " + "|".join(draws)).strip())
+        head.append((w("draw") + " " + "|".join(draws)).strip())
     for key, names in builds_by.items():
-        shown = "|".join(names) if key == "build" else "NAME"
-        head.append(f"{key} {shown}" + (" with V" if st.n == 2 else ""))
+        shown = "|".join(names) if key == w("build") else _("NAME")
+        head.append(f"{key} {shown}" + (f" {w('with')} V" if st.n == 2 else ""))
     cards: list[str] = []
     for k, items in plays.items():
         if len(items) == 1:
-            cards.append(format_action(st, items[0]))
+            cards.append(said(format_action(st, items[0])))
         elif k == 5:
-            cards.append("play souk_cube SOUK [SPACE]")
+            cards.append(f"{said('play souk_cube')} " + _("SOUK [SPACE]"))
         elif k == 8:
-            cards.append("play exchange N gold|camels")
+            cards.append(f"{said('play exchange')} N {w('gold')}|{w('camels')}")
         else:
-            cards.append(f"play {CARD_IDS[k]} 1-{max(x[2] for x in items)}")
-    extra = ["extra " + "|".join(extras)] if extras else []
+            cards.append(f"{said('play ' + CARD_IDS[k])} 1-{max(x[2] for x in items)}")
+    extra = [w("extra") + " " + "|".join(extras)] if extras else []
     text = "; ".join(head + cards + extra + tail)
     if len(text) > 280 and extra:
-        extra = ["extra CARD"]
+        extra = [w("extra") + " " + _("CARD")]
         text = "; ".join(head + cards + extra + tail)
     if len(text) > 280 and cards:
         cards = [_("play CARD (see /hand)")]

@@ -20,7 +20,6 @@ from .board import (
     CAMELS,
     CROSSING,
     DIST,
-    FIELD_NAMES,
     GOLD,
     N_SPACES,
     NB_SOUKS,
@@ -36,7 +35,6 @@ from .board import (
     SPACE_NAMES,
     SPACE_SHOPS,
     neighbourhood_name,
-    shop_label,
 )
 from .cards import (
     BAZAAR,
@@ -72,6 +70,7 @@ from .cards import (
     VP_PER_CAMEL,
 )
 from .state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL, State
+from .words import building_word, card_word, field_word, shop_word
 
 # action kinds
 A_YELLOW, A_TAKE, A_MOVE, A_DRAW, A_BUILD, A_PLACE = range(6)
@@ -273,7 +272,7 @@ def _draw(st: State, p: int, ev: Outcome | None) -> bool:
     card = st.pile.pop()
     st.hands[p].append(card)
     if ev is not None:
-        ev.private.setdefault(p, []).append(_("You drew {card}.").format(card=CARD_IDS[card]))
+        ev.private.setdefault(p, []).append(_("You drew {card}.").format(card=card_word(card)))
     return True
 
 
@@ -352,7 +351,7 @@ def tower_text(st: State) -> str:
     for f in range(6):
         c = st.tower_w[f] + st.tower_y[f]
         if c:
-            text = f"{FIELD_NAMES[f]} {c}x{st.tower_v[f]}"
+            text = f"{field_word(f)} {c}x{st.tower_v[f]}"
             if st.tower_y[f]:
                 text += _(" ({y} yellow)").format(y=st.tower_y[f])
             parts.append(text)
@@ -442,7 +441,7 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
             _put(st, p, opts[0])
             st.place_left -= 1
             st.place_done += 1
-            placed.append(shop_label(opts[0]))
+            placed.append(shop_word(opts[0]))
             continue
         s = SHOP_SOUK[opts[0]]
         if all(SHOP_SOUK[o] == s for o in opts) and forced >= SOUK_SIZE[s] - st.souk_n[s]:
@@ -451,7 +450,7 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
                     _put(st, p, sh)
                     st.place_left -= 1
                     st.place_done += 1
-                    placed.append(shop_label(sh))
+                    placed.append(shop_word(sh))
             continue
         st.phase = P_PLACE
         break
@@ -512,7 +511,7 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
         if ev is not None:
             ev.public.append(
                 _("{owner}'s cube from {shop} goes to the caravan.").format(
-                    owner=st.players[owner], shop=shop_label(sh, st.sup)
+                    owner=st.players[owner], shop=shop_word(sh, st.sup)
                 )
             )
         _to_caravan(st, owner, ev)
@@ -746,7 +745,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> 
         st.place_done += 1
         if ev is not None:
             ev.public.append(
-                _("{name} places a cube in {shop}.").format(name=name, shop=shop_label(a[1], space))
+                _("{name} places a cube in {shop}.").format(name=name, shop=shop_word(a[1], space))
             )
         _continue_place(st, ev)
     elif kind == A_PROTECT:
@@ -758,14 +757,14 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> 
                 ev.public.append(
                     _(
                         "{owner} pays a camel: the cube stays in {shop}, a supply cube joins the caravan."
-                    ).format(owner=st.players[owner], shop=shop_label(sh, st.sup))
+                    ).format(owner=st.players[owner], shop=shop_word(sh, st.sup))
                 )
         else:
             _remove(st, sh)
             if ev is not None:
                 ev.public.append(
                     _("{owner}'s cube from {shop} goes to the caravan.").format(
-                        owner=st.players[owner], shop=shop_label(sh, st.sup)
+                        owner=st.players[owner], shop=shop_word(sh, st.sup)
                     )
                 )
         _to_caravan(st, owner, ev)
@@ -802,7 +801,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> 
             gained = ngettext("{pts} point", "{pts} points", points).format(pts=points)
             ev.public.append(
                 _("{name} builds the {b} (building {n} of 6): {gained}.").format(
-                    name=name, b=BUILDING_IDS[b], n=st.nbuilt[p], gained=gained
+                    name=name, b=building_word(b), n=st.nbuilt[p], gained=gained
                 )
             )
         if st.n == 2:
@@ -817,7 +816,7 @@ def step(st: State, a: tuple[int, ...], ev: Outcome | None, space: int = -1) -> 
         st.extra += 1
         if ev is not None:
             ev.public.append(
-                _("{name} discards {card} as an extra die.").format(name=name, card=CARD_IDS[a[1]])
+                _("{name} discards {card} as an extra die.").format(name=name, card=card_word(a[1]))
             )
     elif kind == A_DONE:
         _end_turn(st, ev)
@@ -859,12 +858,12 @@ def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None, space: int 
             text = ngettext("swaps {x} camel for {x} gold", "swaps {x} camels for {x} gold", x).format(x=x)
     elif k == SOUK_CUBE:
         _put(st, p, x)
-        text = _("puts a cube in {shop}").format(shop=shop_label(x, space))
+        text = _("puts a cube in {shop}").format(shop=shop_word(x, space))
     elif k == CARAVAN_CUBE:
         text = _("sends a cube to the caravan")
     if ev is not None:
         line = _("{name} plays {card}: {text}.")
-        ev.public.append(line.format(name=st.players[p], card=CARD_IDS[k], text=text))
+        ev.public.append(line.format(name=st.players[p], card=card_word(k), text=text))
     if k == CARAVAN_CUBE:
         _to_caravan(st, p, ev, by_card=True)
 

@@ -9,7 +9,7 @@ module knows that the players are on the web.
 
 Client frames (JSON objects, ``t`` says which)::
 
-    hello {token}            -> welcome {nick|null, bot, max} (then tables {tables} for a known nick)
+    hello {token}            -> welcome {nick|null, bot, max, lang|null} (then tables {tables}: a known nick)
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
@@ -22,7 +22,8 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text}, mine {text}, error {code, text}, tables {tables} (the nick's tables, ``/tables``:
+tell {text, lang|null} (lang: the reader's own choice, for a tab with no table yet), mine {text},
+error {code, text}, tables {tables} (the nick's tables, ``/tables``:
 each {channel, game, running, your_move, turn, left, paused, text}, their move first; sent when
 the page opens and again when it changes). A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
@@ -30,11 +31,12 @@ claimed {nick, token} to every tab of it.
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
 ``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
 data (``HubPort.table_view``: public data, whose turn, the result, and for a seated player
-their private data and legal commands); it is sent after every change, once per change and only
-when it differs, and a spectator's never carries private parts. The game log (accepted moves
-and the bot's announcements of them) comes apart in ``log`` frames, each entry once per tab;
-``reset`` says a new game began. A game's
-drawn table is served from its plugin folder at ``/games/<game>/<file>``.
+their private data and legal commands, with ``said``: each command in the reader's words); it is
+built in the reader's language and says which in ``lang`` (null: the browser's); it is sent after
+every change, once per change and only when it differs, and a spectator's never carries private
+parts. The game log (accepted moves and the bot's announcements of them) comes apart in ``log``
+frames, each entry once per tab; ``reset`` says a new game began. A game's drawn table is served
+from its plugin folder at ``/games/<game>/<file>``.
 
 Bounds per client (``[web.limits]``): open websockets per remote address,
 nick claims per address per minute, rooms per nick; a silent websocket is
@@ -500,7 +502,9 @@ class WebTransport:
             assert self.admin_tokens is not None
             conn.admin = self.admin_tokens.admin_of(token)
             await self.hub.user_returned(self.network, self._user(nick))
-        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
+        key = self._user(nick).key if nick is not None else None
+        lang = self.hub.page_language(self.network, None, key)
+        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message, lang=lang)
         self._send_tables(conn)
 
     def _send_tables(self, conn: Conn) -> None:
@@ -831,8 +835,9 @@ class WebTransport:
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
+            lang = self.hub.page_language(self.network, None, self._user(message.nick).key) if tabs else None
             for tab in tabs:
-                tab.send("tell", text=message.text)
+                tab.send("tell", text=message.text, lang=lang)
                 for room in tab.rooms:
                     self._changed(room)
 

@@ -89,10 +89,16 @@
     }
   }
 
+  /** The two letters on a card: from its name in the reader's language (Gewürz: Ge), else the English. */
+  function short(h, kind) {
+    const name = h.label(kind, "");
+    return name && name !== kind ? name.charAt(0).toUpperCase() + name.charAt(1) : SHORT[kind] || "?";
+  }
+
   function card(h, kind, label, extra) {
     const node = h.el(extra && extra.button ? "button" : "div", "jp-card jp-" + kind + (extra && extra.cls ? " " + extra.cls : ""));
     if (extra && extra.button) node.type = "button";
-    node.appendChild(h.el("span", "jp-short", SHORT[kind] || "?"));
+    node.appendChild(h.el("span", "jp-short", short(h, kind)));
     node.appendChild(h.el("span", "jp-name", label));
     return node;
   }
@@ -176,7 +182,7 @@
     const grid = h.el("div", "jp-pile-grid");
     for (const pile of pub.piles) {
       const row = h.el("div", "jp-pile jp-" + pile.good);
-      row.appendChild(h.el("span", "jp-short", SHORT[pile.good]));
+      row.appendChild(h.el("span", "jp-short", short(h, pile.good)));
       row.appendChild(h.el("span", "jp-pile-name", L(pile.good, pile.good)));
       const values = h.el("span", "jp-values");
       if (!pile.left.length) values.appendChild(h.el("span", "muted", "— " + L("none", "none")));
@@ -261,19 +267,21 @@
     const sel = picked(pub, priv);
     const found = exact(sel, shapes(pub, h));
     const any = pick.market.size + pick.hand.size + pick.herd.size > 0;
+    const t = h.t || ((text) => text);
     const row = h.el("div", "verb-group jp-picker");
-    row.appendChild(h.el("span", "verb", "pick"));
-    const text = found ? found.command : any ? "…" : "pick cards on the table and in your hand";
+    row.appendChild(h.el("span", "verb", t("pick")));
+    const shown = found ? (h.said ? h.said(found.command) : found.command) : "";
+    const text = found ? shown : any ? "…" : t("pick cards on the table and in your hand");
     const preview = h.el("code", "jp-preview" + (found ? " ready" : ""), text);
     preview.id = "command-preview";
     row.appendChild(preview);
-    const play = h.button("Play", () => {
+    const play = h.button(t("Play"), () => {
       if (found) h.play(found.command);
     }, "btn primary");
     play.id = "play-picked";
     play.disabled = !found;
     row.appendChild(play);
-    const clear = h.button("Clear", () => {
+    const clear = h.button(t("Clear"), () => {
       pick.market.clear();
       pick.hand.clear();
       pick.herd.clear();

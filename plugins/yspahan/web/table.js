@@ -7,6 +7,9 @@
   // arm -> [dx, dy] of one step away from the crossing
   const STEP = { west: [-1, 0], east: [1, 0], north: [0, -1], south: [0, 1] };
 
+  /** A game thing's id (souk, field, building, card) as the reader names it (the server's terms). */
+  const T = (pub, id) => (pub && pub.terms && pub.terms[id]) || id;
+
   function owner(h, seat, text) {
     const node = h.el("span", "ys-cube " + h.seatClass(seat), text || h.initial(seat));
     node.title = h.seatName(seat);
@@ -19,7 +22,7 @@
     if (!pub.rolled) box.appendChild(h.el("p", "muted small", L("not_rolled", "not rolled yet")));
     for (const row of [...pub.tower].reverse()) {
       const line = h.el("div", "ys-field");
-      line.appendChild(h.el("span", "ys-field-name", row.field));
+      line.appendChild(h.el("span", "ys-field-name", T(pub, row.field)));
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
       for (let i = 0; i < row.yellow; i++) {
@@ -55,10 +58,10 @@
     const box = h.el("section", "ys-city");
     for (const nb of pub.neighbourhoods) {
       const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
-      part.appendChild(h.el("h4", "", nb.name));
+      part.appendChild(h.el("h4", "", T(pub, nb.name)));
       for (const souk of nb.souks) {
         const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
-        const name = h.el("span", "ys-souk-name", souk.id);
+        const name = h.el("span", "ys-souk-name", T(pub, souk.id));
         name.appendChild(h.el("span", "ys-points", " " + souk.points));
         line.appendChild(name);
         const shops = h.el("span", "ys-shops");
@@ -118,7 +121,7 @@
       name.appendChild(h.el("span", "", " " + (pub.current === seat ? "▶ " : "") + p.name + (pub.start === seat ? " (" + L("start", "start player") + ")" : "")));
       row.appendChild(name);
       for (const v of [p.score, p.gold, p.camels, p.cards]) row.appendChild(h.el("td", "num", String(v)));
-      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.join(", ") : L("none", "none")));
+      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.map((b) => T(pub, b)).join(", ") : L("none", "none")));
       table.appendChild(row);
     });
     return table;
@@ -149,7 +152,7 @@
     if (!priv.cards.length) cards.appendChild(h.el("li", "muted", L("no_cards", "no cards")));
     for (const c of priv.cards) {
       const li = h.el("li", "ys-card");
-      li.appendChild(h.el("strong", "", c.id));
+      li.appendChild(h.el("strong", "", T(pub, c.id)));
       li.appendChild(h.el("span", "", " — " + c.text));
       cards.appendChild(li);
     }
@@ -157,7 +160,7 @@
     if (priv.to_build.length) {
       const line = h.el("p", "ys-to-build", L("to_build", "Still to build") + ": ");
       priv.to_build.forEach((b, i) => {
-        const item = h.el("abbr", "", b.id);
+        const item = h.el("abbr", "", T(pub, b.id));
         item.title = b.text;
         line.appendChild(item);
         if (i < priv.to_build.length - 1) line.appendChild(document.createTextNode(", "));

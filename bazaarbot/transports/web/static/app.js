@@ -127,7 +127,7 @@
     $("logs").appendChild(log);
     const gamelog = el("div", "log gamelog");
     gamelog.hidden = true;
-    gamelog.appendChild(el("p", "muted empty-log", "Accepted moves and round results appear here."));
+    gamelog.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     $("gamelogs").appendChild(gamelog);
     r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false };
     state.rooms.set(name, r);
@@ -189,6 +189,7 @@
     state.active = name;
     if (!WATCH) saved.set("active", name);
     const r = state.rooms.get(name);
+    if (r.view) window.bazaarbotI18n.setLanguage(r.view.lang || null);
     r.unread = 0;
     markSeen(name);
     for (const [other, o] of state.rooms) {
@@ -272,7 +273,7 @@
     }
     const empty = box.querySelector(".empty-log");
     if (empty && box.childElementCount > 1) empty.remove();
-    if (!box.childElementCount) box.appendChild(el("p", "muted empty-log", "Accepted moves and round results appear here."));
+    if (!box.childElementCount) box.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     while (box.childElementCount > MAX_LOG) box.removeChild(box.firstElementChild);
     if (nearBottom) box.scrollTop = box.scrollHeight;
   }
@@ -289,30 +290,33 @@
       button,
       view,
       you: view.you && view.you.seat !== null && view.you.seat !== undefined ? view.you : null,
-      label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || fallback || key,
+      label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || t(fallback || key),
       seatName: (seat) => seatName(view, seat),
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
       initial: (seat) => seatName(view, seat).slice(0, 1).toUpperCase(),
       commands: () => (view.you && view.you.commands) || [],
+      t, // the page's words in its reader's language
+      said: (command) => (view.you && view.you.said && view.you.said[command]) || command,
       play: (command) => playCommand(command),
       rerender: () => renderTable(),
     };
   }
 
   function turnText(view) {
-    if (!view) return { text: "No game is running here yet.", mine: false };
+    if (!view) return { text: t("No game is running here yet."), mine: false };
     if (view.phase === "lobby") {
-      const seated = view.seats.map((s) => s.nick).join(", ") || "nobody yet";
-      return { text: view.title + " table (" + view.min + "–" + view.max + " players). Seated: " + seated + ".", mine: false };
+      const seated = view.seats.map((s) => s.nick).join(", ") || t("nobody yet");
+      const text = t("{title} table ({min}–{max} players). Seated: {seated}.", { title: view.title, min: view.min, max: view.max, seated });
+      return { text, mine: false };
     }
     if (view.phase === "over") {
-      return { text: view.result ? view.result.headline : "The game is over.", mine: false, over: true };
+      return { text: view.result ? view.result.headline : t("The game is over."), mine: false, over: true };
     }
     const me = view.you && view.you.seat;
     const mine = typeof me === "number" && view.to_act.includes(me);
     const who = view.to_act.map((s) => seatName(view, s)).join(", ");
     const status = view.public && view.public.status ? " " + view.public.status : "";
-    return { text: (mine ? "● Your turn." : "Waiting for " + who + ".") + status, mine };
+    return { text: (mine ? t("● Your turn.") : t("Waiting for {who}.", { who })) + status, mine };
   }
 
   function renderTurn(view) {
@@ -338,7 +342,7 @@
       controls.replaceChildren();
     }
     if (!view) {
-      table.appendChild(el("p", "muted", WATCH ? "Nothing is happening at this table yet." : "No game is running here yet. Sit down to play."));
+      table.appendChild(el("p", "muted", WATCH ? t("Nothing is happening at this table yet.") : t("No game is running here yet. Sit down to play.")));
       if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null }, controls);
       return;
     }
@@ -377,7 +381,7 @@
           window.console.error(e);
         }
       }
-      if (!mine) mine = el("pre", "hand-text", you.private ? you.private.text || JSON.stringify(you.private) : "You hold nothing secret in this game.");
+      if (!mine) mine = el("pre", "hand-text", you.private ? you.private.text || JSON.stringify(you.private) : t("You hold nothing secret in this game."));
       hand.appendChild(mine);
     }
     if (view.phase === "over") renderLobbyControls(view, controls);
@@ -406,7 +410,8 @@
     const list = el("ul", "lobby-seats");
     for (let n = 1; n <= view.max; n++) {
       const seat = view.seats.find((s) => s.number === n);
-      const li = el("li", seat ? "taken" : "free", "Seat " + n + ": " + (seat ? seat.nick + (seat.nick === view.host ? " (host)" : "") : "free"));
+      const who = seat ? (seat.nick === view.host ? t("{nick} (host)", { nick: seat.nick }) : seat.nick) : t("free");
+      const li = el("li", seat ? "taken" : "free", t("Seat {n}: {who}", { n, who }));
       list.appendChild(li);
     }
     box.appendChild(list);
@@ -417,18 +422,18 @@
     if (!controls || WATCH) return;
     const you = view.you || {};
     const group = el("div", "verb-group");
-    if (!you.seated) group.appendChild(commandButton("/join", "Sit down"));
+    if (!you.seated) group.appendChild(commandButton("/join", t("Sit down")));
     if (you.seated && (you.host || !view.host)) {
-      if (view.seats.length >= (view.min || 1)) group.appendChild(commandButton("/start", view.phase === "over" ? "Rematch (/start)" : "Start"));
+      if (view.seats.length >= (view.min || 1)) group.appendChild(commandButton("/start", view.phase === "over" ? t("Rematch (/start)") : t("Start")));
     }
-    if (you.seated) group.appendChild(commandButton("/leave", "Get up"));
+    if (you.seated) group.appendChild(commandButton("/leave", t("Get up")));
     if (group.childElementCount) {
       controls.hidden = false;
       controls.appendChild(group);
     }
     if (you.seated && you.host && view.games && view.games.length > 1) {
       const other = el("div", "verb-group");
-      other.appendChild(el("span", "verb", "game"));
+      other.appendChild(el("span", "verb", t("game")));
       for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
       controls.appendChild(other);
     }
@@ -453,8 +458,10 @@
       }
     }
     const groups = new Map();
+    const said = (view.you && view.you.said) || {};
+    const shown = (command) => said[command] || command; // the reader's words; the English is sent
     for (const command of commands) {
-      const verb = command.split(" ")[0];
+      const verb = shown(command).split(" ")[0];
       if (!groups.has(verb)) groups.set(verb, []);
       groups.get(verb).push(command);
     }
@@ -463,20 +470,20 @@
       group.appendChild(el("span", "verb", verb));
       if (list.length <= MAX_BUTTONS) {
         for (const command of list) {
-          const rest = command.slice(verb.length).trim();
+          const rest = shown(command).slice(verb.length).trim();
           const b = commandButton(command, rest || verb);
-          b.title = command;
+          b.title = shown(command);
           group.appendChild(b);
         }
       } else {
         const select = el("select", "move-list");
-        select.setAttribute("aria-label", verb + " moves");
+        select.setAttribute("aria-label", t("{verb} moves", { verb }));
         for (const command of list) {
-          const option = el("option", "", command);
+          const option = el("option", "", shown(command));
           option.value = command;
           select.appendChild(option);
         }
-        const go = button("Play", () => playCommand(select.value), "btn move play-selected");
+        const go = button(t("Play"), () => playCommand(select.value), "btn move play-selected");
         go.dataset.verb = verb;
         group.append(select, go);
       }
@@ -498,7 +505,7 @@
     const base = "bazaarbot";
     if (rooms.length) {
       const name = rooms.includes(state.active) ? state.active : rooms[0];
-      document.title = "● your turn · " + name;
+      document.title = t("● your turn · {room}", { room: name });
     } else document.title = state.active ? base + " · " + state.active : base;
     renderRooms();
   }
@@ -506,6 +513,7 @@
   function gotView(name, view) {
     const r = room(name);
     r.view = view || null;
+    if (view && name === state.active) window.bazaarbotI18n.setLanguage(view.lang || null);
     const me = view && view.you && view.you.seat;
     const mine = !!view && view.phase === "running" && typeof me === "number" && view.to_act.includes(me);
     const was = state.myTurn.has(name);
@@ -532,7 +540,7 @@
   function notifyTurn(name) {
     if (!document.hidden || !("Notification" in window) || window.Notification.permission !== "granted") return;
     try {
-      new window.Notification("Your turn in " + name, { body: "bazaarbot: it is your move.", tag: "turn-" + name });
+      new window.Notification(t("Your turn in {room}", { room: name }), { body: t("bazaarbot: it is your move."), tag: "turn-" + name });
     } catch (_e) {
       /* some browsers allow notifications only from a service worker */
     }
@@ -673,6 +681,7 @@
   function handle(f) {
     switch (f.t) {
       case "welcome":
+        window.bazaarbotI18n.setLanguage(f.lang || null);
         state.bot = f.bot || state.bot;
         state.max = f.max || state.max;
         if (!WATCH) $("line").maxLength = state.max;
@@ -753,7 +762,7 @@
         }
         break;
       case "echo":
-        if (state.rooms.has(f.room)) append(room(f.room).log, "mine", "you → " + state.bot, f.text);
+        if (state.rooms.has(f.room)) append(room(f.room).log, "mine", t("you → {bot}", { bot: state.bot }), f.text);
         break;
       case "bot":
         if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
@@ -771,11 +780,14 @@
       case "log":
         if (state.rooms.has(f.room)) gameLog(f.room, f);
         break;
-      case "tell":
+      case "tell": {
+        const r = state.active && state.rooms.get(state.active);
+        if (!(r && r.view)) window.bazaarbotI18n.setLanguage(f.lang || null); // a table's view says it otherwise
         privateLine("tell", f.text);
         break;
+      }
       case "mine":
-        privateLine("mine", f.text, "you → " + state.bot);
+        privateLine("mine", f.text, t("you → {bot}", { bot: state.bot }));
         break;
       case "error":
         if (f.code === "nick" && (!state.nick || !$("nick-box").hidden)) showNickBox(f.text);
@@ -848,8 +860,19 @@
     });
   }
 
+  /** After a switch of language (/lang, or another room's): draw everything the script wrote again. */
+  function redraw() {
+    const r = state.active && state.rooms.get(state.active);
+    if (r) {
+      renderTable();
+      showExample(r.view);
+    }
+    updateTitle();
+  }
+
   function init() {
     initTabs();
+    window.bazaarbotI18n.onChange(redraw);
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && state.active) markSeen(state.active);
     });

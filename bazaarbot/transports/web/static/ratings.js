@@ -17,9 +17,12 @@
   const pane = document.createElement("section");
   pane.className = "pane ratings-pane";
   pane.id = "ratings";
-  pane.setAttribute("aria-label", "Ratings");
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
+  pane.setAttribute("aria-label", t("Ratings"));
   const heading = document.createElement("h2");
-  const headingText = document.createTextNode(watching ? "Players' ratings " : "Best players ");
+  const headingText = document.createTextNode("");
+  const headingWords = () => (watching ? t("Players' ratings") : t("Best players")) + " ";
+  headingText.nodeValue = headingWords();
   const headingGame = document.createElement("span");
   headingGame.className = "muted";
   heading.append(headingText, headingGame);
@@ -49,26 +52,31 @@
     value.className = "ratings-value";
     if (item.games > 0) {
       value.textContent = item.mu.toFixed(1) + "±" + item.sigma.toFixed(1);
-      value.title = item.games + (item.games === 1 ? " rated game" : " rated games") +
-        "; " + item.rating.toFixed(1) + " for the ranking";
+      const games = item.games === 1 ? t("{n} rated game", { n: item.games }) : t("{n} rated games", { n: item.games });
+      value.title = t("{games}; {rating} for the ranking", { games, rating: item.rating.toFixed(1) });
     } else {
-      value.textContent = "unrated";
+      value.textContent = t("unrated");
     }
     li.append(name, value);
     return li;
   }
 
+  let last = null;
   function render(view) {
+    last = view;
+    headingText.nodeValue = headingWords();
     headingGame.textContent = view.title || "";
     const items = watching ? view.players : view.top;
     list.replaceChildren(...items.map(entry));
     if (items.length) {
-      note.textContent = watching ? "" : "rating±uncertainty, ranked by rating minus three uncertainties";
+      note.textContent = watching ? "" : t("rating±uncertainty, ranked by rating minus three uncertainties");
     } else if (watching) {
-      note.textContent = "Nobody sits at this table.";
+      note.textContent = t("Nobody sits at this table.");
     } else {
-      note.textContent = "Nobody is ranked yet: it takes " + view.min_games +
-        (view.min_games === 1 ? " rated game." : " rated games.");
+      note.textContent =
+        view.min_games === 1
+          ? t("Nobody is ranked yet: it takes {n} rated game.", { n: view.min_games })
+          : t("Nobody is ranked yet: it takes {n} rated games.", { n: view.min_games });
     }
   }
 
@@ -100,5 +108,10 @@
     if (node) observer.observe(node, { childList: true, characterData: true, subtree: true });
   }
   setInterval(soon, REFRESH_MS);
+  window.bazaarbotI18n.onChange(() => {
+    pane.setAttribute("aria-label", t("Ratings"));
+    if (last) render(last);
+    else headingText.nodeValue = headingWords();
+  });
   soon();
 })();
