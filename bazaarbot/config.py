@@ -158,6 +158,9 @@ class IrcNetwork:
     lines_per_second: float = 1.0
     #: a private listing longer than this many lines is sent a page at a time (``/more``)
     page_lines: int = 6
+    #: the character this network's users start a command with, and the one the bot names commands with
+    #: (``!more``): an IRC client takes a leading ``/`` as its own command
+    command_prefix: str = "!"
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
     #: the language of this network's channels (None: ``[bot] language``)
@@ -511,6 +514,9 @@ def parse_config(data: dict[str, Any]) -> Config:
         if not 1 <= _take(n, where, "port", int, 6697) <= 65535:
             raise ConfigError(f"{where}.port must be between 1 and 65535, not {n['port']!r}")
         _at_least(_take(n, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
+        prefix = _take(n, where, "command_prefix", str, "!")
+        if len(prefix) != 1 or prefix.isalnum() or prefix.isspace() or prefix in "/#&:,\"'":
+            raise ConfigError(f"{where}.command_prefix must be one sign such as ! or . (not / # & : ,)")
         networks.append(
             IrcNetwork(
                 name=n["name"],
@@ -532,6 +538,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
                 page_lines=_take(n, where, "page_lines", int, 6),
+                command_prefix=prefix,
                 turn_seconds=_turn_seconds(n, where, None),
                 language=_language(n, where),
                 channel_languages=_channel_languages(n, where),

@@ -94,7 +94,8 @@ class TransportViews:
         table = self.tables.get((network, channel.lower()))
         if table is None or not table.running:
             return None
-        return table.board()
+        with language(table.channel_language()):  # drawn when a transport sends it, in the channel's words
+            return table.board()
 
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         """A channel's table as structured data (``tableview``); private parts only for ``key``."""

@@ -22,6 +22,7 @@ from typing import Any
 
 import sqlite_utils
 
+from bazaarbot.commandmark import render
 from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
 
 
@@ -470,7 +471,8 @@ class Store:
             self.writer.write(
                 scope,
                 "UPDATE games SET status=?, ended=?, result=?, note=? WHERE id=?",
-                [status, time.time(), json.dumps(result) if result is not None else None, note, game_id],
+                # a note names commands with a slash on disk, whoever reads it later
+                [status, time.time(), json.dumps(result) if result else None, render(note), game_id],
             )
             if rows:
                 self.writer.write(

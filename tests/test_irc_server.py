@@ -177,7 +177,7 @@ async def test_blocked_private_messages_are_explained_in_the_channel(
     await alice.expect("MODE alice")
     alice.say(CHAN, "!join")  # the bot answers privately at once, which the server refuses
     line = await alice.expect(lambda line: "PRIVMSG #bazaar :alice:" in line)
-    assert "/hand" in line and "-b" in line
+    assert "!hand" in line and "-b" in line
 
 
 async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, closing) -> None:

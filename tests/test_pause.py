@@ -121,7 +121,8 @@ async def test_the_first_timeout_of_a_player_who_has_not_moved_only_reminds_them
     clock.now += 301
     await settle(bot)
     assert bot.table.moves_made == moves
-    assert f"{nick}: your move. You have 5m more; after that the AI plays it for you." in recorder.channel()
+    assert any(line.startswith("Your move at #t: /moves") for line in recorder.private(nick))
+    assert not any("your move" in line.lower() for line in recorder.channel()), "a reminder is private"
     assert not any("Time is up" in line for line in recorder.channel())
     clock.now += 301
     await settle(bot)

@@ -85,6 +85,17 @@ class Context:
             return Tell(self.network, self.nick, text)
         return Say(self.network, self.channel, text)
 
+    def show(self, text: str, board: bool = False) -> Outgoing:
+        """Something the speaker asked to see (the board, a list): where it was asked.
+
+        In a channel it is bulk output of the speaker's: a paced transport sends the
+        channel's moves before it, bounds it per speaker, and draws a board again when
+        the table changed while it waited.
+        """
+        if self.channel is None:
+            return Tell(self.network, self.nick, text)
+        return Say(self.network, self.channel, text, listing=True, board=board, asked_by=self.user)
+
     def tell(self, text: str, listing: bool = False) -> Tell:
         """A private answer to the speaker, in their language."""
         lang = self.host.person_language(self.network, self.user.key)

@@ -113,6 +113,10 @@ class JaipurGame(GamePlugin):
     def board(self, state: JaipurState) -> str:
         return render.board(state)
 
+    def brief_board(self, state: JaipurState) -> str:
+        """The market and whose turn, the line every move ends with."""
+        return render.market_line(state) + " " + render.turn_line(state)
+
     def private_view(self, state: JaipurState, seat: int) -> str | None:
         return render.private_view(state, seat)
 
