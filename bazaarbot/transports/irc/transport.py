@@ -196,6 +196,13 @@ class IrcTransport:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
+        labels = {"network": self.network}
+        hub.metrics.gauge(
+            "bazaarbot_irc_queue_lines", "Lines waiting in the IRC send queue", self._waiting, labels
+        )
+        hub.metrics.counted(
+            "bazaarbot_irc_lines_sent", "Lines sent to the IRC server", lambda: self.queue.sent, labels
+        )
         self._stopping = False
         self.queue.start()
         loop = asyncio.get_running_loop()
@@ -242,6 +249,12 @@ class IrcTransport:
                 return
             owner = message.key or self._reader(message.nick)
             self._tell(message.nick, message.text, message.notice, message.listing, message.commands, owner)
+
+    def _waiting(self) -> int:
+        return len(self.queue.lines)
+
+    def _sent(self) -> int:
+        return self.queue.sent
 
     def backlog_seconds(self) -> float:
         """How long the lines queued now take to leave (a turn clock starts once its prompt is out)."""
