@@ -11,6 +11,7 @@ one user with the admin API's ``override_ratelimit``.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import hmac
@@ -155,13 +156,14 @@ class Synapse:
         config.write_text(json.dumps(homeserver_config(self.directory, self.port, self.secret)))
         started = time.monotonic()
         env = {key: value for key, value in os.environ.items() if not key.startswith("PYTEST")}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "synapse.app.homeserver", "-c", str(config)],
-            cwd=self.directory,
-            stdout=subprocess.DEVNULL,
-            stderr=open(self.directory / "stderr.log", "wb"),  # noqa: SIM115 (the process holds it)
-            env=env,
-        )
+        with open(self.directory / "stderr.log", "wb") as stderr:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "synapse.app.homeserver", "-c", str(config)],
+                cwd=self.directory,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env=env,
+            )
         deadline = started + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -222,7 +224,7 @@ class Synapse:
             self._admin = self.register("admin-" + secrets.token_hex(4), admin=True)
         return self._admin
 
-    def limit_messages(self, user_id: str, per_second: float, burst: int) -> None:
+    def limit_messages(self, user_id: str, per_second: int, burst: int) -> None:
         """Lower (or raise) the homeserver's message limit for one user: its 429s are the test's point."""
         self.request(
             "POST",
@@ -244,3 +246,157 @@ def synapse_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synapse
         yield server
     finally:
         server.stop()
+
+
+@dataclass
+class Seen:
+    """One event a test client saw."""
+
+    room_id: str
+    sender: str
+    event_id: str
+    type: str
+    content: dict[str, Any]
+
+    @property
+    def body(self) -> str:
+        return str(self.content.get("body", ""))
+
+    @property
+    def is_edit(self) -> bool:
+        relates = self.content.get("m.relates_to") or {}
+        return isinstance(relates, dict) and relates.get("rel_type") == "m.replace"
+
+
+class Player:
+    """A real matrix-nio client for a test: it syncs in the background, joins what it is invited to."""
+
+    def __init__(self, server: Synapse, user: User) -> None:
+        from nio import AsyncClient, AsyncClientConfig
+
+        self.server = server
+        self.user = user
+        self.user_id = user.user_id
+        config = AsyncClientConfig(encryption_enabled=False, store_sync_tokens=False)
+        self.client = AsyncClient(server.url, user.user_id, config=config)
+        self.client.restore_login(user.user_id, "TEST", user.token)
+        self.seen: list[Seen] = []
+        self.direct: set[str] = set()
+        self._task: Any = None
+
+    async def start(self) -> Player:
+        import asyncio
+
+        first = await self.client.sync(timeout=0)
+        self._absorb(first)
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+        return self
+
+    async def _loop(self) -> None:
+        while True:
+            answer = await self.client.sync(timeout=10_000)
+            self._absorb(answer)
+
+    def _absorb(self, answer: Any) -> None:
+        from nio import InviteMemberEvent, SyncResponse
+
+        if not isinstance(answer, SyncResponse):
+            return
+        for room_id, info in answer.rooms.invite.items():
+            for event in info.invite_state:
+                if isinstance(event, InviteMemberEvent) and event.state_key == self.user_id:
+                    if (event.content or {}).get("is_direct"):
+                        self.direct.add(room_id)
+                    import asyncio
+
+                    asyncio.get_running_loop().create_task(self.client.join(room_id))
+                    break
+        for room_id, info in answer.rooms.join.items():
+            for event in info.timeline.events:
+                source = getattr(event, "source", None) or {}
+                self.seen.append(
+                    Seen(
+                        room_id,
+                        source.get("sender", ""),
+                        source.get("event_id", ""),
+                        source.get("type", ""),
+                        source.get("content") or {},
+                    )
+                )
+
+    async def close(self) -> None:
+        import asyncio
+
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._task
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.client.close()
+
+    async def say(self, room_id: str, text: str) -> str:
+        from nio import RoomSendResponse
+
+        answer = await self.client.room_send(room_id, "m.room.message", {"msgtype": "m.text", "body": text})
+        assert isinstance(answer, RoomSendResponse), answer
+        return answer.event_id
+
+    async def create_room(self, alias: str, invite: tuple[str, ...] = ()) -> str:
+        from nio import RoomCreateResponse, RoomPreset
+
+        answer = await self.client.room_create(alias=alias, preset=RoomPreset.public_chat, invite=invite)
+        assert isinstance(answer, RoomCreateResponse), answer
+        return answer.room_id
+
+    async def open_direct(self, user_id: str) -> str:
+        """A direct room with ``user_id`` (the bot joins it when invited)."""
+        from nio import RoomCreateResponse, RoomPreset
+
+        answer = await self.client.room_create(
+            is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
+        )
+        assert isinstance(answer, RoomCreateResponse), answer
+        self.direct.add(answer.room_id)
+        deadline = time.monotonic() + 10
+        while True:  # lines said before the bot joined are history it never plays
+            members = await self.client.joined_members(answer.room_id)
+            if any(m.user_id == user_id for m in getattr(members, "members", [])):
+                return answer.room_id
+            assert time.monotonic() < deadline, f"{user_id} never joined the direct room"
+            await asyncio.sleep(0.05)
+
+    async def join(self, room: str) -> str:
+        from nio import JoinResponse
+
+        answer = await self.client.join(room)
+        assert isinstance(answer, JoinResponse), answer
+        return answer.room_id
+
+    def messages(self, room_id: str | None = None, sender: str | None = None) -> list[Seen]:
+        return [
+            s
+            for s in self.seen
+            if s.type == "m.room.message"
+            and (room_id is None or s.room_id == room_id)
+            and (sender is None or s.sender == sender)
+        ]
+
+    def private(self, bot: str) -> list[Seen]:
+        """What the bot said in this player's direct rooms."""
+        return [s for s in self.messages(sender=bot) if s.room_id in self.direct]
+
+    async def expect(self, match: Any, timeout: float = 10.0, start: int = 0) -> Seen:
+        """The first message (from index ``start``) whose body contains ``match`` or satisfies it."""
+        import asyncio
+
+        deadline = time.monotonic() + timeout
+        while True:
+            for seen in self.seen[start:]:
+                if seen.type != "m.room.message":
+                    continue
+                if match(seen) if callable(match) else match in seen.body:
+                    return seen
+            if time.monotonic() > deadline:
+                bodies = [s.body[:80] for s in self.messages()[-6:]]
+                raise AssertionError(f"{self.user_id} never saw {match!r}; last: {bodies}")
+            await asyncio.sleep(0.02)

@@ -143,10 +143,14 @@ class MatrixTransport:
             self._tasks.append(loop.create_task(coro, name=f"matrix-{self.network}-{name}"))
 
     async def stop(self, drain: float = 3.0) -> None:
-        """Send what is queued (for up to ``drain`` seconds), then close the connection."""
+        """Handle the lines read, send what is queued (for up to ``drain`` seconds), then disconnect.
+
+        The sync token is kept only once its lines are handled, so a line read but not handled
+        yet is read again after the restart, and none is handled twice.
+        """
         if self.online.is_set() and drain > 0:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._idle.wait(), drain)
+                await asyncio.wait_for(self.idle(), drain)
         self._stopping = True
         for task in self._tasks:
             task.cancel()
@@ -377,9 +381,8 @@ class MatrixTransport:
         assert client is not None
         if client.access_token:
             return
-        answer = await client.login(
-            self.settings.password or "", device_name=self.settings.device_name, device_id=self._device_id()
-        )
+        client.device_id = self._device_id() or client.device_id  # the same device after a restart
+        answer = await client.login(self.settings.password or "", device_name=self.settings.device_name)
         if not isinstance(answer, LoginResponse):
             raise ConnectionError(f"login as {self.settings.user_id} failed: {answer}")
         if self.state is not None and self.next_batch is not None:
