@@ -87,6 +87,7 @@ def homeserver_config(directory: Path, port: int, secret: str) -> dict[str, Any]
         "signing_key_path": str(directory / "signing.key"),
         "registration_shared_secret": secret,
         "enable_registration": False,
+        "bcrypt_rounds": 4,  # test passwords: hashing at the default cost is most of a registration
         "report_stats": False,
         "macaroon_secret_key": secrets.token_hex(16),
         "form_secret": secrets.token_hex(16),

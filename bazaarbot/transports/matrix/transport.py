@@ -58,6 +58,8 @@ SYNC_FILTER: dict[str, Any] = {
     "account_data": {"types": ["m.direct"]},
     "room": {"timeline": {"limit": 100}, "ephemeral": {"not_types": ["*"]}},
 }
+#: the shortest wait after a 429 (seconds)
+MIN_HOLD = 0.1
 #: errors that mean "not connected now": the line waits for the reconnect
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError, asyncio.TimeoutError)
 
@@ -281,7 +283,8 @@ class MatrixTransport:
         """A 429 holds the room for as long as the homeserver asks; any other refusal drops the event."""
         limited = getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED"
         if limited or getattr(answer, "retry_after_ms", None):
-            seconds = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
+            # at least a moment: a 429 that says "retry after 0 ms" must not become a busy loop
+            seconds = max(MIN_HOLD, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
             log.info("%s: rate limited in %s for %.1f s", self.network, item.room_id, seconds)
             self.outbox.hold(item.room_id, seconds)
             return
@@ -310,7 +313,8 @@ class MatrixTransport:
         )
         if not isinstance(answer, RoomCreateResponse):
             if getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
-                self.outbox.hold(user_id, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
+                seconds = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
+                self.outbox.hold(user_id, max(MIN_HOLD, seconds))
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)
                 queue = self.outbox.rooms.get(user_id)
