@@ -180,6 +180,13 @@ class Synapse:
         self.stop()
         raise RuntimeError("synapse did not answer within the timeout")
 
+    def kill(self) -> None:
+        """The homeserver is gone at once (a crash, a lost network), not shut down politely."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.process = None
+
     def stop(self) -> None:
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()

@@ -346,7 +346,7 @@ async def test_a_lost_homeserver_stops_the_turn_clocks_until_the_bot_is_back(
     cast.closing.append(hub)
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
     server = cast.server
-    server.stop()
+    server.kill()
     try:
         await wait_until(lambda: NET in hub.autoplay.down, 20, "the network reported down")
         assert not bot.online.is_set()
