@@ -356,3 +356,62 @@ async def test_a_lost_homeserver_stops_the_turn_clocks_until_the_bot_is_back(
     seen = len(alice.seen)
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins" in s.body, start=seen)
+
+
+RUN_CONFIG = """
+[bot]
+seed = 3
+
+[web]
+enabled = true
+port = 0
+
+[[matrix.accounts]]
+name = "hs"
+homeserver = "{url}"
+user_id = "{user_id}"
+password = "{password}"
+rooms = ["{room}"]
+"""
+
+
+async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, cast: Cast) -> None:
+    import signal
+    import sys
+
+    server = cast.server
+    alice = await cast.player("alice")
+    local = unique("run")
+    room = await alice.create_room(local)
+    bot = server.register(unique("bazaarbot"))
+    config = tmp_path / "config.toml"
+    text = RUN_CONFIG.format(
+        url=server.url, user_id=bot.user_id, password=bot.password, room=f"#{local}:localhost"
+    )
+    config.write_text(text)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bazaarbot.cli",
+        "run",
+        "-c",
+        str(config),
+        "--db",
+        str(tmp_path / "bot.sqlite"),
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not any(s.sender == bot.user_id for s in alice.seen if s.room_id == room):
+            assert time.monotonic() < deadline, "the bot never joined"
+            await asyncio.sleep(0.05)
+        await alice.say(room, "!join")
+        await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body, 15)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        out, err = await asyncio.wait_for(process.communicate(), 15)
+    assert process.returncode == 0, err.decode()
+    assert f"connecting to hs as {bot.user_id}".encode() in out and b"serving the web chat" in out
