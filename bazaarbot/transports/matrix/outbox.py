@@ -127,10 +127,15 @@ class Outbox:
                 del self.rooms[item.room_id]
         self.held.pop(item.room_id, None)
 
-    def hold(self, room_id: str, seconds: float) -> None:
-        """The homeserver said 429 for this room: it waits ``seconds``, the others go on."""
-        self.retries += 1
+    def hold(self, room_id: str, seconds: float, limited: bool = True) -> None:
+        """The homeserver said 429 for this room (``limited``): it waits ``seconds``, the others go on."""
+        if limited:
+            self.retries += 1
         self.held[room_id] = self.clock() + seconds
+
+    def release(self, room_id: str) -> None:
+        """A room held for something else than a 429 (its direct room being opened) may send again."""
+        self.held.pop(room_id, None)
 
     def drop(self, item: Item) -> None:
         """An event the homeserver refuses for good (not a 429): it must not block its room."""

@@ -60,6 +60,8 @@ SYNC_FILTER: dict[str, Any] = {
 }
 #: the shortest wait after a 429 (seconds)
 MIN_HOLD = 0.1
+#: a player's lines wait at most this long for their direct room to open (it is released at once when open)
+OPENING_HOLD = 60.0
 #: errors that mean "not connected now": the line waits for the reconnect
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError, asyncio.TimeoutError)
 
@@ -126,6 +128,7 @@ class MatrixTransport:
         self._idle.set()
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._opening: dict[str, asyncio.Task[None]] = {}
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
@@ -154,9 +157,9 @@ class MatrixTransport:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.idle(), drain)
         self._stopping = True
-        for task in self._tasks:
+        for task in [*self._tasks, *self._opening.values()]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._opening.values()]:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks.clear()
@@ -262,9 +265,9 @@ class MatrixTransport:
         assert client is not None
         room_id = item.room_id
         if is_user_id(room_id):
-            found = await self._dm_room(room_id)
+            found = self._dm_room(room_id)
             if found is None:
-                return  # held (429) or dropped
+                return  # its lines wait while the room is opened
             room_id = found
         body = self._content(item)
         item.tried = True
@@ -301,29 +304,51 @@ class MatrixTransport:
         return content.plain(item.text)
 
     # --- direct rooms -----------------------------------------------------------------------------
-    async def _dm_room(self, user_id: str) -> str | None:
-        """The player's direct room: the kept one while only they and the bot are in it, else a new one."""
-        client = self.client
-        assert client is not None
+    def _dm_room(self, user_id: str) -> str | None:
+        """The player's direct room while only they and the bot are in it; else one is opened meanwhile.
+
+        Opening a room takes several requests; it runs beside the sender, and only this player's
+        lines wait for it (``Outbox.hold``), never another room's.
+        """
         room_id = self.dms.get(user_id)
         if room_id is not None and self._private_enough(room_id, user_id):
             return room_id
-        answer = await client.room_create(
-            is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
-        )
-        if not isinstance(answer, RoomCreateResponse):
-            if getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
-                seconds = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
-                self.outbox.hold(user_id, max(MIN_HOLD, seconds))
+        if user_id not in self._opening:
+            self.outbox.hold(user_id, OPENING_HOLD, limited=False)
+            task = asyncio.get_running_loop().create_task(self._open_dm(user_id))
+            self._opening[user_id] = task
+        return None
+
+    async def _open_dm(self, user_id: str) -> None:
+        client = self.client
+        assert client is not None
+        wait = 0.0
+        try:
+            answer = await client.room_create(
+                is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
+            )
+            if isinstance(answer, RoomCreateResponse):
+                self._set_dm(user_id, answer.room_id)
+                self.outbox.release(user_id)
+                self._wake.set()
+                await self._mark_direct(user_id, answer.room_id)
+            elif getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
+                wait = max(MIN_HOLD, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)
                 queue = self.outbox.rooms.get(user_id)
                 while queue:
                     self.outbox.drop(queue[0])
-            return None
-        self._set_dm(user_id, answer.room_id)
-        await self._mark_direct(user_id, answer.room_id)
-        return answer.room_id
+        except NETWORK_ERRORS as error:
+            log.debug("%s: opening a direct room failed (%s); trying again", self.network, error)
+            wait = self.reconnect_min
+        finally:
+            self._opening.pop(user_id, None)
+            if user_id not in self.dms or wait:
+                self.outbox.release(user_id)
+                if wait:
+                    self.outbox.hold(user_id, wait, limited=wait != self.reconnect_min)
+            self._wake.set()
 
     def _private_enough(self, room_id: str, user_id: str) -> bool:
         """Nobody but the player and the bot may read a direct room (somebody invited a third: a new one)."""
