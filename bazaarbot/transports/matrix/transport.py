@@ -322,7 +322,7 @@ class MatrixTransport:
     async def _open_dm(self, user_id: str) -> None:
         client = self.client
         assert client is not None
-        wait = 0.0
+        wait, limited = 0.0, False
         try:
             answer = await client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
@@ -334,6 +334,7 @@ class MatrixTransport:
                 await self._mark_direct(user_id, answer.room_id)
             elif getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
                 wait = max(MIN_HOLD, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
+                limited = True
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)
                 queue = self.outbox.rooms.get(user_id)
@@ -347,7 +348,7 @@ class MatrixTransport:
             if user_id not in self.dms or wait:
                 self.outbox.release(user_id)
                 if wait:
-                    self.outbox.hold(user_id, wait, limited=wait != self.reconnect_min)
+                    self.outbox.hold(user_id, wait, limited=limited)
             self._wake.set()
 
     def _private_enough(self, room_id: str, user_id: str) -> bool:
