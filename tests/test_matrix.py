@@ -157,7 +157,6 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
         moves += 1
         assert moves < 400
     trips.sort()
-    print(f"{moves} moves, trips {trips[len(trips) // 2]:.3f} max {trips[-1]:.3f} sum {sum(trips):.1f}")
     await alice.expect(
         lambda s: s.room_id == room and any(x.startswith("Game over:") for x in s.body.split("\n"))
     )
@@ -174,6 +173,11 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
     assert all(e.content["m.relates_to"]["event_id"] == board_id for e in edits), "one board message"
     board = next(p for p in posts if p.event_id == board_id)
     assert board.content["formatted_body"].startswith("<pre>") and "Goods tokens left" in board.body
+    private = sum(len(p.private(me)) for p in (alice, bob))
+    print(
+        f"per move: {len(posts) / moves:.2f} room lines, {len(edits) / moves:.2f} board edits, "
+        f"{private / moves:.2f} private lines"
+    )
     shown = {e.content["m.new_content"]["body"] for e in edits}
     assert not any(p.body in shown for p in posts), "a board is never posted again, only edited"
     assert len(edits) <= moves

@@ -129,6 +129,8 @@ class MatrixTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._opening: dict[str, asyncio.Task[None]] = {}
+        #: rooms whose board may have changed with the lines just queued (room -> channel)
+        self._boards_due: dict[str, str] = {}
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
@@ -196,10 +198,21 @@ class MatrixTransport:
             self._put(Item(room_id, text, kind="board", board=slot))
             return
         self._put(Item(room_id, text, kind="pre" if "\n" in text else "text"))
-        slot = self.boards.get(room_id)
-        if board is not None and slot is not None and board != slot.text:
-            slot.text = board
-            self._put(Item(room_id, board, kind="edit", board=slot))
+        if room_id in self.boards:
+            if not self._boards_due:
+                asyncio.get_running_loop().call_soon(self._edit_boards)
+            self._boards_due[room_id] = channel
+
+    def _edit_boards(self) -> None:
+        """After the lines of one answer are queued: each changed board is edited once, behind them."""
+        due, self._boards_due = self._boards_due, {}
+        hub = self.hub
+        for room_id, channel in due.items():
+            slot = self.boards.get(room_id)
+            board = hub.public_board(self.network, channel) if hub is not None else None
+            if board is not None and slot is not None and board != slot.text:
+                slot.text = board
+                self._put(Item(room_id, board, kind="edit", board=slot))
 
     def _tell(self, message: Tell) -> None:
         user_id = message.nick
