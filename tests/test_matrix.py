@@ -363,6 +363,33 @@ async def test_a_lost_homeserver_stops_the_turn_clocks_until_the_bot_is_back(
     await alice.expect(lambda s: s.room_id == room and "joins" in s.body, start=seen)
 
 
+async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
+    tmp_path: Path, cast: Cast
+) -> None:
+    from dataclasses import replace
+
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME})
+    cast.closing.append(hub)
+    bot = await cast.bot(hub, ())
+    shy_user = cast.server.register(unique("shybot"))
+    (tmp_path / "shy").mkdir()
+    shy = await start_bot(
+        make_hub(tmp_path / "shy", {"jaipur": GAME}, seed=3),
+        replace(account(cast.server, shy_user), name="shy", auto_join=False),
+    )
+    cast.closing += [shy.hub, shy]
+    carol = await cast.player("carol")
+    room = await carol.create_room(unique("invited"), invite=(bot.settings.user_id, shy_user.user_id))
+    synced = shy.syncs
+    await wait_until(lambda: room in bot.channels, what="the bot in the room it was invited to")
+    await carol.say(room, "!join")
+    await carol.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
+    await wait_until(lambda: shy.syncs > synced + 1, what="the shy bot to read its invite")
+    assert room not in shy.channels and room not in shy.client.rooms
+
+
 RUN_CONFIG = """
 [bot]
 seed = 3

@@ -129,6 +129,7 @@ class MatrixTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._opening: dict[str, asyncio.Task[None]] = {}
+        self._handling = False
         #: rooms whose board may have changed with the lines just queued (room -> channel)
         self._boards_due: dict[str, str] = {}
 
@@ -648,16 +649,19 @@ class MatrixTransport:
     async def _dispatch(self) -> None:
         while True:
             call = await self._inbox.get()
+            self._handling = True
             try:
                 await call()
             except Exception:
                 log.exception("%s: the hub failed on an event", self.network)
+            finally:
+                self._handling = False
 
     def _hub(self, call: Callable[[], Awaitable[None]]) -> None:
         self._inbox.put_nowait(call)
 
     async def idle(self) -> None:
         """Wait until the lines read so far are handled and every queued event has left (tests)."""
-        while not self._inbox.empty():
+        while not self._inbox.empty() or self._handling:
             await asyncio.sleep(0.01)
         await self._idle.wait()
