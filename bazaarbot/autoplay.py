@@ -1,4 +1,4 @@
-"""What happens at a table without anybody typing: AI seats' decisions, the turn clock, empty games.
+"""What happens at a table without anybody typing: AI seats' decisions, the turn clock, paused games.
 
 The tables say *what* is awaited (``Table.ai_decisions``, ``Table.clock_tick``);
 this module gets the answers. An AI's search runs in the worker processes
@@ -29,7 +29,7 @@ TICK_SECONDS = 1.0
 
 
 class Autoplay:
-    """Thinks for AI seats, runs turn clocks, and abandons games no person plays any more."""
+    """Thinks for AI seats, runs turn clocks, pauses games nobody is present at, abandons forgotten ones."""
 
     def __init__(
         self,
@@ -37,7 +37,7 @@ class Autoplay:
         spawn: Callable[[Coroutine[Any, Any, None]], asyncio.Task[None]],
         pool_factory: Callable[[], AiPool],
         move_delay: float = 1.0,
-        abandon_grace: float = 300.0,
+        abandon_after: float = 7 * 86400.0,
         wall_clock: Callable[[], float] = time.time,
         run: Callable[[Callable[[], list[Outgoing]]], Awaitable[None]] | None = None,
     ) -> None:
@@ -48,7 +48,8 @@ class Autoplay:
         self._pool_factory = pool_factory
         self._pool: AiPool | None = None
         self.move_delay = move_delay
-        self.abandon_grace = abandon_grace
+        #: a game paused (no player present) this long is abandoned
+        self.abandon_after = abandon_after
         self.wall_clock = wall_clock
         #: decisions being thought about now, so one is never asked twice
         self.thinking: set[Decision] = set()
@@ -56,8 +57,6 @@ class Autoplay:
         self.dirty: set[Table] = set()
         #: table -> when its last move was played (for the delay between moves)
         self.last_move: dict[Table, float] = {}
-        #: table -> since when no person plays its game
-        self.empty_since: dict[Table, float] = {}
         #: networks the bot is disconnected from: their clocks stand still
         self.down: set[str] = set()
 
@@ -80,7 +79,6 @@ class Autoplay:
 
     def consider(self, table: Table) -> None:
         if not table.running:
-            self.empty_since.pop(table, None)
             if self._pool is not None:
                 self._pool.cancel(id(table))
             return
@@ -153,19 +151,16 @@ class Autoplay:
                     out += lines
                     for decision in decisions:
                         self._start(table, decision)
-                out += self._abandon_if_empty(table, now)
+                out += self._pause_or_abandon(table, now)
         return out
 
-    def _abandon_if_empty(self, table: Table, now: float) -> list[Outgoing]:
-        if table.people_left() > 0:
-            self.empty_since.pop(table, None)
-            return []
-        since = self.empty_since.setdefault(table, now)
-        if now - since < self.abandon_grace:
-            return []
-        self.empty_since.pop(table, None)
-        self.cancel(table)
-        return table.abandon_empty()
+    def _pause_or_abandon(self, table: Table, now: float) -> list[Outgoing]:
+        """A game no player is present at pauses; one paused for ``abandon_after`` is abandoned."""
+        out = table.check_presence(now)
+        ended = table.abandon_if_forgotten(now, self.abandon_after)
+        if ended and not table.running:
+            self.cancel(table)
+        return out + ended
 
     def network_down(self, network: str, tables: list[Table], now: float | None = None) -> None:
         """The bot lost a network: its tables' clocks stop."""

@@ -1,4 +1,4 @@
-"""The ``bazaarbot`` command: run | console | bench | export | ratings."""
+"""The ``bazaarbot`` command: run, console, bench, export, backup, restore-check, ratings, admin-token."""
 
 from __future__ import annotations
 
@@ -13,10 +13,31 @@ import socket
 import sys
 from dataclasses import replace
 
-from bazaarbot.config import AdminPolicy, ConfigError, load_config
+from bazaarbot.bench.commands import add_parser as add_bench_parser
+from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
+from bazaarbot.dbfile import DbFileError, check_db
 from bazaarbot.i18n import preload_catalogues, set_language
 
 log = logging.getLogger("bazaarbot")
+
+
+def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True) -> str:
+    """The database this command uses (``--db`` or the config's), checked before it is opened."""
+    path = str(args.db or config.bot.db)
+    check_db(path, must_exist=must_exist, write=write)
+    return path
+
+
+def _check_game(config: Config) -> None:
+    """``[bot] default_game`` must name an installed game (else every new table would play another)."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    if config.bot.default_game not in games:
+        raise ConfigError(
+            f"bot.default_game {config.bot.default_game!r} is not an installed game "
+            f"(installed: {', '.join(sorted(games))})"
+        )
 
 
 def _console(args: argparse.Namespace) -> int:
@@ -24,6 +45,8 @@ def _console(args: argparse.Namespace) -> int:
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)
+    _check_game(config)
+    db = _db(args, config)
     settings = config.bot
     if args.seed is not None:
         settings = replace(settings, seed=args.seed)
@@ -34,7 +57,7 @@ def _console(args: argparse.Namespace) -> int:
     async def main() -> None:
         ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
         hub = Hub.open(
-            args.db or settings.db,
+            db,
             settings=settings,
             admins=admins,
             unlimited_networks=frozenset({"console"}),
@@ -62,12 +85,15 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.hub import Hub
+    from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
     if args.host is not None:
         config = replace(config, web=replace(config.web, host=args.host))
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
+    _check_game(config)
+    db = _db(args, config)
     set_language(config.bot.language)
     preload_catalogues()
     admins = {config.web.network: web_admin_policy(config.web.admins)}
@@ -85,7 +111,7 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         hub = Hub.open(
-            args.db or config.bot.db,
+            db,
             settings=config.bot,
             admins=admins,
             tables=config.tables,
@@ -143,9 +169,7 @@ def _run(args: argparse.Namespace) -> int:
             )
         await hub.start()
         await stop.wait()
-        for transport in transports:
-            await transport.stop()
-        await hub.close()
+        await shut_down(hub, transports)
         return 0
 
     return asyncio.run(main())
@@ -192,7 +216,7 @@ def _admin_token(args: argparse.Namespace) -> int:
     from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 
     config = load_config(args.config)
-    conn = sqlite3.connect(args.db or config.bot.db)
+    conn = sqlite3.connect(_db(args, config))
     try:
         token = AdminTokens(conn).issue(args.name)
     except AdminTokenError as error:
@@ -209,94 +233,48 @@ def _admin_token(args: argparse.Namespace) -> int:
     return 0
 
 
-def _bench(args: argparse.Namespace) -> int:
-    from bazaarbot.registry import discover
-
-    games = discover()
-    if args.what == "engine":
-        names = [args.game] if args.game else sorted(games)
-        for name in names:
-            if name not in games:
-                print(f"no game {name!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
-                return 2
-            for label, value in games[name].bench(args.seconds):
-                print(f"{name}: {value:,.0f} {label}")
-        return 0
-    if args.what == "load":
-        from bazaarbot import bench_load
-
-        game = args.load_game or args.game or "jaipur"
-        if game not in games:
-            print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
-            return 2
-        return bench_load.main(args.tables, args.seconds, game, args.bots)
-    if args.what == "ai":
-        return _bench_ai(args, games)
-    print(f"unknown benchmark {args.what!r}", file=sys.stderr)
-    return 2
-
-
-def _bench_ai(args: argparse.Namespace, games: dict) -> int:
-    from bazaarbot.ai import bench
-
-    config = load_config(args.config)
-    if not args.game or args.game not in games:
-        print(f"name a game: bench ai <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
-        return 2
-    levels = config.ai.levels
-    for policy in (args.level, args.vs):
-        if policy not in levels and policy not in ("random", "greedy"):
-            print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
-            return 2
-    game = games[args.game]
-    players = args.players or max(2, game.min_players)
-    if not game.min_players <= players <= game.max_players:
-        print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
-        return 2
-    store = None
-    record = None
-    if args.record:
-        from bazaarbot.ratings.bench import recorder
-        from bazaarbot.store import Store
-
-        store = Store(args.db or config.bot.db)
-        record = recorder(store, game, args.seed)
-    try:
-        bench.run(
-            args.game,
-            level=args.level,
-            vs=args.vs,
-            games=args.games,
-            players=players,
-            seed=args.seed,
-            levels=levels,
-            say=lambda line: print(line, flush=True),
-            record=record,
-        )
-        if store is not None:
-            from bazaarbot.ratings.bench import ai_ratings_line
-
-            print(ai_ratings_line(store, game), flush=True)
-    finally:
-        if store is not None:
-            store.close()
-    return 0
-
-
 def _export(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    store = Store(args.db or config.bot.db)
-    try:
-        record = store.game_record(args.game_id)
-    finally:
-        store.close()
+    path = _db(args, config, must_exist=True, write=False)
+    record = None
+    if 1 <= args.game_id < 2**63:  # sqlite's integers; beyond them there is no such game either
+        store = Store(path)
+        try:
+            record = store.game_record(args.game_id)
+        finally:
+            store.close()
     if record is None:
-        print(f"no game {args.game_id} in {args.db or config.bot.db}", file=sys.stderr)
+        print(f"no game {args.game_id} in {path}", file=sys.stderr)
         return 1
     print(json.dumps(record, indent=2, ensure_ascii=False))
     return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, backup, describe_copy
+
+    config = load_config(args.config)
+    try:
+        report = backup(args.db or config.bot.db, args.path)
+    except BackupError as error:
+        print(f"backup: {error}", file=sys.stderr)
+        return 1
+    print(describe_copy(report))
+    return 0
+
+
+def _restore_check(args: argparse.Namespace) -> int:
+    from bazaarbot.backup import BackupError, describe_restore, restore_check
+
+    try:
+        report = restore_check(args.path)
+    except BackupError as error:
+        print(f"restore-check: {error}", file=sys.stderr)
+        return 1
+    print("\n".join(describe_restore(report)))
+    return 0 if report.integrity == "ok" else 1
 
 
 def _port(text: str) -> int:
@@ -315,7 +293,7 @@ def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.store import Store
 
     config = load_config(args.config)
-    path = args.db or config.bot.db
+    path = _db(args, config, must_exist=True)
     store = Store(path)
     try:
         games = Ratings(store, config.bot.ratings.min_games).rebuild()
@@ -348,36 +326,27 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("--script", action="store_true", help="print --- after each answer")
     console.set_defaults(func=_console)
 
-    bench = sub.add_parser("bench", help="print performance figures")
-    bench.add_argument(
-        "what",
-        choices=["engine", "ai", "load"],
-        help="engine speed, an AI level's strength, or live-table load",
-    )
-    bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one; load: jaipur)")
-    bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
-    bench.add_argument("--level", default="hard", help="bench ai: the AI level measured")
-    bench.add_argument(
-        "--vs", default="greedy", help="bench ai: the opponent (random, greedy, easy, medium, hard)"
-    )
-    bench.add_argument("--games", type=int, default=20, help="bench ai: games (Jaipur: matches) to play")
-    bench.add_argument("--players", type=int, help="bench ai: players at the table (default: 2)")
-    bench.add_argument("--seed", type=int, default=1, help="bench ai: seed of the first game")
-    bench.add_argument("-c", "--config", help="bench ai: TOML config with [ai.levels]")
-    bench.add_argument(
-        "--record", action="store_true", help="bench ai: file and rate the games in the store (AI ratings)"
-    )
-    bench.add_argument("--db", help="bench ai --record: sqlite file (default: the config's)")
-    bench.add_argument("--tables", type=int, default=100, help="bench load: live tables")
-    bench.add_argument("--game", dest="load_game", help="bench load: the game every table plays")
-    bench.add_argument("--bots", action="store_true", help="bench load: AI seats at some tables")
-    bench.set_defaults(func=_bench)
+    add_bench_parser(sub)
 
     export = sub.add_parser("export", help="print a game as JSON")
     export.add_argument("game_id", type=int)
     export.add_argument("-c", "--config", help="TOML config file")
     export.add_argument("--db", help="sqlite file")
     export.set_defaults(func=_export)
+
+    backup = sub.add_parser(
+        "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
+    )
+    backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
+    backup.add_argument("-c", "--config", help="TOML config file")
+    backup.add_argument("--db", help="sqlite file to copy (default: the config's, bazaarbot.sqlite)")
+    backup.set_defaults(func=_backup)
+
+    check = sub.add_parser(
+        "restore-check", help="open a backup and report its tables, running games and last move"
+    )
+    check.add_argument("path", help="the backup file")
+    check.set_defaults(func=_restore_check)
 
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")
@@ -402,12 +371,16 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if not getattr(args, "func", None):
-        args = parser.parse_args(["run", *(argv or sys.argv[1:])])
+    if not getattr(args, "func", None):  # bare ``bazaarbot``: what it can do, and nothing started
+        parser.print_help()
+        return 2
     try:
         return int(args.func(args))
     except ConfigError as error:
         print(f"config error: {error}", file=sys.stderr)
+        return 2
+    except DbFileError as error:
+        print(f"database error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

@@ -7,9 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bazaarbot.addresses import ProxyConfigError, normalize_base_path, parse_networks
 from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
+from bazaarbot.metrics import METRICS_ACCESS
 
 
 class ConfigError(ValueError):
@@ -81,6 +83,20 @@ class WebLimits:
     stale_claim: float = 86400.0
     #: malformed frames one websocket may send before it is disconnected
     bad_frames: int = 10
+    #: bytes waiting to be sent to one websocket before it counts as not reading and is disconnected
+    send_buffer_bytes: int = 1_000_000
+    #: bytes waiting to be sent to all websockets of one address, in all
+    address_buffer_bytes: int = 4_000_000
+    #: open websockets in all
+    max_connections: int = 2000
+    #: of ``max_connections``, the room spectators may never take (kept for players)
+    player_reserve: int = 200
+    #: open websockets from one network prefix (IPv4 /24, IPv6 /64)
+    connections_per_prefix: int = 80
+    #: open HTTP connections (websockets included) from one remote address
+    http_per_address: int = 40
+    #: seconds a new HTTP connection may take to send its first request's headers
+    header_timeout: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -91,8 +107,8 @@ class TableSettings:
     turn_seconds: int | None = 300
     #: the AI level that takes over a seat a person left
     takeover_level: str = "medium"
-    #: a game in which no person plays any more is abandoned after this many seconds
-    abandon_grace: float = 300.0
+    #: a paused game (no player present) is abandoned after this many seconds, with a warning a day before
+    abandon_after: float = 7 * 86400.0
 
 
 @dataclass(frozen=True)
@@ -111,6 +127,12 @@ class WebSettings:
     language: str | None = None
     #: room -> its language, overriding ``language``
     channel_languages: dict[str, str] = field(default_factory=dict)
+    #: reverse proxies (addresses or networks) whose forwarding headers are believed
+    trusted_proxies: tuple[str, ...] = ()
+    #: the path prefix the page is served under behind a proxy ("" = the root), e.g. "/bazaar"
+    base_path: str = ""
+    #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
+    metrics: str = "loopback"
 
 
 @dataclass(frozen=True)
@@ -243,25 +265,31 @@ def _channel_languages(section: dict[str, Any], where: str) -> dict[str, str]:
 
 #: the shortest turn clock a table may set (seconds)
 MIN_TURN_SECONDS = 5
+#: the longest turn clock (correspondence play: 14 days per decision)
+MAX_TURN_SECONDS = 14 * 86400
 
 
 def _turn_seconds(section: dict[str, Any], where: str, default: int | None) -> int | None:
     """A turn clock setting: seconds (at least ``MIN_TURN_SECONDS``), 0 for no clock, None when unset."""
     value = _take(section, where, "turn_seconds", int, default)
-    if value and value < MIN_TURN_SECONDS:
-        raise ConfigError(f"{where}.turn_seconds must be 0 (no clock) or at least {MIN_TURN_SECONDS}")
+    if value and not MIN_TURN_SECONDS <= value <= MAX_TURN_SECONDS:
+        raise ConfigError(
+            f"{where}.turn_seconds must be 0 (no clock) or from {MIN_TURN_SECONDS} to {MAX_TURN_SECONDS}"
+        )
     return value
 
 
 def _tables(section: dict[str, Any]) -> TableSettings:
-    _check_keys(section, "tables", {"turn_seconds", "takeover_level", "abandon_grace"})
+    _check_keys(section, "tables", {"turn_seconds", "takeover_level", "abandon_after", "abandon_grace"})
     level = _take(section, "tables", "takeover_level", str, "medium")
     if level not in ("easy", "medium", "hard"):
         raise ConfigError("tables.takeover_level must be easy, medium or hard")
-    grace = _take(section, "tables", "abandon_grace", float, 300.0)
-    if grace < 0:
-        raise ConfigError("tables.abandon_grace must not be negative")
-    return TableSettings(_turn_seconds(section, "tables", 300) or None, level, grace)
+    # ``abandon_grace`` is the old name of the setting; an old config keeps loading
+    older = _take(section, "tables", "abandon_grace", float, 7 * 86400.0)
+    after = _take(section, "tables", "abandon_after", float, older)
+    if after < 0:
+        raise ConfigError("tables.abandon_after must not be negative")
+    return TableSettings(_turn_seconds(section, "tables", 300) or None, level, after)
 
 
 def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type, ...], default: Any) -> Any:
@@ -276,11 +304,40 @@ def _take(section: dict[str, Any], where: str, key: str, kind: type | tuple[type
     return value
 
 
+def _table(section: dict[str, Any], key: str, where: str) -> dict[str, Any]:
+    """A sub-table of the config (empty when absent); anything else is a one-line error naming it."""
+    value = section.get(key, {})
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table ([{where}] with its settings), not {value!r}")
+    return value
+
+
+def _at_least(value: float, where: str, least: float, what: str = "") -> None:
+    if value < least:
+        raise ConfigError(f"{where} must be {what or f'at least {least:g}'}, not {value!r}")
+
+
 def _strings(section: dict[str, Any], where: str, key: str) -> tuple[str, ...]:
     value = section.get(key, [])
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where}.{key} must be a list of strings")
     return tuple(value)
+
+
+def _trusted_proxies(section: dict[str, Any]) -> tuple[str, ...]:
+    entries = _strings(section, "web", "trusted_proxies")
+    try:
+        parse_networks(entries)
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.trusted_proxies: {error}") from None
+    return entries
+
+
+def _base_path(section: dict[str, Any]) -> str:
+    try:
+        return normalize_base_path(_take(section, "web", "base_path", str, ""))
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.base_path: {error}") from None
 
 
 def _check_keys(section: dict[str, Any], where: str, allowed: set[str]) -> None:
@@ -325,6 +382,8 @@ def _web_limits(section: dict[str, Any]) -> WebLimits:
         if value <= 0:
             raise ConfigError(f"{where}.{name} must be more than 0")
         values[name] = value
+    if values["player_reserve"] >= values["max_connections"]:
+        raise ConfigError(f"{where}.player_reserve must be less than max_connections")
     return WebLimits(**values)
 
 
@@ -366,17 +425,17 @@ def _ai(section: Any) -> AiSettings:
 _MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}
 
 
-def _matrix(section: Any, bot: BotSettings, taken: set[str]) -> tuple[MatrixAccount, ...]:
+def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple[MatrixAccount, ...]:
     """``[[matrix.accounts]]``: homeserver, user, a password or a token, rooms, admins by user ID."""
-    if not isinstance(section, dict):
-        raise ConfigError("matrix must be a table with accounts")
     _check_keys(section, "matrix", {"accounts"})
     accounts = []
-    for i, a in enumerate(section.get("accounts", [])):
+    listed = section.get("accounts", [])
+    if not isinstance(listed, list) or not all(isinstance(a, dict) for a in listed):
+        raise ConfigError(f"matrix.accounts must be a list of [[matrix.accounts]] tables, not {listed!r}")
+    for i, a in enumerate(listed):
         where = f"matrix.accounts[{i}]"
-        if not isinstance(a, dict):
-            raise ConfigError(f"{where} must be a table")
         _check_keys(a, where, _MATRIX_KEYS)
+        _at_least(_take(a, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
         name = _take(a, where, "name", str, "matrix")
         if not name or name in taken:
             raise ConfigError(f"{where}.name {name!r} is used twice (each account needs its own name)")
@@ -425,8 +484,8 @@ def _matrix(section: Any, bot: BotSettings, taken: set[str]) -> tuple[MatrixAcco
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
     _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings"})
-    tables = _tables(data.get("tables", {}))
-    b = data.get("bot", {})
+    tables = _tables(_table(data, "tables", "tables"))
+    b = _table(data, "bot", "bot")
     _check_keys(
         b,
         "bot",
@@ -443,7 +502,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "max_tables",
         },
     )
-    rl = b.get("rate_limit", {})
+    rl = _table(b, "rate_limit", "bot.rate_limit")
     _check_keys(rl, "bot.rate_limit", {"commands", "per_seconds"})
     rate = RateLimit(
         commands=_take(rl, "bot.rate_limit", "commands", int, 8),
@@ -455,12 +514,12 @@ def parse_config(data: dict[str, Any]) -> Config:
         nick=_take(b, "bot", "nick", str, "bazaarbot"),
         db=_take(b, "bot", "db", str, "bazaarbot.sqlite"),
         default_game=_take(b, "bot", "default_game", str, "jaipur"),
-        language=_take(b, "bot", "language", str, "en"),
+        language=_language(b, "bot") or "en",
         seed=_take(b, "bot", "seed", int, None),
         max_line=_take(b, "bot", "max_line", int, 400),
         leave_grace=_take(b, "bot", "leave_grace", float, 60.0),
         rate_limit=rate,
-        ratings=_ratings(data.get("ratings", {})),
+        ratings=_ratings(_table(data, "ratings", "ratings")),
         snapshot_every=_take(b, "bot", "snapshot_every", int, 50),
         max_tables=_take(b, "bot", "max_tables", int, 10),
     )
@@ -468,7 +527,9 @@ def parse_config(data: dict[str, Any]) -> Config:
         raise ConfigError("bot.snapshot_every must be 0 (only at shutdown) or a number of moves")
     if bot.max_tables < 1:
         raise ConfigError("bot.max_tables must be at least 1")
-    w = data.get("web", {})
+    _at_least(bot.max_line, "bot.max_line", 1, "at least 1 (characters a line may have)")
+    _at_least(bot.leave_grace, "bot.leave_grace", 0, "0 or more seconds")
+    w = _table(data, "web", "web")
     _check_keys(
         w,
         "web",
@@ -483,6 +544,9 @@ def parse_config(data: dict[str, Any]) -> Config:
             "turn_seconds",
             "language",
             "channel_languages",
+            "trusted_proxies",
+            "base_path",
+            "metrics",
         },
     )
     web = WebSettings(
@@ -496,14 +560,23 @@ def parse_config(data: dict[str, Any]) -> Config:
         turn_seconds=_turn_seconds(w, "web", None),
         language=_language(w, "web"),
         channel_languages=_channel_languages(w, "web"),
+        trusted_proxies=_trusted_proxies(w),
+        base_path=_base_path(w),
+        metrics=_take(w, "web", "metrics", str, "loopback"),
     )
+    if web.metrics not in METRICS_ACCESS:
+        raise ConfigError(f"web.metrics must be one of {', '.join(METRICS_ACCESS)}, not {web.metrics!r}")
     if not 0 <= web.port <= 65535:
         raise ConfigError("web.port must be between 0 and 65535")
-    irc_section = data.get("irc", {})
+    _at_least(web.max_message, "web.max_message", 1, "at least 1 (characters a line may have)")
+    irc_section = _table(data, "irc", "irc")
     _check_keys(irc_section, "irc", {"networks"})
     networks = []
     seen: set[str] = set()
-    for i, n in enumerate(irc_section.get("networks", [])):
+    listed = irc_section.get("networks", [])
+    if not isinstance(listed, list) or not all(isinstance(n, dict) for n in listed):
+        raise ConfigError(f"irc.networks must be a list of [[irc.networks]] tables, not {listed!r}")
+    for i, n in enumerate(listed):
         where = f"irc.networks[{i}]"
         _check_keys(n, where, {f.name for f in IrcNetwork.__dataclass_fields__.values()})
         for key in ("name", "host"):
@@ -520,6 +593,9 @@ def parse_config(data: dict[str, Any]) -> Config:
             raise ConfigError(f"{where} needs burst >= 1 and lines_per_second > 0")
         if _take(n, where, "page_lines", int, 6) < 1:
             raise ConfigError(f"{where}.page_lines must be at least 1")
+        if not 1 <= _take(n, where, "port", int, 6697) <= 65535:
+            raise ConfigError(f"{where}.port must be between 1 and 65535, not {n['port']!r}")
+        _at_least(_take(n, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
         networks.append(
             IrcNetwork(
                 name=n["name"],
@@ -546,7 +622,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 channel_languages=_channel_languages(n, where),
             )
         )
-    matrix = _matrix(data.get("matrix", {}), bot, {web.network, *seen})
+    matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})
     return Config(
         bot=bot, web=web, irc=tuple(networks), matrix=matrix, ai=_ai(data.get("ai", {})), tables=tables
     )

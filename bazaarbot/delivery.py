@@ -31,8 +31,8 @@ class Transport(Protocol):
 class PagingTransport(Protocol):
     """A transport that pages long private answers (IRC): ``/more`` asks it for the next page."""
 
-    def next_page(self, nick: str) -> bool:
-        """Send ``nick`` the next page of their last long answer; False when nothing is left."""
+    def next_page(self, nick: str, key: str | None = None) -> bool:
+        """Send ``nick`` the next page of the long answer made for ``key``; False when nothing is left."""
 
 
 @runtime_checkable

@@ -85,7 +85,7 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     table.game_id = game.id
     table.game_seed = game.seed
     table.players = [
-        Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+        Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")), p.get("owner"))  # type: ignore[arg-type]
         for i, p in enumerate(game.players)
     ]
     if game.rules_version != plugin.rules_version:
@@ -111,6 +111,10 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
         raise
     _follow_renames(table)
     table.moves_made = moves_made
+    # who made a step (the first timeout only reminds a seat that did not): a game old enough
+    # for a snapshot has had every seat move
+    before_tail = set(range(len(names))) if moves_made > len(tail) else set()
+    table.moved = {int(r["seat"]) for r in tail} | before_tail
     table.notify()
     return len(tail)
 
@@ -163,6 +167,7 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
         return 0
     _follow_renames(table)
     table.moves_made = len(moves)
+    table.moved = {int(r["seat"]) for r in moves}
     table.notify()
     note = f"replayed under rules {plugin.rules_version} (saved under {game.rules_version})"
     store.set_rules_version(game.id, plugin.rules_version, note)

@@ -21,6 +21,7 @@ import logging
 import re
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -115,6 +116,8 @@ class StoreWriter:
         #: figures for the load benchmark: commits done and units they carried
         self.commits = 0
         self.units_committed = 0
+        #: told (units, seconds) after every batch written (the metrics); called on the writer thread
+        self.on_commit: Callable[[int, float], None] | None = None
 
     # --- collecting -------------------------------------------------------------------
     def begin(self) -> Unit:
@@ -172,7 +175,7 @@ class StoreWriter:
             batch, self.queued = self.queued, []
             if not batch:
                 return []
-            failed_scopes = self._write_batch(batch)
+            failed_scopes = self._timed_write(batch)
         return self._settle(batch, failed_scopes)
 
     async def commit(self, unit: Unit) -> bool:
@@ -208,7 +211,14 @@ class StoreWriter:
 
     def _locked_write(self, batch: list[Unit]) -> set[Scope]:
         with self._lock:
-            return self._write_batch(batch)
+            return self._timed_write(batch)
+
+    def _timed_write(self, batch: list[Unit]) -> set[Scope]:
+        started = time.perf_counter()
+        failed = self._write_batch(batch)
+        if self.on_commit is not None:
+            self.on_commit(len(batch), time.perf_counter() - started)
+        return failed
 
     def _write_batch(self, batch: list[Unit]) -> set[Scope]:
         """Write the batch in one transaction; the scopes whose writes did not make it.
@@ -258,8 +268,8 @@ class StoreWriter:
         failed: set[Scope] = set()
         try:
             conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error:
-            log.exception("could not begin a transaction for %d lines", len(batch))
+        except sqlite3.Error as error:
+            log.error("could not begin a transaction for %d lines: %s", len(batch), error)
             for unit in batch:
                 unit.ok = False
             return set().union(*(u.scopes for u in batch)) | {None}
@@ -276,16 +286,16 @@ class StoreWriter:
                     else:
                         conn.execute(w.sql, w.params)
                 conn.execute("RELEASE line")
-            except sqlite3.Error:
-                log.exception("a line's writes were refused by the database")
+            except sqlite3.Error as error:
+                log.error("a line's writes were refused by the database: %s", error)
                 conn.execute("ROLLBACK TO line")
                 conn.execute("RELEASE line")
                 unit.ok = False
                 failed |= unit.scopes or {None}
         try:
             conn.execute("COMMIT")
-        except sqlite3.Error:
-            log.exception("commit of %d lines failed", len(batch))
+        except sqlite3.Error as error:
+            log.error("commit of %d lines failed: %s", len(batch), error)
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             for unit in batch:

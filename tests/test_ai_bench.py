@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ai_helpers import SMALL_LEVELS
 
-from bazaarbot.ai import bench
+from bazaarbot.bench import ai as bench
 
 ROOT = Path(__file__).resolve().parent.parent
 LAST_LINE = re.compile(

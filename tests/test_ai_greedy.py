@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from ai_helpers import GAMES
 
-from bazaarbot.ai import bench
+from bazaarbot.bench import ai as bench
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))

@@ -35,3 +35,20 @@ def test_bench_load_with_bots_reports_the_other_tables_beside_thinking_ais(capsy
     assert main(["bench", "load", "--bots", "--tables", "9", "--seconds", "0.5"]) == 0
     out = capsys.readouterr().out
     assert "paced beside 8 hard AIs" in out and "AI moves" in out
+
+
+def test_bench_load_web_plays_through_websockets_and_prints_the_ratio(capsys):
+    assert main(["bench", "load", "--web", "--tables", "3", "--seconds", "1"]) == 0
+    out = capsys.readouterr().out
+    for label in (
+        "closed loop",
+        "bench load --web: 3 live jaipur tables, 6 tabs",
+        "web closed loop",
+        "bot CPU per command",
+        "web paced at 60/s: moves",
+        "web / in-process CPU per command",
+        "web paced move p99",
+    ):
+        assert label in out, label
+    moves = [line for line in out.splitlines() if line.startswith("  moves") and "lines)" in line]
+    assert len(moves) >= 2, "the web phases played moves"

@@ -97,3 +97,14 @@ def test_snapshot_every_is_read_and_a_negative_value_is_named():
         parse_config({"bot": {"snapshot_every": -1}})
     with pytest.raises(ConfigError, match="bot.snapshot_every must be a int"):
         parse_config({"bot": {"snapshot_every": "often"}})
+
+
+def test_tables_defaults_pause_a_week_before_abandoning_and_the_example_shows_the_clock():
+    tables = parse_config({}).tables
+    assert (tables.turn_seconds, tables.takeover_level, tables.abandon_after) == (300, "medium", 7 * 86400)
+    example = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))["tables"]
+    assert {"turn_seconds", "takeover_level", "abandon_after"} <= set(example)
+    assert parse_config({"tables": {"abandon_grace": 600}}).tables.abandon_after == 600  # the old name
+    assert parse_config({"tables": {"turn_seconds": 14 * 86400}}).tables.turn_seconds == 14 * 86400
+    with pytest.raises(ConfigError, match="turn_seconds"):
+        parse_config({"tables": {"turn_seconds": 15 * 86400}})

@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 #: the entry points that build transports and hand them to the hub; they sit above the core
-COMPOSITION_ROOTS = {"bazaarbot/cli.py", "bazaarbot/bench/load_web.py"}
+COMPOSITION_ROOTS = {"bazaarbot/cli.py"}
 
 
 def _imported_modules(path: Path) -> set[str]:

@@ -39,7 +39,7 @@ async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_
         games=GAMES,
         settings=settings,
         wall_clock=clock,
-        tables=TableSettings(turn_seconds=turn_seconds, takeover_level=level, abandon_grace=600),
+        tables=TableSettings(turn_seconds=turn_seconds, takeover_level=level, abandon_after=600),
     )
     recorder = Recorder()
     await recorder.start(bot.hub)
@@ -222,7 +222,7 @@ async def test_three_timeouts_in_a_row_mark_the_player_away_until_they_speak(tmp
             other = bot.table.players[seat]
             await say(bot, other.nick, bot.table.plugin.legal_commands(bot.table.state, seat)[0])
         await settle(bot)
-    assert timeouts == AWAY_AFTER and bot.table.players[sleeper].away
+    assert timeouts == AWAY_AFTER + 1 and bot.table.players[sleeper].away  # the first one only reminds
     assert sum(f"Time is up for {nick}" in line for line in recorder.channel()) == AWAY_AFTER
     await say(bot, nick, "sorry, I was away")
     assert bot.table.players[sleeper].ai is None and not bot.table.players[sleeper].away
@@ -277,7 +277,7 @@ async def test_clock_command_sets_the_time_per_decision(tmp_path):
     await say(bot, "p1", "/clock off")
     assert bot.table.clock_seconds() is None
     await say(bot, "p1", "/clock 2s")
-    assert any("at least 5s" in line for line in recorder.private("p1"))
+    assert any("from 5s to 14 days" in line for line in recorder.private("p1"))
     await say(bot, "p2", "/clock 5m")
     assert bot.table.clock_seconds() is None  # only the host or an admin
 
@@ -293,15 +293,18 @@ async def test_reset_by_agreement_of_four_people(tmp_path):
     assert not bot.table.running and [s.nick for s in bot.table.seats] == names
 
 
-async def test_a_game_with_no_person_left_is_abandoned_after_the_grace(tmp_path):
+async def test_a_game_with_no_person_left_pauses_and_is_abandoned_only_after_a_warning(tmp_path):
     bot, recorder, clock, names = await table_of("jaipur", 2, tmp_path, turn_seconds=None)
     await say(bot, "p1", "/leave")
     await say(bot, "p2", "/leave")
     await bot.hub.tick()
-    assert bot.table.running
-    clock.now += 601
+    assert bot.table.running and any("the game is paused" in line for line in recorder.channel())
+    clock.now += 601  # abandon_after is over, but nobody was warned yet
     await bot.hub.tick()
-    assert not bot.table.running and any("abandoned" in line for line in recorder.channel())
+    assert bot.table.running and any("is abandoned in 5m" in line for line in recorder.channel())
+    clock.now += 300
+    await bot.hub.tick()
+    assert not bot.table.running and any("abandoned (paused for" in line for line in recorder.channel())
 
 
 class HeldExecutor(Executor):

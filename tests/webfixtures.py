@@ -64,6 +64,7 @@ async def serve(
     leave_grace: float = 60.0,
     rate_limit: RateLimit | None = None,
     limits: WebLimits | None = None,
+    web: dict[str, Any] | None = None,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
     """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
@@ -77,7 +78,7 @@ async def serve(
         ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS),
         ai_pool=thread_ai_pool(),
     )
-    web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits())
+    web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits(), **(web or {}))
     transport = WebTransport(web_settings, **transport_options)
     hub.attach(transport)
     await transport.start(hub)

@@ -38,6 +38,9 @@ class CommandHost(Protocol):
     def seated_tables(self, network: str, key: str) -> list[Table]:
         """The tables where the identity ``key`` sits."""
 
+    def tables_of_person(self, network: str, key: str) -> list[Table]:
+        """Every table where ``key`` sits, in a lobby or holding a seat of a running game."""
+
     def seated_key(self, network: str, nick: str) -> str | None:
         """The identity of the player seated under ``nick`` at one of the network's tables, else None."""
 

@@ -122,6 +122,6 @@ def moves(ctx: Context) -> list[Outgoing]:
 def more(ctx: Context) -> list[Outgoing]:
     transport = ctx.host.transport(ctx.network)
     with language(ctx.host.person_language(ctx.network, ctx.user.key)):  # the page's "(n more lines)"
-        if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick):
+        if isinstance(transport, PagingTransport) and transport.next_page(ctx.nick, ctx.user.key):
             return []
     return [ctx.tell(_("Nothing more to show."))]

@@ -60,12 +60,16 @@ Lookup = Callable[[str, str, str], Standing | None]
 def rate_game(game: FinishedGame, lookup: Lookup) -> tuple[list[Change], list[Standing]]:
     """What one game does to the ratings: a change per seat, and the new standings.
 
-    A seat is rated when its owner made enough of its decisions; a game needs
+    A seat is rated when it played to the end (it has a rank: a seat that ended
+    under an AI or was skipped has none) and its owner made enough of its decisions; a game needs
     two different rated identities. An identity at several seats (two AI seats
     of one level) gets the mean of the updates openskill gives its seats.
     """
     identities = [identity_of(s.user_key) for s in game.seats]
-    rated = [played_by_owner(ident, s.authors) for ident, s in zip(identities, game.seats, strict=True)]
+    rated = [
+        s.rank > 0 and played_by_owner(ident, s.authors)
+        for ident, s in zip(identities, game.seats, strict=True)
+    ]
     if len({ident for ident, ok in zip(identities, rated, strict=True) if ok}) < 2:
         rated = [False] * len(game.seats)
     current: dict[str, Standing | None] = {

@@ -131,11 +131,12 @@ def history_lines(nick: str, games: list[PastGame], titles: dict[str, str]) -> l
             outcome = _("abandoned")
         else:
             winners = [name for name, _score_, won in game.players if won]
-            outcome = (
-                _("{nick} won").format(nick=winners[0])
-                if len(winners) == 1
-                else _("shared by {nicks}").format(nicks=", ".join(winners))
-            )
+            if not winners:  # the best seat did not play to the end: nobody is credited with the win
+                outcome = _("no win credited")
+            elif len(winners) == 1:
+                outcome = _("{nick} won").format(nick=winners[0])
+            else:
+                outcome = _("shared by {nicks}").format(nicks=", ".join(winners))
         lines.append(
             _("game {id}, {date}, {game}: {players} - {outcome}").format(
                 id=game.id,

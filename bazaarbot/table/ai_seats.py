@@ -99,10 +99,10 @@ class AiSeats(TableBase):
     def ai_decisions(self) -> list[Decision]:
         """The decisions awaited now from seats an AI plays (none when no game runs).
 
-        With no person left in the game the AIs wait: somebody may sit in
-        before the game is abandoned.
+        While no player is present (the game is paused) the AIs wait: a
+        player may come back, or somebody sit in.
         """
-        if not self.running or self.game_id is None or self.people_left() == 0:
+        if not self.running or self.game_id is None or self.idle_since is not None or self.people_left() == 0:
             return []
         return [
             Decision(self.game_id, self.moves_made, index, self.players[index].ai or DEFAULT_TAKEOVER_LEVEL)
@@ -151,9 +151,14 @@ class AiSeats(TableBase):
         """A person plays seat ``index`` again: its former player, or somebody sitting in."""
         seat = self.players[index]
         user = actor.user
-        sitter = seat.key != user.key
+        sitter = seat.key != user.key and seat.owner != user.key
         old_nick = seat.nick
+        if sitter and seat.owner is None:
+            seat.owner = seat.key  # the absent player's /claim code still takes the seat back
+        elif not sitter:
+            seat.owner = None
         seat.key, seat.nick, seat.ai, seat.away = user.key, user.nick, None, False
+        self.set_offline(user.key, False)
         self._rename_in_game(index, user.nick)
         if self.seat_of(user.key) is None:
             self.seats.append(Seat(seat.number, user.key, user.nick))
@@ -163,7 +168,12 @@ class AiSeats(TableBase):
         self.save_lobby()
         self.save_players()
         self.notify()
-        if sitter:
+        if sitter and user.nick.lower() == old_nick.lower():
+            # the same nick, another person: never let it read as the player coming back
+            line = _("{nick} (another user) sits in for {former} in seat {n}; the AI steps aside.").format(
+                nick=user.nick, former=old_nick, n=seat.number
+            )
+        elif sitter:
             line = _("{nick} sits in for {former} in seat {n}; the AI steps aside.").format(
                 nick=user.nick, former=old_nick, n=seat.number
             )
@@ -173,7 +183,7 @@ class AiSeats(TableBase):
         view = self.view_of(index)
         if view:
             out.append(self.tell(user.nick, view, key=user.key))
-        return out
+        return out + self.check_presence()
 
     def _rename_in_game(self, index: int, name: str) -> None:
         if self.state is not None and hasattr(self.state, "players"):
@@ -183,12 +193,6 @@ class AiSeats(TableBase):
         """Store who holds each game seat now (person or AI), so a restart keeps it."""
         if self.game_id is not None:
             self.store.set_players(self.game_id, [s.record() for s in self.players])
-
-    def abandon_empty(self) -> list[Outgoing]:
-        """The game no person plays any more ends as abandoned."""
-        if not self.running or self.people_left() > 0:
-            return []
-        return self._end_game("abandoned", _("no person played any more"))
 
     def people_left(self) -> int:
         """How many game seats a person still plays."""

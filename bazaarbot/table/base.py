@@ -7,6 +7,7 @@ They share the fields declared here.
 
 from __future__ import annotations
 
+import json
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -66,6 +67,8 @@ class TableBase(ABC):
         self.turn_clock: Any = None
         #: game seat -> decisions in a row the clock ran out on
         self.timeouts: dict[int, int] = {}
+        #: the game seats that made a step of the running game (its person, or the AI for them)
+        self.moved: set[int] = set()
         #: seated person's key -> when they asked to /reset (an agreement of everybody seated)
         self.reset_requests: dict[str, float] = {}
         #: wall-clock time (the hub injects a fake one in tests)
@@ -78,6 +81,13 @@ class TableBase(ABC):
         self.after_game: Callable[[int], list[str]] | None = None
         #: why a stored game cannot go on under the installed rules (the table waits for /reset)
         self.paused: str | None = None
+        #: since when the running game waits for a player to come back (none present); None while it runs
+        idle = self.settings.get("idle_since")
+        self.idle_since: float | None = float(idle) if idle else None
+        #: keys of players who disconnected from a correspondence game and keep their seat meanwhile
+        self.offline: set[str] = set(json.loads(self.settings.get("offline") or "[]"))
+        #: whether a person (by key) may be sent a reminder now (the hub limits them per person)
+        self.may_remind: Callable[[str, float], bool] = lambda key, gap: True
         #: one-time codes that move a seat bound to a host to its owner's new address
         self.codes = SeatCodes(store.db.conn)
         #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
@@ -150,6 +160,26 @@ class TableBase(ABC):
             self.settings.pop(name, None)
         self.store.set_pref(self.network, self.settings_key, name, value)
 
+    def set_offline(self, key: str, offline: bool) -> None:
+        """Mark a player of a correspondence game offline (or back), in memory and on disk."""
+        if (key in self.offline) == offline:
+            return
+        if offline:
+            self.offline.add(key)
+        else:
+            self.offline.discard(key)
+        self.save_setting("offline", json.dumps(sorted(self.offline)) if self.offline else "")
+
+    def clear_presence(self) -> None:
+        """A game ended or starts: nobody is offline and nothing is paused for lack of players."""
+        if self.offline:
+            self.offline = set()
+            self.save_setting("offline", "")
+        if self.idle_since is not None or self.settings.get("idle_warned"):
+            self.idle_since = None
+            self.save_setting("idle_since", "")
+            self.save_setting("idle_warned", "")
+
     def save_lobby(self) -> None:
         self.store.save_lobby(
             self.ensure_saved(),
@@ -159,6 +189,10 @@ class TableBase(ABC):
             [SeatRow(s.number, s.key, s.nick) for s in self.seats],
             self.colors,
         )
+
+    @abstractmethod
+    def check_presence(self, now: float | None = None) -> list[Outgoing]:
+        """Pause the game while no player is present, go on when one is (the presence part implements it)."""
 
     @abstractmethod
     def _end_game(self, status: str, note: str, result: Result | None = None) -> list[Outgoing]:

@@ -11,46 +11,29 @@ so a restart resumes with the time that was left.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 
-from bazaarbot.config import MIN_TURN_SECONDS
+from bazaarbot.config import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
-from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, AiSeats, Decision
+from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, Decision
+from bazaarbot.table.durations import parse_duration, say_duration
+from bazaarbot.table.presence import CORRESPONDENCE_SECONDS, Presence
 from bazaarbot.table.seats import Actor
 
 #: the second reminder comes this many seconds before the end
 LAST_CALL = 30.0
 #: timeouts in a row after which the AI plays the seat until its player is back
 AWAY_AFTER = 3
+#: a person is sent at most one private reminder (across all tables) within this many seconds
+REMIND_GAP = 1800.0
 #: after a restart that did not stop cleanly, a clock whose deadline passed gets at least this long
 RESTART_GRACE = 30.0
 #: the events of one decision's clock, in order
 HALF, LAST, TIMEOUT = "half", "last", "timeout"
 
-_DURATION = re.compile(r"^(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?)?$")
-
-
-def parse_duration(text: str) -> int | None:
-    """``90s`` / ``90`` -> 90, ``5m`` -> 300; None when it is not a duration."""
-    match = _DURATION.match(text.strip().lower())
-    if not match:
-        return None
-    value = int(match.group(1))
-    unit = match.group(2) or "s"
-    return value * 60 if unit.startswith("m") else value
-
-
-def say_duration(seconds: float) -> str:
-    """``4m 30s``, ``45s`` (whole seconds, rounded up)."""
-    whole = max(0, int(-(-seconds // 1)))
-    minutes, rest = divmod(whole, 60)
-    if minutes and rest:
-        return _("{m}m {s}s").format(m=minutes, s=rest)
-    if minutes:
-        return _("{m}m").format(m=minutes)
-    return _("{s}s").format(s=rest)
+#: the grace a person who has not moved yet gets at their first timeout (marked in ``TurnClock.sent``)
+GRACE = "grace"
 
 
 @dataclass
@@ -102,6 +85,14 @@ class TurnClock:
             self.sent.add(HALF)
         return fresh
 
+    def grant_grace(self, now: float) -> bool:
+        """The decision's first timeout only reminds: a whole new period, once; False when given already."""
+        if GRACE in self.sent:
+            return False
+        self.sent = {GRACE}
+        self.deadline = now + self.seconds
+        return True
+
     def pause(self, now: float) -> None:
         if self.paused_left is None and self.deadline is not None:
             self.paused_left = max(0.0, self.deadline - now)
@@ -141,7 +132,7 @@ class TurnClock:
         return clock
 
 
-class Clock(AiSeats):
+class Clock(Presence):
     """The table's turn clock and what happens when time runs out."""
 
     def clock_seconds(self) -> int | None:
@@ -152,23 +143,38 @@ class Clock(AiSeats):
         return int(raw) or None
 
     def set_clock(self, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
-        """``/clock 90s|5m|off``."""
+        """``/clock`` says the setting (anyone); ``/clock 90s|5m|2h|1d|off`` sets it (host or admin)."""
         nick = actor.user.nick
         if not args:
             seconds = self.clock_seconds()
             state = say_duration(seconds) if seconds else _("off")
             return [
                 self.tell(
-                    nick, _("The turn clock here is {state}. /clock 90s, 5m or off.").format(state=state)
+                    nick,
+                    _(
+                        "The turn clock here is {state} per decision. The host sets it: "
+                        "/clock 90s, 5m, 1d or off."
+                    ).format(state=state),
+                )
+            ]
+        if actor.user.key != self.host and not actor.is_admin:
+            return [
+                self.tell(
+                    nick,
+                    _("Only the host ({host}) or an admin can use /{name}.").format(
+                        host=self.host_nick(), name="clock"
+                    ),
                 )
             ]
         word = args[0].lower()
         seconds = 0 if word in ("off", "0", "none") else parse_duration(word)
-        if seconds is None or (seconds and seconds < MIN_TURN_SECONDS):
+        if seconds is None or (seconds and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS):
             return [
                 self.tell(
                     nick,
-                    _("Give the clock as 90s, 5m or off (at least {n}s).").format(n=MIN_TURN_SECONDS),
+                    _("Give the clock as 90s, 5m, 2h, 1d or off (from {n}s to {days} days).").format(
+                        n=MIN_TURN_SECONDS, days=MAX_TURN_SECONDS // 86400
+                    ),
                 )
             ]
         self.save_setting("clock", str(seconds))
@@ -182,6 +188,28 @@ class Clock(AiSeats):
             line = _("The turn clock is off at this table (set by {nick}).").format(nick=nick)
         return [self.say(line)]
 
+    def is_correspondence(self) -> bool:
+        """A clock of an hour or more: a player who disconnects keeps their seat and is told on return."""
+        seconds = self.clock_seconds()
+        return bool(seconds) and seconds >= CORRESPONDENCE_SECONDS  # type: ignore[operator]
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds left on the awaited decision's clock (all of it when not started yet); None: no clock."""
+        seconds = self.clock_seconds()
+        if not seconds or not self._awaited_people():
+            return None
+        clock = self.turn_clock
+        stored = self.settings.get("clock_state")
+        if clock is None and stored:
+            clock = TurnClock.from_json(stored, now)
+        if (
+            clock is not None
+            and clock.decision == (self.game_id, self.moves_made)
+            and clock.seconds == seconds
+        ):
+            return clock.left(now)
+        return float(seconds)
+
     def _awaited_people(self) -> list[int]:
         if not self.running:
             return []
@@ -193,6 +221,8 @@ class Clock(AiSeats):
         A decision first seen now gets ``delay`` extra seconds (its prompt is still queued).
         """
         seconds = self.clock_seconds()
+        if self.idle_since is not None:  # the game is paused: nobody is here, the clock stands still
+            return [], []
         people = self._awaited_people()
         if not seconds or not people or self.game_id is None:
             if self.turn_clock is not None and self.turn_clock.decision is not None:
@@ -216,21 +246,55 @@ class Clock(AiSeats):
         names = ", ".join(self.players[i].nick for i in people)
         for event in events:
             if event == TIMEOUT:
+                fresh = [i for i in people if not self._has_moved(i)]
+                if fresh and clock.grant_grace(now):
+                    self._save_clock()
+                    out += self._first_timeout(fresh, seconds)
+                    continue
                 level = self.takeover_level()
                 decisions += [Decision(self.game_id, self.moves_made, i, level, timeout=True) for i in people]
                 continue
             left = say_duration(clock.left(now) or 0)
             out.append(self.say(_("{names}: your move, {left} left.").format(names=names, left=left)))
+            gap = min(REMIND_GAP, seconds / 4)
             for i in people:
+                if not self.may_remind(self.players[i].key, gap):
+                    continue
                 out.append(
                     self.tell(
                         self.players[i].nick,
                         _("Your move at {channel}: {left} left, then the AI plays it for you.").format(
                             channel=self.channel, left=left
                         ),
+                        key=self.players[i].key,  # a reminder for the player, not for a nick-taker
                     )
                 )
         return out, decisions
+
+    def _has_moved(self, index: int) -> bool:
+        """Whether game seat ``index`` made any step of this game yet (its person, or the AI at a timeout)."""
+        return index in self.moved
+
+    def _first_timeout(self, people: list[int], seconds: int) -> list[Outgoing]:
+        """The first timeout of somebody who has not moved yet only reminds: the AI waits one more period."""
+        names = ", ".join(self.players[i].nick for i in people)
+        out: list[Outgoing] = [
+            self.say(
+                _("{names}: your move. You have {time} more; after that the AI plays it for you.").format(
+                    names=names, time=say_duration(seconds)
+                )
+            )
+        ]
+        for i in people:
+            if not self.may_remind(self.players[i].key, min(REMIND_GAP, seconds / 4)):
+                continue
+            out += self.tell_seat(
+                i,
+                _("Your move at {channel}: /moves lists what you can do; {time} left.").format(
+                    channel=self.channel, time=say_duration(seconds)
+                ),
+            )
+        return out
 
     def _save_clock(self) -> None:
         if self.turn_clock is not None:
@@ -242,7 +306,7 @@ class Clock(AiSeats):
             self._save_clock()
 
     def resume_clock(self, now: float) -> None:
-        if self.turn_clock is not None:
+        if self.turn_clock is not None and self.idle_since is None:  # a paused game's clock stays still
             self.turn_clock.resume(now)
             self._save_clock()
 
@@ -251,7 +315,7 @@ class Clock(AiSeats):
 
     def play_timed_out(self, decision: Decision, command: str) -> list[Outgoing]:
         """The AI plays one timed-out decision for a person; three in a row and the seat is theirs no more."""
-        if not self.decides_for_person(decision):
+        if not self.decides_for_person(decision) or self.idle_since is not None:
             return []
         seat = self.players[decision.seat]
         out: list[Outgoing] = [
@@ -280,4 +344,5 @@ class Clock(AiSeats):
                     ).format(nick=seat.nick, n=count)
                 )
             )
+            out += self.check_presence()
         return out

@@ -78,8 +78,10 @@ class RunningGame(AiSeats):
         defaults = {o.name: o.default for o in plugin.options}
         options = {**defaults, **self.options}
         self.players = [replace(s, ai=s.bot_level, away=False) for s in self.seats]
+        self.clear_presence()
         self.game_seed = seed
         self.timeouts = {}
+        self.moved = set()
         self.reset_requests = {}
         self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
@@ -171,6 +173,7 @@ class RunningGame(AiSeats):
             self._reload()
             return False
         self.moves_made += 1
+        self.moved.add(seat)
         self.notify()
         return True
 
@@ -264,14 +267,17 @@ class RunningGame(AiSeats):
                 for index in group:
                     rank_of[index] = rank
         for index, seat in enumerate(self.players):
+            # a person's seat that ended under an AI or was skipped did not play to the end: shown with
+            # its mark, no rank (not rated) and never a win (see docs/ratings.md)
+            finished = seat.is_bot or seat.has_person
             rows.append(
                 {
                     "seat": index,
                     "user_key": seat.key,
-                    "nick": seat.nick,
+                    "nick": seat.nick if finished else seat.label,
                     "score": float(result.scores.get(index, 0)) if result else 0.0,
-                    "rank": rank_of.get(index, 0),
-                    "winner": int(bool(result and index in result.winners)),
+                    "rank": rank_of.get(index, 0) if finished else 0,
+                    "winner": int(bool(result and index in result.winners and finished)),
                 }
             )
         data = None
@@ -297,7 +303,9 @@ class RunningGame(AiSeats):
         self.moves_made = 0
         self.undo_point = None
         self.timeouts = {}
+        self.moved = set()
         self.reset_requests = {}
+        self.clear_presence()
         self.notify()
         if self.turn_clock is not None:
             self.turn_clock = None
@@ -324,7 +332,7 @@ class RunningGame(AiSeats):
         plugin = self.games[plugin_name]
         self.game_name = plugin_name
         self.players = [
-            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")))  # type: ignore[arg-type]
+            Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")), p.get("owner"))  # type: ignore[arg-type]
             for i, p in enumerate(players)
         ]
         self.game_seed = seed
@@ -339,6 +347,7 @@ class RunningGame(AiSeats):
                 self.state.players[index] = seat.label
         self.game_id = game_id
         self.moves_made = len(moves)
+        self.moved = {int(record["seat"]) for record in moves}
         self.notify()
 
     def _replay(self, seat: int, text: str, moves_made: int) -> None:

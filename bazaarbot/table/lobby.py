@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from bazaarbot.digits import is_number
+from bazaarbot.digits import number as ascii_number
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.table.clock import Clock
@@ -107,9 +109,8 @@ class Lobby(Clock):
         plugin = self.plugin
         taken = {s.number for s in self.seats}
         if args:
-            try:
-                number = int(args[0])
-            except ValueError:
+            number = ascii_number(args[0])
+            if number is None:
                 return [
                     self.tell(
                         user.nick,
@@ -183,7 +184,7 @@ class Lobby(Clock):
                 return self.take_back(index, actor)
             return [self.tell(user.nick, _("You are already playing here."))]
         open_seats = [s for s in self.players if s.ai is not None and not s.is_bot]
-        if args and args[0].isdigit():
+        if args and is_number(args[0]):
             seat = next((s for s in open_seats if s.number == int(args[0])), None)
             if seat is not None:
                 return self.take_back(self.players.index(seat), actor)
@@ -258,12 +259,25 @@ class Lobby(Clock):
             out += self._seat_left(index)
         out += self._pass_host()
         self.save_lobby()
-        return out
+        return out + self.check_presence()
+
+    def disconnected(self, key: str, reason: Callable[[str], str]) -> list[Outgoing]:
+        """A part or quit after its grace: the leave path, except in correspondence play.
+
+        With a clock of an hour or more the player keeps their seat (and nobody
+        plays it for them) while they are offline; they are told on return.
+        """
+        index = self.game_seat_of(key) if self.running else None
+        if index is not None and self.players[index].has_person and self.is_correspondence():
+            self.set_offline(key, True)
+            return self.check_presence()
+        return self.remove(key, reason)
 
     def _seat_left(self, index: int) -> list[Outgoing]:
         """A person left game seat ``index``: skipped (``leavers=skip``) or played by an AI."""
         seat = self.players[index]
-        if self.options.get("leavers") == "skip":
+        last = not [i for i in self.present_people() if i != index]
+        if self.options.get("leavers") == "skip" and not last:  # the last one's seat waits for them
             skipped = self.skip_seat(index)
             if skipped is not None:
                 return skipped
@@ -277,12 +291,6 @@ class Lobby(Clock):
                 ).format(level=level, n=seat.number, nick=seat.nick)
             )
         ]
-        if self.people_left() == 0:
-            out.append(
-                self.say(
-                    _("No person plays this game any more; it is abandoned soon unless someone sits in.")
-                )
-            )
         return out
 
     def reset(self, actor: Actor, args: tuple[str, ...] = ()) -> list[Outgoing]:
@@ -356,8 +364,10 @@ class Lobby(Clock):
     def person_spoke(self, key: str, actor: Actor) -> list[Outgoing]:
         """Anything said at the table by a player marked away brings them back to their seat."""
         index = self.game_seat_of(key) if self.running else None
-        if index is None or not self.players[index].away:
+        if index is None:
             return []
+        if not self.players[index].away:
+            return self.person_returned(actor)
         return self.take_back(index, actor)
 
     def back(self, actor: Actor) -> list[Outgoing]:
@@ -388,6 +398,18 @@ class Lobby(Clock):
         self.save_lobby()
 
     # --- a seat's owner at a new address ------------------------------------------------------
+    def _sat_in_for(self, owner: str) -> int | None:
+        """The game seat somebody sits in for ``owner``, who played it before."""
+        return next((i for i, s in enumerate(self.players) if s.owner == owner and s.key != owner), None)
+
+    def _unseat_sitter(self, index: int, owner_nick: str) -> list[Outgoing]:
+        """The seat's owner takes it back from whoever sat in: they are told, and keep no seat here."""
+        sitter = self.players[index]
+        note = _("{nick} took seat {n} back with its code; you no longer play it.").format(
+            nick=owner_nick, n=sitter.number
+        )
+        return [self.tell(sitter.nick, note, key=sitter.key)] if sitter.ai is None else []
+
     def _code_line(self, key: str) -> str:
         code = self.codes.issue(self.network, self.channel, key)
         return _(
@@ -399,7 +421,9 @@ class Lobby(Clock):
         user = actor.user
         owner = self.codes.owner(self.network, code)
         held = owner is not None and (
-            self.seat_of(owner[1]) is not None or self.game_seat_of(owner[1]) is not None
+            self.seat_of(owner[1]) is not None
+            or self.game_seat_of(owner[1]) is not None
+            or self._sat_in_for(owner[1]) is not None
         )
         if owner is None or owner[0] != self.channel.lower() or not held:
             return [self.tell(user.nick, _("That code is not valid here (each code works once)."))], None
@@ -413,12 +437,19 @@ class Lobby(Clock):
                     _("You already sit at {channel}; /leave that seat first.").format(channel=self.channel),
                 )
             ], None
+        out: list[Outgoing] = []
+        sat_in = self._sat_in_for(old_key)
+        if sat_in is not None and self.game_seat_of(old_key) is None:
+            out += self._unseat_sitter(sat_in, user.nick)
+            old_key = self.players[sat_in].key
         seat = self.seat_of(old_key)
         index = self.game_seat_of(old_key)
         number = seat.number if seat is not None else self.players[index].number  # type: ignore[index]
-        self.codes.forget(self.network, self.channel, old_key)
+        self.codes.forget(self.network, self.channel, owner[1])
         self.rename(old_key, user.key, user.nick)
-        out: list[Outgoing] = [self.say(_("{nick} takes seat {n} back.").format(nick=user.nick, n=number))]
+        if index is not None:
+            self.players[index].owner = None
+        out.append(self.say(_("{nick} takes seat {n} back.").format(nick=user.nick, n=number)))
         note = _("Seat {n} at {channel} is yours again.").format(n=number, channel=self.channel)
         if user.mask and not user.account:
             note += " " + self._code_line(user.key)

@@ -40,6 +40,9 @@ class Seat:
     ai: str | None = None
     #: the person stopped answering (timed out three times); any word at the table brings them back
     away: bool = False
+    #: whose seat it was before somebody sat in for them: their ``/claim`` code takes it back
+    #: until the game ends
+    owner: str | None = None
 
     @property
     def is_bot(self) -> bool:
@@ -72,6 +75,8 @@ class Seat:
             data["ai"] = self.ai
         if self.away:
             data["away"] = True
+        if self.owner is not None:
+            data["owner"] = self.owner
         return data
 
 

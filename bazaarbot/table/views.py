@@ -17,9 +17,12 @@ class Views(TableBase):
         if self.running:
             to_act = ", ".join(self.players[s].label for s in plugin.to_act(self.state))
             names = _(" vs ").join(s.label for s in self.players)
-            return _("{game} running: {names}. To act: {who}.").format(
+            line = _("{game} running: {names}. To act: {who}.").format(
                 game=plugin.title, names=names, who=to_act or "-"
             )
+            if self.idle_since is not None:
+                line += " " + _("Paused until a player comes back.")
+            return line
         if not self.seats:
             return _("{game} table, nobody seated ({players}). /join to sit down.").format(
                 game=plugin.title, players=players_label(plugin)

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
 from bazaarbot.messages import Incoming, SeatedPerson, User
+from bazaarbot.metrics import Metrics
 
 __all__ = ["HubPort", "PacedTransport", "PagingTransport", "Transport"]
 
@@ -29,6 +30,10 @@ class HubPort(Protocol):
     @property
     def bot_nick(self) -> str:
         """The bot's own nick (lines from it are ignored; web frames name it)."""
+
+    @property
+    def metrics(self) -> Metrics:
+        """The bot's figures: a transport registers its own gauges and counts what it sends."""
 
     @property
     def database(self) -> sqlite3.Connection:
@@ -52,7 +57,7 @@ class HubPort(Protocol):
         """A part, quit or closed tab: the leave path runs after the grace unless they come back."""
 
     async def user_returned(self, network: str, user: User) -> None:
-        """Somebody who had left is back within the grace."""
+        """Somebody joined a channel or opened the page: a pending leave ends; their paused games go on."""
 
     async def network_down(self, network: str) -> None:
         """The transport lost its network: that network's turn clocks stand still."""
@@ -90,3 +95,6 @@ class HubPort(Protocol):
 
     def snapshot(self) -> dict[str, object]:
         """Figures for a health check."""
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        """The tables where ``key`` sits (``/tables``) as data, their move first, each with its line."""

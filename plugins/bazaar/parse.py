@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bazaarbot.digits import is_number
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
 
@@ -41,7 +42,7 @@ def is_move(text: str) -> bool:
 
 
 def _number(word: str | None, what: str, example: str) -> int:
-    if word is None or not word.lstrip("#").isdigit():
+    if word is None or not is_number(word.lstrip("#")):
         raise MoveError(_("Say which {what}, e.g. '{example}'.").format(what=what, example=example))
     return int(word.lstrip("#")) - 1
 
@@ -62,7 +63,7 @@ def _colours(words: list[str]) -> tuple[int, int, int, int, int]:
     counts = [0] * NCOL
     times = 1
     for w in words:
-        if w.isdigit():
+        if is_number(w):
             times = int(w)
             continue
         counts[_colour(w)] += times
@@ -95,10 +96,10 @@ def parse(state: BazaarState, seat: int, text: str) -> tuple:
         # "trade 3", "trade 3 back", also "trade 3back" and "trade back 3"
         joined = " ".join(args).replace("<-", " < ").replace("->", " > ")
         tokens = joined.split()
-        digits = [t for t in tokens if t.lstrip("#").isdigit()]
-        if not digits and tokens and tokens[0][:1].isdigit():
+        digits = [t for t in tokens if is_number(t.lstrip("#"))]
+        if not digits and tokens and is_number(tokens[0][:1]):
             head = tokens[0]
-            num = "".join(ch for ch in head if ch.isdigit())
+            num = "".join(ch for ch in head if is_number(ch))
             tokens = [num, head[len(num) :]] + tokens[1:]
             digits = [num]
         if len(digits) != 1:

@@ -11,13 +11,17 @@ listing for the same nick, that listing's queued lines are promoted to game
 class so the game line is not starved. Listing lines may be dropped
 (``drop_bulk``) when their player asks for something new; game lines are never
 dropped except by ``limit``, the memory bound of a connection gone wild.
+
+A private line may name its ``owner`` (the identity it is for); the lines of a
+target follow a nick change (``rename``) and go when their reader quits or the
+server says the nick is gone (``drop_target``).
 """
 
 from __future__ import annotations
 
 import collections
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -25,10 +29,11 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class Queued:
-    """One line waiting for its turn; ``bulk`` while it is part of a listing."""
+    """One line waiting for its turn; ``bulk`` while it is part of a listing; ``owner`` it is for."""
 
     line: str
     bulk: bool = False
+    owner: str | None = None
 
 
 class FairQueue:
@@ -56,7 +61,9 @@ class FairQueue:
             for item in queue:
                 yield item.line
 
-    def put(self, line: str, target: str = "", bulk: bool = False, front: bool = False) -> None:
+    def put(
+        self, line: str, target: str = "", bulk: bool = False, front: bool = False, owner: str | None = None
+    ) -> None:
         """Queue a line for ``target``; ``front`` lines (control) go before everything else."""
         if len(self) >= self.limit:
             self._shed()
@@ -70,7 +77,7 @@ class FairQueue:
         if not bulk:
             for item in queue:
                 item.bulk = False  # a game line behind a listing: the listing goes at game pace
-        queue.append(Queued(line, bulk))
+        queue.append(Queued(line, bulk, owner))
         self._count += 1
 
     def peek(self) -> tuple[str | None, str]:
@@ -79,6 +86,37 @@ class FairQueue:
             return None, self.front[0]
         target = self._next_target()
         return target, self.targets[target][0].line
+
+    def owner(self, target: str | None) -> str | None:
+        """The identity the line ``peek`` showed is for (None: anybody under that target)."""
+        return None if target is None else self.targets[target][0].owner
+
+    def drop_target(self, target: str) -> int:
+        """Forget every line still waiting for ``target`` (its reader quit, or the nick is gone)."""
+        queue = self.targets.pop(target, None)
+        if not queue:
+            return 0
+        self.ring.remove(target)
+        self._count -= len(queue)
+        self.dropped += len(queue)
+        return len(queue)
+
+    def rename(self, old: str, new: str, rewrite: Callable[[str], str], owners: dict[str, str]) -> None:
+        """The lines for ``old`` follow its nick change to ``new`` (each line rewritten, owners mapped)."""
+        queue = self.targets.pop(old, None)
+        if queue is None:
+            return
+        self.ring.remove(old)
+        for item in queue:
+            item.line = rewrite(item.line)
+            if item.owner is not None:
+                item.owner = owners.get(item.owner, item.owner)
+        moved = self.targets.get(new)
+        if moved is None:
+            self.targets[new] = queue
+            self.ring.append(new)
+        else:
+            moved.extend(queue)
 
     def pop(self, target: str | None) -> str:
         """Take the line ``peek`` showed for ``target`` and give that target's turn to the next one."""

@@ -63,8 +63,11 @@ class SendQueue:
         limit: int = 10_000,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        may_send: Callable[[str, str], bool] = lambda target, owner: True,
     ) -> None:
         self.write = write
+        #: asked at the moment of sending whether ``owner`` still holds ``target`` (a nick can change hands)
+        self.may_send = may_send
         self.bucket = TokenBucket(burst, rate, clock)
         self.waiting = FairQueue(limit)
         self.sleep = sleep
@@ -95,19 +98,29 @@ class SendQueue:
                 await self._task
             self._task = None
 
-    def put(self, line: str, front: bool = False, target: str = "", bulk: bool = False) -> None:
+    def put(
+        self, line: str, front: bool = False, target: str = "", bulk: bool = False, owner: str | None = None
+    ) -> None:
         """Queue one line (already cleaned and within the length limit) for ``target``.
 
         ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
-        which waits behind game lines and may be dropped by ``drop_bulk``.
+        which waits behind game lines and may be dropped by ``drop_bulk``; a line with an ``owner``
+        leaves only while ``may_send(target, owner)`` says so when its turn comes, else it is dropped.
         """
-        self.waiting.put(line, target, bulk=bulk, front=front)
+        self.waiting.put(line, target, bulk=bulk, front=front, owner=owner)
         self._idle.clear()
         self._wake.set()
 
     def drop_bulk(self, target: str) -> int:
         """Forget the listing lines still waiting for ``target``; game lines stay queued."""
         gone = self.waiting.drop_bulk(target)
+        if not self.waiting:
+            self._idle.set()
+        return gone
+
+    def drop_target(self, target: str) -> int:
+        """Forget every line waiting for ``target``: its reader is gone."""
+        gone = self.waiting.drop_target(target)
         if not self.waiting:
             self._idle.set()
         return gone
@@ -151,6 +164,11 @@ class SendQueue:
             if not self._open.is_set() or not self.waiting:
                 continue
             target, line = self.waiting.peek()
+            owner = self.waiting.owner(target)
+            if target is not None and owner is not None and not self.may_send(target, owner):
+                self.waiting.discard(target)  # the nick changed hands since the line was queued
+                log.info("a private line withheld: its nick is not its owner's now")
+                continue
             try:
                 self.write(line)
             except (ConnectionError, OSError) as error:

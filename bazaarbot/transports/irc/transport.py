@@ -38,6 +38,7 @@ from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.pager import Page, Pager
+from bazaarbot.transports.irc.readers import follow_rename, forget_reader
 from bazaarbot.transports.irc.sendqueue import SendQueue
 from bazaarbot.transports.irc.split import LINELEN, pack_lines, payload_budget, prefix_length, split_text
 from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat_user
@@ -154,7 +155,9 @@ class IrcTransport:
         self.hub: HubPort | None = None
         self.roster = Roster(settings.nick)
         self.caps = CapNegotiator(settings.sasl_account, settings.sasl_password)
-        self.queue = SendQueue(self._write, settings.burst, settings.lines_per_second)
+        self.queue = SendQueue(
+            self._write, settings.burst, settings.lines_per_second, may_send=self.roster.holds
+        )
         self.delivery = DeliveryWatch()
         self.pager = Pager(settings.page_lines)
         self.nick = settings.nick
@@ -174,6 +177,8 @@ class IrcTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
+        #: the person whose line the hub is answering now (its private answers are bound to them)
+        self._speaker: User | None = None
         self._syncing: set[str] = set()
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
 
@@ -223,15 +228,30 @@ class IrcTransport:
                     message.nick,
                 )
                 return
-            self._tell(message.nick, message.text, message.notice, message.listing, message.commands)
+            owner = message.key or self._reader(message.nick)
+            self._tell(message.nick, message.text, message.notice, message.listing, message.commands, owner)
 
     def backlog_seconds(self) -> float:
         """How long the lines queued now take to leave (a turn clock starts once its prompt is out)."""
         return self.queue.backlog_seconds()
 
-    def next_page(self, nick: str) -> bool:
-        """Queue the next page of ``nick``'s last listing (``/more``); False when nothing is left."""
-        page = self.pager.next(self.roster.fold(clean_word(nick)))
+    def _reader(self, nick: str) -> str | None:
+        """Whom a private line without a key is for: the speaker being answered, else the nick's holder."""
+        speaker = self._speaker
+        known = speaker is not None and (speaker.mask or speaker.account)
+        if known and self.roster.fold(speaker.nick) == self.roster.fold(clean_word(nick)):
+            return speaker.key
+        return self._holder(nick)
+
+    def _holder(self, nick: str) -> str | None:
+        """The identity holding ``nick`` now, when the roster knows its host or account."""
+        user = self.roster.user(clean_word(nick))
+        return user.key if user.mask or user.account else None
+
+    def next_page(self, nick: str, key: str | None = None) -> bool:
+        """Queue the next page of the listing ``key`` (who holds ``nick``) asked for; False when none."""
+        owner = key if key is not None else self._holder(nick)
+        page = self.pager.next(self.roster.fold(clean_word(nick)), owner)
         if page is None:
             return False
         self._send_page(page)
@@ -260,9 +280,15 @@ class IrcTransport:
             self.queue.put(f"MODE {channel}", front=True)
 
     def _tell(
-        self, nick: str, text: str, notice: bool = False, listing: bool = False, commands: bool = False
+        self,
+        nick: str,
+        text: str,
+        notice: bool = False,
+        listing: bool = False,
+        commands: bool = False,
+        owner: str | None = None,
     ) -> None:
-        """Queue private lines; a listing is packed (commands) and paged, and replaces the last one."""
+        """Queue private lines for ``owner``; a listing is packed (commands) and paged, replacing the last."""
         nick = clean_word(nick)
         if not nick or nick.startswith(CHANNEL_PREFIXES):
             log.warning("refusing a private line to %r", nick)
@@ -275,16 +301,16 @@ class IrcTransport:
             pieces = pack_lines(pieces, budget)
         if not listing:
             for piece in pieces:
-                self.queue.put(f"{command} {nick} :{piece}", target=key)
+                self.queue.put(f"{command} {nick} :{piece}", target=key, owner=owner)
         else:
             self.queue.drop_bulk(key)  # what was left unsent of an older listing
-            self._send_page(self.pager.start(key, nick, command, pieces))
+            self._send_page(self.pager.start(key, nick, command, pieces, owner))
         self.delivery.told(key)
 
     def _send_page(self, page: Page) -> None:
         key = self.roster.fold(page.nick)
         for piece in page.lines:
-            self.queue.put(f"{page.command} {page.nick} :{piece}", target=key, bulk=True)
+            self.queue.put(f"{page.command} {page.nick} :{piece}", target=key, bulk=True, owner=page.owner)
 
     # --- sizes ----------------------------------------------------------------------------------
     def _budget(self, command: str, target: str) -> int:
@@ -449,11 +475,14 @@ class IrcTransport:
         if isinstance(event, Renamed):
             old, new = self.roster.fold(event.old.nick), self.roster.fold(event.new.nick)
             self.delivery.renamed(old, new)
-            self.pager.renamed(old, new, event.new.nick)
+            follow_rename(self.queue.waiting, self.pager, event.old, event.new, old, new)
             self._hub(lambda: hub.user_renamed(network, event.old, event.new))
             if self.roster.fold(event.old.nick) == self.roster.fold(self.settings.nick):
                 self._try_regain()
         elif isinstance(event, Left):
+            folded = self.roster.fold(event.user.nick)
+            if event.channel is None or folded not in self.roster.people:
+                forget_reader(self.queue, self.pager, folded)  # quit, or parted the last channel we share
             grace = self.settings.leave_grace
             self._hub(lambda: hub.user_left(network, event.channel, event.user, grace))
             if self.roster.fold(event.user.nick) == self.roster.fold(self.settings.nick):
@@ -632,7 +661,15 @@ class IrcTransport:
             incoming = Incoming(self.network, None, self.roster.user(nick), text)
         else:
             return  # "@#chan" (ops only) and other targets are not for the bot
-        self._hub(lambda: hub.handle(self._op_now(incoming)))
+        self._hub(lambda: self._handle(hub, incoming))
+
+    async def _handle(self, hub: HubPort, incoming: Incoming) -> None:
+        """Hand a line to the hub; its private answers belong to whoever said it (``_speaker``)."""
+        self._speaker = incoming.user
+        try:
+            await hub.handle(self._op_now(incoming))
+        finally:
+            self._speaker = None
 
     def _op_now(self, incoming: Incoming) -> Incoming:
         """Operator status when the hub takes the line, not when it arrived (a -o in between counts)."""
@@ -653,6 +690,8 @@ class IrcTransport:
 
     def _bounced(self, line: Line) -> None:
         nick = bounced_nick(line.params)
+        if line.command == "401" and nick:
+            forget_reader(self.queue, self.pager, self.roster.fold(nick))  # no such nick: the rest is moot
         channel = self.delivery.bounced(self.roster.fold(nick))
         if channel is None:
             return

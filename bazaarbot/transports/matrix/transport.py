@@ -146,6 +146,13 @@ class MatrixTransport:
         for user_id, room_id in self.state.dms().items():
             self.dms[user_id], self.dm_owner[room_id] = room_id, user_id
         self.boards = {room: Board(room, event) for room, event in self.state.boards().items()}
+        labels = {"network": self.network}
+        hub.metrics.gauge(
+            "bazaarbot_matrix_queued", "Matrix events waiting to be sent", self.outbox.__len__, labels
+        )
+        hub.metrics.gauge(
+            "bazaarbot_matrix_429s", "Matrix 429 answers waited out", lambda: self.outbox.retries, labels
+        )
         loop = asyncio.get_running_loop()
         for coro, name in ((self._run(), "sync"), (self._dispatch(), "dispatch"), (self._sender(), "send")):
             self._tasks.append(loop.create_task(coro, name=f"matrix-{self.network}-{name}"))
@@ -289,6 +296,8 @@ class MatrixTransport:
         if isinstance(answer, RoomSendResponse):
             self.outbox.done(item)
             self.sent += 1
+            if self.hub is not None:
+                self.hub.metrics.sent(self.network, "private" if is_user_id(item.room_id) else "public")
             if item.kind in ("board", "edit") and item.board is not None and item.board.event_id is None:
                 item.board.event_id = answer.event_id
                 if self.state is not None:

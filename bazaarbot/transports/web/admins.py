@@ -21,6 +21,8 @@ from collections.abc import Callable
 from bazaarbot.i18n import _
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
+#: what an admin token looks like inside a line of text
+TOKEN_RE = re.compile(r"adm-[A-Za-z0-9_\-]{16,124}")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_admins (
@@ -89,6 +91,13 @@ class AdminTokens:
                 "UPDATE web_admins SET claim_hash=?, bound=? WHERE name=?", [claim, self.clock(), row[0]]
             )
         return str(row[0])
+
+    def holds_token(self, text: str) -> bool:
+        """Whether ``text`` is or contains a real admin token (pasted in the wrong place: never shown)."""
+        for found in TOKEN_RE.findall(text):
+            if self.conn.execute("SELECT 1 FROM web_admins WHERE token_hash=?", [_digest(found)]).fetchone():
+                return True
+        return False
 
     def admin_of(self, claim_token: str | None) -> str | None:
         """The admin name bound to the browser holding ``claim_token``, else None."""

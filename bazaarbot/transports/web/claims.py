@@ -62,6 +62,8 @@ class Claims:
         self.conn = conn
         self.bot_nick = bot_nick
         self.clock = clock
+        #: nicks already marked as having sat, so a sweep writes (and waits for the file) only for new ones
+        self._marked: set[str] = set()
         with self.conn:
             self.conn.execute(SCHEMA)
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(web_sessions)")}
@@ -131,16 +133,19 @@ class Claims:
                 )
         except sqlite3.IntegrityError:
             raise ClaimError(f"The nick {nick} is taken by another browser; choose another.") from None
+        self._marked.discard(key)  # a new claim row starts unmarked
         return token, old
 
     def mark_sat(self, nicks: list[str]) -> None:
         """These nicks sit at a table: their claims are kept like any other (never expire as stale)."""
-        if not nicks:
+        fresh = sorted({n.lower() for n in nicks} - self._marked)
+        if not fresh:
             return
         with self.conn:
             self.conn.executemany(
-                "UPDATE web_sessions SET sat=1 WHERE nick_key=? AND sat=0", [[n.lower()] for n in nicks]
+                "UPDATE web_sessions SET sat=1 WHERE nick_key=? AND sat=0", [[n] for n in fresh]
             )
+        self._marked.update(fresh)
 
     def expire_stale(self, older_than: float, keep: set[str]) -> int:
         """Forget claims that never sat at a table and were last used ``older_than`` seconds ago or more.

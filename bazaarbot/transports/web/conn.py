@@ -2,7 +2,8 @@
 
 Everything sent to a browser goes through a bounded queue drained by a
 writer task, so the hub never waits on a slow browser; a browser that
-falls far behind is disconnected (it reconnects and re-joins by itself).
+falls far behind (more frames, or more bytes, waiting than its bound, see
+``budget.py``) is cut off at once (it reconnects and re-joins by itself).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+
+from bazaarbot.transports.web.budget import SendBudget
 
 log = logging.getLogger(__name__)
 
@@ -57,9 +60,21 @@ class Conn:
     """A websocket from one browser tab (a player's, or a spectator's)."""
 
     def __init__(
-        self, ws: web.WebSocketResponse, bucket: TokenBucket, address: str = "", now: float = 0.0
+        self,
+        ws: web.WebSocketResponse,
+        bucket: TokenBucket,
+        address: str = "",
+        now: float = 0.0,
+        budget: SendBudget | None = None,
+        transport: asyncio.BaseTransport | None = None,
     ) -> None:
         self.ws = ws
+        #: the byte bound of what waits to be sent (None: frames are counted only)
+        self.budget = budget
+        #: the TCP connection, aborted when the tab stops reading (a close frame would wait forever)
+        self.transport = transport
+        #: bytes of the frames queued and not yet written
+        self.queued_bytes = 0
         self.bucket = bucket
         #: the remote address the per-address limits count it under
         self.address = address
@@ -76,25 +91,50 @@ class Conn:
         self.rooms: set[str] = set()
         #: the last table view sent per room (JSON), so an unchanged table is not sent again
         self.views: dict[str, str] = {}
+        #: the list of the nick's tables last sent (``tables`` frame), as JSON
+        self.tables = ""
         #: per room, (game id, last move number) of the game log entries already sent
         self.logged: dict[str, tuple[int | None, int]] = {}
         self.warned = False
         self.dropped = 0
         self.dead = False
         self._closing: asyncio.Task[None] | None = None
-        self.queue: asyncio.Queue[str] = asyncio.Queue(QUEUE_LIMIT)
+        self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE_LIMIT)
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def push(self, frame: str) -> None:
         """Queue one frame; never waits."""
         if self.dead or self.ws.closed:
             return
+        size = len(frame.encode())
+        budget = self.budget
+        if budget is not None and not budget.fits(self.address, self.queued_bytes, size):
+            self._cut_off("bytes")
+            return
         try:
-            self.queue.put_nowait(frame)
+            self.queue.put_nowait((frame, size))
         except asyncio.QueueFull:
-            log.warning("web client %s fell behind; disconnecting it", self.nick or "?")
-            self.dead = True
-            self._closing = asyncio.get_running_loop().create_task(self.close(1013, b"too slow"))
+            self._cut_off("frames")
+            return
+        self.queued_bytes += size
+        if budget is not None:
+            budget.charge(self.address, size)
+
+    def _cut_off(self, what: str) -> None:
+        """Too much waits for a tab that does not read: drop what waits and disconnect it now."""
+        log.warning("web client %s fell behind (%s waiting); disconnecting it", self.nick or "?", what)
+        self.dead = True
+        self._release_queue()
+        if self.transport is not None:
+            self.transport.abort()  # a close frame would wait behind what the tab does not read
+        self._closing = asyncio.get_running_loop().create_task(self.close(1013, b"too slow"))
+
+    def _release_queue(self) -> None:
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        if self.budget is not None and self.queued_bytes:
+            self.budget.refund(self.address, self.queued_bytes)
+        self.queued_bytes = 0
 
     def send(self, kind: str, **fields: Any) -> None:
         self.push(encode(kind, **fields))
@@ -104,25 +144,31 @@ class Conn:
 
     async def _write(self) -> None:
         while True:
-            frame = await self.queue.get()
+            frame, size = await self.queue.get()
             if not frame or self.dead or self.ws.closed:
                 return  # "" ends the writer once everything queued before it is sent
             try:
                 await self.ws.send_str(frame)
             except (ConnectionError, RuntimeError):
                 return
+            finally:
+                if not self.dead:  # once dead, _release_queue gives back everything, this frame too
+                    self.queued_bytes -= size
+                    if self.budget is not None:
+                        self.budget.refund(self.address, size)
 
     async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
         """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""
         if drain > 0 and not self.dead and not self.writer.done():
             with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait("")
+                self.queue.put_nowait(("", 0))
                 with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
                     await asyncio.wait_for(asyncio.shield(self.writer), drain)
         self.dead = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await self.writer
+        self._release_queue()
         if not self.ws.closed:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=code, message=message)

@@ -9,7 +9,7 @@ module knows that the players are on the web.
 
 Client frames (JSON objects, ``t`` says which)::
 
-    hello {token}            -> welcome {nick|null, bot, max}
+    hello {token}            -> welcome {nick|null, bot, max} (then tables {tables} for a known nick)
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
@@ -22,7 +22,9 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
+tell {text}, mine {text}, error {code, text}, tables {tables} (the nick's tables, ``/tables``:
+each {channel, game, running, your_move, turn, left, paused, text}, their move first; sent when
+the page opens and again when it changes). A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
@@ -40,6 +42,13 @@ closed (soon when it never claimed a nick, much later when it did); claims
 that never sat at a table are forgotten; a frame too big or too deeply
 nested is refused before it is decoded, and a tab that keeps sending bad
 frames is disconnected. Every refusal is a short line naming the limit.
+What waits to be sent is bounded in bytes per tab and per address
+(``budget.py``); plain HTTP connections per address and the time to send a
+request's headers are bounded (``guard.py``); the global websocket cap keeps
+room for players and closes the least useful socket for a newcomer, never a
+seated player's, and each network prefix has its own bound (``admission.py``).
+Every per-address bound takes the address from ``WebTransport.client``: the socket's peer
+(``address.client_address``), or behind a trusted reverse proxy the client it names (``proxies.py``).
 """
 
 from __future__ import annotations
@@ -61,13 +70,20 @@ from aiohttp import WSMsgType, web
 from bazaarbot.config import WebSettings
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from bazaarbot.metrics import allowed as metrics_allowed
 from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.web.address import client_address, network_prefix
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
+from bazaarbot.transports.web.admission import make_room
+from bazaarbot.transports.web.budget import SendBudget, limit_kernel_buffer
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
+from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
+from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 
 log = logging.getLogger(__name__)
 
@@ -80,8 +96,6 @@ HISTORY = 100
 SWEEP_EVERY = 10.0
 #: frames dropped by the flood limit before the connection is closed
 MAX_DROPPED = 400
-#: open websockets in all; more are refused until some close
-MAX_CONNECTIONS = 2000
 
 #: the files a game's ``web/`` folder may serve
 GAME_FILE = re.compile(r"^[a-z0-9_-]{1,40}\.(js|css|svg|png)$")
@@ -137,13 +151,23 @@ class WebTransport:
         self._dirty: set[str] = set()
         self._flush_scheduled = False
         self.admin_tokens: AdminTokens | None = None
-        #: open websockets per remote address
+        #: open websockets per remote address, and per network prefix
         self.per_address: dict[str, int] = {}
+        self.per_prefix: dict[str, int] = {}
+        self.budget = SendBudget(self.limits.send_buffer_bytes, self.limits.address_buffer_bytes)
+        #: the reverse proxies whose forwarding headers name the real client
+        self.proxies = ProxyPolicy(self.settings.trusted_proxies)
+        self.guard = ConnectionGuard(
+            self.limits.http_per_address, self.limits.header_timeout, self.proxies.is_trusted_address
+        )
         #: when each address claimed a nick within the last minute
         self.claim_times: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._runner: web.AppRunner | None = None
         self._stopping = False
+        #: the path prefix of every route ("" or e.g. "/bazaar")
+        self.base_path = self.settings.base_path
+        self._pages: dict[str, bytes] = {}
 
     # --- life cycle ------------------------------------------------------------------
     @property
@@ -152,8 +176,10 @@ class WebTransport:
         return self.settings.max_message * 6 + 512
 
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=16 * 1024)
+        """The routes; under ``[web] base_path`` they all live below that prefix (behind a proxy)."""
+        app = web.Application(client_max_size=16 * 1024, middlewares=[self.guard.middleware])
         app.router.add_get("/", self._index)
+        app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/watch/{room}", self._watch_page)
         app.router.add_get("/ws", self._ws)
         app.router.add_get("/healthz", self._healthz)
@@ -162,7 +188,23 @@ class WebTransport:
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)
-        return app
+        if not self.base_path:
+            return app
+        root = web.Application(client_max_size=16 * 1024)
+        root.router.add_get(self.base_path, self._to_base)
+        root.add_subapp(self.base_path + "/", app)
+        root.on_response_prepare.append(self._headers)
+        return root
+
+    async def _to_base(self, _request: web.Request) -> web.Response:
+        raise web.HTTPPermanentRedirect(self.base_path + "/")
+
+    def client(self, request: web.Request) -> Client:
+        """The real client of a request: the socket's peer, or behind a trusted proxy the one it names.
+
+        Every per-address bound counts this address, never a header an untrusted peer sent.
+        """
+        return self.proxies.client(client_address(request), request.headers, request.secure)
 
     async def start(self, hub: HubPort) -> None:
         self.hub = hub
@@ -173,12 +215,22 @@ class WebTransport:
         self._stopping = False
         self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.settings.port)
+        quiet_accept_failures(asyncio.get_running_loop())
+        site = GuardedSite(self._runner, self.host, self.settings.port, self.guard)
         await site.start()
         addresses = self._runner.addresses
         if addresses:
             self.port = int(addresses[0][1])
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep_loop(), name="web-sweep")
+        metrics = hub.metrics
+        labels = {"network": self.network}
+        metrics.gauge("bazaarbot_websockets", "Open websockets", lambda: len(self.conns), labels)
+        metrics.gauge(
+            "bazaarbot_web_spectators",
+            "Websockets watching a room",
+            lambda: sum(len(w) for w in self.watchers.values()),
+            labels,
+        )
         await self._expect_returns()
 
     async def _expect_returns(self) -> None:
@@ -207,7 +259,10 @@ class WebTransport:
             await self._runner.cleanup()
             self._runner = None
         if self.history is not None:
-            self.history.save()
+            try:
+                self.history.save()
+            except Exception as error:  # a full disk: the rooms' recent lines are lost, nothing else
+                log.error("web: the rooms' recent lines could not be saved: %s", error)
 
     async def _close_all(self, _app: web.Application) -> None:
         self._stopping = True
@@ -218,13 +273,34 @@ class WebTransport:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
 
-    async def _index(self, _request: web.Request) -> web.FileResponse:
-        return web.FileResponse(STATIC / "index.html")
+    def _page(self, name: str) -> web.Response:
+        """A page of ``static/``, its own links under the base path (the page's scripts read it too)."""
+        body = self._pages.get(name)
+        if body is None:
+            text = (STATIC / name).read_text(encoding="utf-8")
+            base = self.base_path
+            if base:
+                text = re.sub(r'((?:href|src)=")/', lambda m: m.group(1) + base + "/", text)
+            meta = f'<meta name="bazaarbot-base" content="{base}">'
+            text = text.replace("<head>", "<head>\n  " + meta, 1)
+            body = self._pages[name] = text.encode("utf-8")
+        return web.Response(body=body, content_type="text/html", charset="utf-8")
 
-    async def _watch_page(self, request: web.Request) -> web.FileResponse:
+    async def _index(self, _request: web.Request) -> web.Response:
+        return self._page("index.html")
+
+    async def _watch_page(self, request: web.Request) -> web.Response:
         if not valid_room("#" + request.match_info["room"]):
             raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
-        return web.FileResponse(STATIC / "watch.html")
+        return self._page("watch.html")
+
+    async def _metrics(self, request: web.Request) -> web.Response:
+        """The Prometheus figures, to whom ``[web] metrics`` allows (others see no such page)."""
+        assert self.hub is not None
+        client = self.client(request)
+        if not metrics_allowed(self.settings.metrics, is_loopback(client.address), client.forwarded):
+            raise web.HTTPNotFound(text="Not found.")
+        return web.Response(body=self.hub.metrics.render(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
     async def _game_file(self, request: web.Request) -> web.FileResponse:
         """A game's drawn-table files, from its own plugin folder (adding a game touches no core file)."""
@@ -268,9 +344,7 @@ class WebTransport:
             raise web.HTTPForbidden(text="websocket from another site refused")
         if self._stopping:
             raise web.HTTPServiceUnavailable(text="restarting")
-        if len(self.conns) >= MAX_CONNECTIONS:
-            raise web.HTTPServiceUnavailable(text="too many connections; try again later")
-        address = request.remote or "?"
+        address = self.client(request).address
         limit = self.limits.connections_per_address
         if self.per_address.get(address, 0) >= limit:
             raise web.HTTPTooManyRequests(
@@ -278,14 +352,22 @@ class WebTransport:
                     n=limit
                 )
             )
+        prefix = network_prefix(address)
+        if self.per_prefix.get(prefix, 0) >= self.limits.connections_per_prefix:
+            raise web.HTTPTooManyRequests(text=_("Too many connections from your network; try again later."))
+        if len(self.conns) >= self.limits.max_connections and not await self._make_room():
+            raise web.HTTPServiceUnavailable(text="too many connections; try again later")
         ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
         self.per_address[address] = self.per_address.get(address, 0) + 1
+        self.per_prefix[prefix] = self.per_prefix.get(prefix, 0) + 1
         try:
             await ws.prepare(request)
         except BaseException:
             self._release(address)
             raise
-        conn = Conn(ws, TokenBucket(self.frame_rate, self.frame_burst), address, self.clock())
+        limit_kernel_buffer(request.transport)
+        bucket = TokenBucket(self.frame_rate, self.frame_burst)
+        conn = Conn(ws, bucket, address, self.clock(), self.budget, request.transport)
         self.conns.add(conn)
         try:
             async for msg in ws:
@@ -303,11 +385,26 @@ class WebTransport:
         return ws
 
     def _release(self, address: str) -> None:
-        left = self.per_address.get(address, 0) - 1
-        if left > 0:
-            self.per_address[address] = left
-        else:
-            self.per_address.pop(address, None)
+        for counts, key in ((self.per_address, address), (self.per_prefix, network_prefix(address))):
+            left = counts.get(key, 0) - 1
+            if left > 0:
+                counts[key] = left
+            else:
+                counts.pop(key, None)
+
+    async def _make_room(self) -> bool:
+        """The cap is reached: close the least useful socket for a newcomer; False when none may go."""
+        assert self.hub is not None
+        seated = {seat.nick.lower() for seat in self.hub.seated(self.network)}
+        victim = make_room(self.conns, seated)
+        if victim is None:
+            return False
+        log.info("web: full; closing an idle socket of %s for a newcomer", victim.address)
+        victim.dead = True
+        self.conns.discard(victim)  # its place is the newcomer's now; _drop releases its address
+        self._release(victim.address)
+        await victim.close(1013, b"server full; closed the longest idle")
+        return True
 
     async def _bad_frame(self, conn: Conn, code: str, text: str) -> None:
         """One error answer per malformed frame; a tab that keeps sending them is disconnected."""
@@ -362,7 +459,10 @@ class WebTransport:
 
     def _user(self, nick: str, conn: Conn | None = None) -> User:
         # the nick is held by a token no other browser has: the transport vouches for it like an account;
-        # admin rights come only from an admin token this browser proved (never from the nick)
+        # admin rights come only from an admin token this browser proved (never from the nick), looked
+        # up again for every line, so a token revoked by ``bazaarbot admin-token`` stops working at once
+        if conn is not None and self.admin_tokens is not None:
+            conn.admin = self.admin_tokens.admin_of(conn.token)
         return User(nick=nick, account=nick, is_admin=conn is not None and conn.admin is not None)
 
     async def _admin(self, conn: Conn, frame: dict[str, Any]) -> None:
@@ -401,6 +501,17 @@ class WebTransport:
             conn.admin = self.admin_tokens.admin_of(token)
             await self.hub.user_returned(self.network, self._user(nick))
         conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message)
+        self._send_tables(conn)
+
+    def _send_tables(self, conn: Conn) -> None:
+        """The nick's tables (``/tables``), when they differ from what this tab was sent last."""
+        if self.hub is None or conn.nick is None or conn.watching is not None:
+            return
+        tables = self.hub.my_tables(self.network, self._user(conn.nick).key)
+        plain = json.dumps(tables, sort_keys=True)
+        if plain != conn.tables:
+            conn.tables = plain
+            conn.send("tables", tables=tables)
 
     def _bind(self, conn: Conn, nick: str) -> None:
         conn.nick = nick
@@ -442,6 +553,7 @@ class WebTransport:
             conn.admin = self.admin_tokens.admin_of(token)
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
+            self._send_tables(conn)
             return
         await self._rename(old, nick, token)
 
@@ -568,6 +680,13 @@ class WebTransport:
             # a secret: never echoed, never shown to the room, never handed to the hub
             await self._admin(conn, {"token": clean.split(" ", 1)[1] if " " in clean else ""})
             return
+        if self.admin_tokens is not None and self.admin_tokens.holds_token(clean):
+            # an admin token pasted as chat: never shown to anybody nor kept in the history
+            log.warning("web: %s typed an admin token as chat; it was not shown", conn.nick)
+            conn.send(
+                "tell", text=_("That is an admin token: it was not shown. Type /admin TOKEN to use it.")
+            )
+            return
         user = self._user(conn.nick, conn)
         if room is None:
             for tab in self.nicks.get(conn.nick.lower(), ()):
@@ -597,6 +716,11 @@ class WebTransport:
             return
         assert isinstance(room, str)
         room = room.lower()
+        spectators = sum(len(w) for w in self.watchers.values())
+        if spectators >= self.limits.max_connections - self.limits.player_reserve:
+            conn.error("limit", _("Too many spectators right now; try again later."))
+            await conn.close(1013, b"too many spectators", drain=1.0)
+            return
         conn.watching = room
         self.watchers.setdefault(room, set()).add(conn)
         view = self._view_for(conn, room)
@@ -767,3 +891,4 @@ class WebTransport:
                     tab.views[room] = plain
                     tab.push(frame)
                     self._send_log(tab, room, view, entries)
+                    self._send_tables(tab)

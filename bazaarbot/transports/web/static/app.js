@@ -609,6 +609,27 @@
     renderMembers();
   }
 
+  // "my games": the tables where this nick sits (the server's /tables), their move first
+  function renderMyTables(tables) {
+    const list = $("my-tables-list");
+    if (!list) return;
+    list.replaceChildren();
+    for (const entry of Array.isArray(tables) ? tables : []) {
+      if (!entry || typeof entry.channel !== "string") continue;
+      const name = entry.channel.toLowerCase();
+      if (!ROOM_RE.test(name)) continue;
+      const item = document.createElement("li");
+      if (entry.your_move) item.className = "your-move";
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = String(entry.text || entry.channel);
+      button.addEventListener("click", () => (state.rooms.has(name) ? activate(name) : join(name)));
+      item.append(button);
+      list.append(item);
+    }
+    $("my-tables").hidden = list.childElementCount === 0;
+  }
+
   function join(name) {
     name = name.toLowerCase();
     const r = room(name);
@@ -661,6 +682,9 @@
           enableInput(false);
           showNickBox("");
         }
+        break;
+      case "tables":
+        renderMyTables(f.tables);
         break;
       case "claimed":
         if (f.token) saved.set("token", f.token);

@@ -10,17 +10,18 @@ are timed.
 
 from __future__ import annotations
 
+import argparse
 import math
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from bazaarbot.ai.choose import choose_action, game_named
+from bazaarbot.ai.levels import Level
+from bazaarbot.ai.seed import ai_seed
 from bazaarbot.plugin import Result
-
-from .choose import choose_action, game_named
-from .levels import Level
-from .seed import ai_seed
 
 
 @dataclass
@@ -110,3 +111,53 @@ def run(
         say(f"expected share 1/{players} = {100 / players:.1f}%")
     say(outcome.summary())
     return outcome
+
+
+def main(args: argparse.Namespace) -> int:
+    """``bazaarbot bench ai <game>``: checks the game, the levels and the players, then plays."""
+    from bazaarbot.config import load_config
+    from bazaarbot.registry import discover
+
+    games = discover()
+    config = load_config(args.config)
+    if not args.game or args.game not in games:
+        print(f"name a game: bench ai <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    levels = config.ai.levels
+    for policy in (args.level, args.vs):
+        if policy not in levels and policy not in ("random", "greedy"):
+            print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
+            return 2
+    game = games[args.game]
+    players = args.players or max(2, game.min_players)
+    if not game.min_players <= players <= game.max_players:
+        print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
+        return 2
+    store = None
+    record = None
+    if args.record:
+        from bazaarbot.bench.ai_ratings import recorder
+        from bazaarbot.store import Store
+
+        store = Store(args.db or config.bot.db)
+        record = recorder(store, game, args.seed)
+    try:
+        run(
+            args.game,
+            level=args.level,
+            vs=args.vs,
+            games=args.games,
+            players=players,
+            seed=args.seed,
+            levels=levels,
+            say=lambda line: print(line, flush=True),
+            record=record,
+        )
+        if store is not None:
+            from bazaarbot.bench.ai_ratings import ai_ratings_line
+
+            print(ai_ratings_line(store, game), flush=True)
+    finally:
+        if store is not None:
+            store.close()
+    return 0

@@ -21,6 +21,7 @@ restarted with ``/start``. Phases:
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import os
@@ -386,10 +387,17 @@ async def run_load(
 BOT_TABLES = 8
 
 
-def main(tables: int, seconds: float, game: str, bots: bool) -> int:
-    """Entry point of ``bazaarbot bench load``."""
-    if bots and tables <= BOT_TABLES:
+def main(args: argparse.Namespace) -> int:
+    """``bazaarbot bench load``: checks the game and the tables, then runs every phase."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    game = args.load_game or args.game or "jaipur"
+    if game not in games:
+        print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    if args.bots and args.tables <= BOT_TABLES:
         print(f"bench load --bots needs more than {BOT_TABLES} tables.", file=sys.stderr)
         return 2
-    asyncio.run(run_load(tables, seconds, game, bots=BOT_TABLES if bots else 0))
+    asyncio.run(run_load(args.tables, args.seconds, game, bots=BOT_TABLES if args.bots else 0))
     return 0

@@ -1,0 +1,10 @@
+"""Benchmarks, outside the core: ``bazaarbot bench engine|ai|load``.
+
+- ``engine`` — each game's rules engine speed;
+- ``ai`` — an AI level's strength against a baseline (``ai_ratings``: the
+  games filed and rated with ``--record``);
+- ``load`` — many live tables through the real hub and store.
+
+``commands`` declares the sub-commands (each with only its own flags). Their
+output lines are read by scripts: keep them as they are.
+"""

@@ -1,0 +1,116 @@
+"""The ``bazaarbot bench`` sub-commands, each with only its own flags.
+
+Declaring them costs no import of the benchmarks: each one's module is
+imported when it runs, so ``bazaarbot console`` starts no slower for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Run = Callable[[argparse.Namespace], int]
+
+
+@dataclass(frozen=True)
+class LoadVariant:
+    """Another way to drive ``bench load`` (e.g. through a transport), chosen by a flag of its own."""
+
+    #: the flag's name without dashes: ``web`` is ``bench load --web``
+    flag: str
+    #: the module whose ``main(args) -> int`` runs instead of the in-process load
+    module: str
+    help: str
+
+
+#: the variants of ``bench load``; a variant's module may stand above the core and import transports
+LOAD_VARIANTS: list[LoadVariant] = [
+    LoadVariant(
+        "web",
+        "bazaarbot.bench.load_web",
+        "also through real websockets on loopback (the bot in its own process), with the CPU ratio",
+    )
+]
+
+
+def _runner(module: str) -> Run:
+    """Run ``module.main(args)``, importing the module only then."""
+
+    def run(args: argparse.Namespace) -> int:
+        return int(importlib.import_module(module).main(args))
+
+    return run
+
+
+def _engine(sub: argparse._SubParsersAction) -> None:
+    engine = sub.add_parser(
+        "engine", help="rules engine speed of every game", description="Rules engine speed, per game."
+    )
+    engine.add_argument("game", nargs="?", help="one game (default: every installed game)")
+    engine.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
+    engine.set_defaults(func=_runner("bazaarbot.bench.engine"))
+
+
+def _ai(sub: argparse._SubParsersAction) -> None:
+    ai = sub.add_parser(
+        "ai",
+        help="an AI level's strength against a baseline",
+        description="Play an AI level against a baseline with the seats rotated; print each game, "
+        "then the win rate with its 95% interval and the time per move.",
+    )
+    ai.add_argument("game", nargs="?", help="the game to play (required)")
+    ai.add_argument("--level", default="hard", help="the AI level measured (default: hard)")
+    ai.add_argument(
+        "--vs", default="greedy", help="the opponent: random, greedy, or a level (default: greedy)"
+    )
+    ai.add_argument("--games", type=int, default=20, help="games to play; Jaipur: matches (default: 20)")
+    ai.add_argument("--players", type=int, help="players at the table (default: 2)")
+    ai.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
+    ai.add_argument("-c", "--config", help="TOML config with [ai.levels]")
+    ai.add_argument("--record", action="store_true", help="file and rate the games in the store (AI ratings)")
+    ai.add_argument("--db", help="with --record: the sqlite file (default: the config's)")
+    ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
+
+
+def _load(sub: argparse._SubParsersAction) -> None:
+    load = sub.add_parser(
+        "load",
+        help="many live tables through the real hub and store",
+        description="Live tables through the real hub and store on a temporary sqlite file: "
+        "throughput, latency, memory per table, restore time.",
+    )
+    load.add_argument("game", nargs="?", help="the game every table plays (default: jaipur)")
+    load.add_argument("--game", dest="load_game", metavar="GAME", help="the same as the positional game")
+    load.add_argument("--tables", type=int, default=100, help="live tables (default: 100)")
+    load.add_argument("--seconds", type=float, default=3.0, help="how long each phase runs (default: 3)")
+    load.add_argument("--bots", action="store_true", help="AI seats at some tables, thinking meanwhile")
+    for variant in LOAD_VARIANTS:
+        load.add_argument(f"--{variant.flag}", action="store_true", help=variant.help)
+    load.set_defaults(func=_run_load)
+
+
+def _run_load(args: argparse.Namespace) -> int:
+    """The variant whose flag is given, else the in-process load."""
+    for variant in LOAD_VARIANTS:
+        if getattr(args, variant.flag.replace("-", "_"), False):
+            return _runner(variant.module)(args)
+    return _runner("bazaarbot.bench.load")(args)
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """``bazaarbot bench``; alone it prints its help."""
+    bench = sub.add_parser(
+        "bench", help="print performance figures", description="Performance and strength figures."
+    )
+    which = bench.add_subparsers(dest="benchmark", title="benchmarks", metavar="{engine,ai,load}")
+    _engine(which)
+    _ai(which)
+    _load(which)
+    bench.set_defaults(func=lambda args: _help(bench))
+
+
+def _help(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2

@@ -1,0 +1,333 @@
+"""``bazaarbot bench load --web``: the load phases through real websockets, as players feel them.
+
+The bot runs as its own process (``bazaarbot run`` on a temporary sqlite
+file and a free loopback port, the per-client limits raised for the run), so
+its CPU is measured apart from the load generator's: from ``/proc/<pid>/stat``
+before and after each phase. Every player has a tab of their own: a websocket
+that claims a nick and joins its table's room, and plays like the page does —
+it waits for the ``view`` frame that lists its legal commands and says one of
+them. A move's latency runs from the frame that says it to the first ``view``
+frame that shows it played.
+
+Phases: a closed loop (each table plays its next move as soon as the last is
+seen) and a paced one (a fixed rate of moves over all tables).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bazaarbot.bench.load import Figures, _latency_line, _percentile, run_load
+
+CONFIG = """
+[bot]
+default_game = "{game}"
+seed = {seed}
+rate_limit = {{ commands = 1000000, per_seconds = 1 }}
+max_tables = 1000
+
+[tables]
+turn_seconds = 0
+
+[web]
+host = "127.0.0.1"
+port = {port}
+metrics = "off"
+
+[web.limits]
+connections_per_address = 1000000
+claims_per_minute = 1000000
+rooms_per_nick = 1000
+"""
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of a process so far (Linux ``/proc``)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Tab:
+    """One player's browser tab: its websocket and the latest view of its room."""
+
+    nick: str
+    room: str
+    ws: aiohttp.ClientWebSocketResponse
+    view: dict[str, Any] | None = None
+    #: set whenever a new view arrives
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    reader: asyncio.Task[None] | None = None
+
+    @property
+    def commands(self) -> list[str]:
+        you = (self.view or {}).get("you") or {}
+        return list(you.get("commands") or [])
+
+    @property
+    def moves(self) -> int:
+        return int((self.view or {}).get("moves") or 0)
+
+    @property
+    def phase(self) -> str:
+        return str((self.view or {}).get("phase") or "lobby")
+
+    async def say(self, text: str) -> None:
+        await self.ws.send_str(json.dumps({"t": "say", "room": self.room, "text": text}))
+
+    async def read(self) -> None:
+        async for msg in self.ws:
+            if msg.type != aiohttp.WSMsgType.TEXT:
+                break
+            if '"t":"view"' not in msg.data[:12]:
+                continue
+            frame = json.loads(msg.data)
+            if frame.get("room") == self.room:
+                self.view = frame.get("view")
+                self.changed.set()
+
+    async def next_view(self, timeout: float = 30.0) -> None:
+        self.changed.clear()
+        await asyncio.wait_for(self.changed.wait(), timeout)
+
+
+@dataclass
+class WebTable:
+    room: str
+    tabs: list[Tab]
+    rng: random.Random
+
+    def to_move(self) -> Tab | None:
+        return next((tab for tab in self.tabs if tab.commands), None)
+
+
+class WebLoadBench:
+    """The bot in a process of its own, and a tab per player here."""
+
+    def __init__(self, tables: int, game: str, seed: int, folder: Path) -> None:
+        self.count, self.game, self.seed, self.folder = tables, game, seed, folder
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.session: aiohttp.ClientSession | None = None
+        self.tables: list[WebTable] = []
+
+    async def start(self) -> None:
+        config = self.folder / "bench.toml"
+        config.write_text(CONFIG.format(game=self.game, seed=self.seed, port=self.port))
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "bazaarbot.cli",
+                "run",
+                "-c",
+                str(config),
+                "--db",
+                str(self.folder / "w.db"),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        for _ in range(400):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with self.session.get(f"http://127.0.0.1:{self.port}/healthz") as response:
+                    if response.status == 200:
+                        return
+            await asyncio.sleep(0.05)
+        raise RuntimeError("the bot did not start")
+
+    async def _tab(self, nick: str, room: str) -> Tab:
+        assert self.session is not None
+        ws = await self.session.ws_connect(f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0)
+        await ws.send_str(json.dumps({"t": "hello", "token": None}))
+        await ws.send_str(json.dumps({"t": "claim", "nick": nick}))
+        await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))
+        tab = Tab(nick, room, ws)
+        tab.reader = asyncio.get_running_loop().create_task(tab.read())
+        return tab
+
+    async def setup(self, seats: int) -> None:
+        rng = random.Random(self.seed)
+
+        async def one(index: int) -> WebTable:
+            room = f"#w{index}"
+            tabs = [await self._tab(f"w{index}x{s}", room) for s in range(seats)]
+            table = WebTable(room, tabs, random.Random(rng.random()))
+            for number, tab in enumerate(tabs):
+                await tab.say(f"/new {self.game}" if number == 0 else "/join")
+                await self._until(lambda tab=tab: bool(((tab.view or {}).get("you") or {}).get("seated")))
+            await tabs[0].say("/start")
+            await self._until(lambda: table.to_move() is not None)
+            return table
+
+        batch = 50  # open the tabs a few at a time, as people arrive
+        for first in range(0, self.count, batch):
+            self.tables += await asyncio.gather(
+                *(one(i) for i in range(first, min(self.count, first + batch)))
+            )
+
+    @staticmethod
+    async def _until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
+        deadline = time.perf_counter() + timeout
+        while not condition():
+            if time.perf_counter() > deadline:
+                raise RuntimeError("the bot did not answer the set-up in time")
+            await asyncio.sleep(0.02)
+
+    async def move(self, table: WebTable, latencies: list[float]) -> int:
+        """The table's next move (or a rematch); returns the commands said."""
+        tab = table.to_move()
+        if tab is None:
+            if table.tabs[0].phase == "over":
+                await table.tabs[0].say("/start")
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await table.tabs[0].next_view(10.0)
+                return 1
+            with contextlib.suppress(asyncio.TimeoutError):
+                await table.tabs[0].next_view(1.0)
+            return 0
+        before = tab.moves
+        started = time.perf_counter()
+        await tab.say(table.rng.choice(tab.commands))
+        with contextlib.suppress(asyncio.TimeoutError):
+            while tab.moves == before and tab.phase == "running":
+                await tab.next_view(10.0)
+        latencies.append(time.perf_counter() - started)
+        return 1
+
+    def bot_cpu(self) -> float:
+        assert self.process is not None
+        return cpu_seconds(self.process.pid)
+
+    async def closed_loop(self, seconds: float) -> tuple[list[float], int, float, float]:
+        latencies: list[float] = []
+        said = 0
+        deadline = time.perf_counter() + seconds
+
+        async def run(table: WebTable) -> None:
+            nonlocal said
+            while time.perf_counter() < deadline:
+                done = await self.move(table, latencies)
+                said += done
+
+        cpu, wall = self.bot_cpu(), time.perf_counter()
+        await asyncio.gather(*(run(t) for t in self.tables))
+        return latencies, said, time.perf_counter() - wall, self.bot_cpu() - cpu
+
+    async def paced(self, seconds: float, rate: float) -> tuple[list[float], int, float]:
+        latencies: list[float] = []
+        busy: set[int] = set()
+        tasks: set[asyncio.Task[int]] = set()
+        loop = asyncio.get_running_loop()
+        start, sent, turn = loop.time(), 0, 0
+        cpu = self.bot_cpu()
+        while loop.time() - start < seconds:
+            await asyncio.sleep(max(0.0, start + sent / rate - loop.time()))
+            sent += 1
+            index = turn % len(self.tables)
+            turn += 1
+            if index in busy:
+                continue
+            busy.add(index)
+            task = loop.create_task(self.move(self.tables[index], latencies))
+            task.add_done_callback(lambda _t, i=index: busy.discard(i))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.gather(*tasks)
+        return latencies, sent, self.bot_cpu() - cpu
+
+    async def close(self) -> None:
+        for table in self.tables:
+            for tab in table.tabs:
+                await tab.ws.close()
+                if tab.reader is not None:
+                    tab.reader.cancel()
+        if self.session is not None:
+            await self.session.close()
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+async def run_web_load(
+    tables: int,
+    seconds: float,
+    game: str,
+    rate: float = 60.0,
+    seed: int = 1,
+    seats: int = 2,
+    say: Callable[[str], None] = print,
+) -> dict[str, float]:
+    """Both phases through websockets; prints the figures and returns them."""
+    results: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-web-") as tmp:
+        bench = WebLoadBench(tables, game, seed, Path(tmp))
+        try:
+            await bench.start()
+            await bench.setup(seats)
+            say(
+                f"bench load --web: {tables:,} live {game} tables, {tables * seats:,} tabs, "
+                f"{seconds:g} s per phase, the bot in its own process"
+            )
+            figures = Figures()
+            latencies, said, wall, cpu = await bench.closed_loop(seconds)
+            results.update(web_commands_per_s=said / wall, web_cpu_ms_per_command=cpu * 1000 / max(1, said))
+            figures.add("web closed loop", f"{said / wall:,.0f} commands/s")
+            figures.add("  moves", _latency_line(latencies))
+            figures.add("  bot CPU per command", f"{results['web_cpu_ms_per_command']:.3f} ms")
+            paced, sent, paced_cpu = await bench.paced(seconds, rate)
+            results.update(
+                web_paced_move_p99_ms=_percentile(paced, 0.99) * 1000,
+                web_paced_cpu_ms_per_command=paced_cpu * 1000 / max(1, len(paced)),
+            )
+            figures.add(f"web paced at {rate:g}/s: moves", _latency_line(paced))
+            figures.add("  bot CPU per command", f"{results['web_paced_cpu_ms_per_command']:.3f} ms")
+            for line in figures.lines:
+                say(line)
+        finally:
+            await bench.close()
+    return results
+
+
+def main(args: argparse.Namespace) -> int:
+    """``bench load --web``: the in-process figures, then the same through websockets, and the ratio."""
+    from bazaarbot.registry import discover
+
+    games = discover()
+    game = args.load_game or args.game or "jaipur"
+    if game not in games:
+        print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return 2
+    core = asyncio.run(run_load(args.tables, args.seconds, game))
+    web = asyncio.run(run_web_load(args.tables, args.seconds, game))
+    ratio = web["web_cpu_ms_per_command"] / max(1e-9, core["cpu_ms_per_command"])
+    print(f"{'web / in-process CPU per command':<34} {ratio:.2f} (goal: at most 2)")
+    print(f"{'web paced move p99':<34} {web['web_paced_move_p99_ms']:.2f} ms (goal: at most 20 ms)")
+    return 0

@@ -1,0 +1,119 @@
+"""Identity events from transports: a nick change, a part or quit with its grace, a return, ``/claim``.
+
+The hub mixes this in; each event's table changes run as one unit through
+``run_and_send`` like a line's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bazaarbot.config import BotSettings
+from bazaarbot.i18n import _, language
+from bazaarbot.leaves import PendingLeaves
+from bazaarbot.messages import Outgoing, Tell, User
+from bazaarbot.pipeline.commit import Commit
+from bazaarbot.ratings import Ratings
+from bazaarbot.returning import Returns
+from bazaarbot.sanitize import sanitize
+from bazaarbot.seat_index import SeatIndex
+from bazaarbot.seatcodes import SeatCodes
+from bazaarbot.table import Table
+
+
+class IdentityEvents:
+    """Seats follow their people: renamed, gone after a grace period, back, or claimed with a code."""
+
+    settings: BotSettings
+    tables: dict[tuple[str, str], Table]
+    index: SeatIndex
+    leaves: PendingLeaves
+    codes: SeatCodes
+    commit: Commit
+    ratings: Ratings
+    returns: Returns
+
+    # and the hub's own ``actor``, ``use``, ``spawn``, ``run_and_send``, ``tables_of_person``,
+    # ``person_language``
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+        if len(args) != 1:
+            return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
+        owner = self.codes.owner(network, args[0])
+        table = self.tables.get((network, owner[0])) if owner else None
+        if table is None:
+            return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
+        out, old_key = table.claim_seat(self.actor(network, user), args[0])
+        if old_key is not None:
+            self.leaves.cancel(network, old_key)
+        return out
+
+    async def user_renamed(self, network: str, old: User, new: User) -> None:
+        """A nick change: every seat bound to the old identity follows it."""
+
+        def work() -> list[Outgoing]:
+            self.rename(network, old, new)
+            return []
+
+        await self.run_and_send(work, network, None)
+
+    def rename(self, network: str, old: User, new: User) -> None:
+        nick = sanitize(new.nick)
+        if not nick:
+            return
+        old_key, new_key = old.key, replace(new, nick=nick).key
+        self.commit.refresh_outside()
+        self.ratings.renamed(network, old_key, new_key)
+        tables = dict.fromkeys(
+            [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
+        )
+        for table in tables:
+            self.use(table).rename(old_key, new_key, nick)
+            self.index.update(table)
+        self.leaves.cancel(network, old_key)
+
+    async def user_left(
+        self, network: str, channel: str | None, user: User, grace: float | None = None
+    ) -> None:
+        """A part or quit: after ``grace`` seconds the leave path runs, unless the user comes back."""
+        delay = self.settings.leave_grace if grace is None else grace
+        key = user.key
+        self.leaves.cancel(network, key)
+
+        async def leave() -> None:
+            await self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
+
+        if delay <= 0:
+            await leave()
+            return
+
+        def fire() -> None:
+            self.spawn(leave())
+
+        self.leaves.start(network, key, delay, fire)
+
+    async def user_returned(self, network: str, user: User) -> None:
+        """Back within the grace (their leave is off), or joined a channel or opened the page."""
+        self.leaves.cancel(network, user.key)
+        lang, actor = self.person_language(network, user.key), self.actor(network, user)
+        await self.run_and_send(
+            lambda: self.returns.came_back(
+                self.tables_of_person(network, user.key), network, actor, None, True, lang
+            ),
+            network,
+            None,
+        )
+
+    def leave_now(self, network: str, channel: str | None, key: str) -> list[Outgoing]:
+        out: list[Outgoing] = []
+        for table in self.index.tables_of(network, key):
+            if channel is not None and table.channel.lower() != channel.lower():
+                continue
+            if table.seat_of(key) is not None:
+                with language(table.channel_language()):
+                    out += self.use(table).disconnected(
+                        key, lambda who: _("{nick} is gone.").format(nick=who)
+                    )
+                self.index.update(table)
+        return out

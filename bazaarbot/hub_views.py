@@ -1,0 +1,124 @@
+"""What transports read of the tables (the read half of ``HubPort``): boards, views, who is seated.
+
+The hub mixes this in so a transport talks to one object; nothing here
+changes a table.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import time
+from pathlib import Path
+
+from bazaarbot.config import BotSettings
+from bazaarbot.delivery import Transport
+from bazaarbot.gamelog import GameLogs
+from bazaarbot.i18n import language
+from bazaarbot.messages import SeatedPerson
+from bazaarbot.mygames import as_data, entries
+from bazaarbot.pipeline.commit import Commit
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
+from bazaarbot.registry import web_folder
+from bazaarbot.store import Store
+from bazaarbot.table import Table
+from bazaarbot.tableview import table_view
+
+
+class TransportViews:
+    """Read-only views of the hub's tables for transports (the web page, the IRC transport)."""
+
+    store: Store
+    games: dict[str, GamePlugin]
+    settings: BotSettings
+    tables: dict[tuple[str, str], Table]
+    transports: dict[str, Transport]
+    ratings: Ratings
+    commit: Commit
+    started: float
+
+    # and the hub's own ``person_language``, ``default_game``, ``tables_of_person``, ``wall_clock``
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        """``/tables`` as data, for the web page: where it is your move first."""
+        with language(self.person_language(network, key)):
+            return as_data(entries(self.tables_of_person(network, key), key, self.wall_clock()))
+
+    @property
+    def bot_nick(self) -> str:
+        return self.settings.nick
+
+    @property
+    def database(self) -> sqlite3.Connection:
+        return self.store.db.conn
+
+    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
+        """Everybody seated at the network's tables (or one channel's), each identity once."""
+        found: dict[str, SeatedPerson] = {}
+        for (net, chan), table in self.tables.items():
+            if net != network or (channel is not None and chan != channel.lower()):
+                continue
+            for seat in [*table.seats, *table.players]:
+                account = seat.key[2:] if seat.key.startswith("a:") else None
+                found.setdefault(seat.key, SeatedPerson(seat.key, seat.nick, account))
+        return list(found.values())
+
+    def private_view(self, network: str, channel: str, key: str) -> str | None:
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        seat = table.game_seat_of(key)
+        if seat is None:
+            return None
+        with language(self.person_language(network, key) or table.channel_language()):
+            return table.plugin.private_view(table.state, seat)
+
+    def board_version(self, network: str, channel: str) -> object:
+        """Changes whenever the channel's board may have: a transport renders the board only then."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        return (table.game_id, table.moves_made, self.commit.changes.get(table, 0))
+
+    def public_board(self, network: str, channel: str) -> str | None:
+        """The public board of the game running in a channel (for a transport's board pane), else None."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        return table.board()
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        """A channel's table as structured data (``tableview``); private parts only for ``key``."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        running = (table.game_id, table.moves_made) if table.game_id is not None else None
+        return table_view(table, self.game_logs.latest(table.id, running), key)
+
+    @functools.cached_property
+    def game_logs(self) -> GameLogs:
+        """Replays of each table's latest game, for its log and its final board."""
+        return GameLogs(self.store, self.games)
+
+    def game_assets(self, game: str) -> Path | None:
+        """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
+        plugin = self.games.get(game)
+        return None if plugin is None else web_folder(plugin)
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self.default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
+
+    def snapshot(self) -> dict[str, object]:
+        """Figures for a health check."""
+        return {
+            "tables": len(self.tables),
+            "running_games": sum(1 for t in self.tables.values() if t.running),
+            "networks": sorted(self.transports),
+            "uptime": round(time.time() - self.started, 1),
+        }

@@ -1,0 +1,150 @@
+"""The bot's figures for a monitoring system, in the Prometheus text format (``GET /metrics``).
+
+One ``Metrics`` per hub, on a registry of its own (not the library's global
+one), so several bots in one process (the tests) never share counters. The
+parts of the bot report events here (a command handled, a batch committed, a
+search done, a line sent); what is a state rather than an event (live tables,
+seated people, open websockets, queue lengths) is read when scraped, from
+functions the parts register with ``gauge``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+log = logging.getLogger(__name__)
+
+#: what ``GET /metrics`` answers with
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+#: seconds from a line's arrival to its answer being handed to the transport
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+#: units in one group commit
+BATCH_BUCKETS = (1, 2, 4, 8, 16, 32, 64, 128, 256)
+#: seconds one group commit takes (fsync included)
+COMMIT_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0)
+
+#: ``[web] metrics``: who may read ``/metrics``
+METRICS_ACCESS = ("loopback", "off", "all")
+
+
+class Metrics:
+    """Counters, histograms and gauges of one bot."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.commands = Counter(
+            "bazaarbot_commands",
+            "Lines handled as commands or moves",
+            ["network", "game", "kind"],
+            registry=r,
+        )
+        self.latency = Histogram(
+            "bazaarbot_command_seconds",
+            "Seconds from a line's arrival to its answers being handed to the transport",
+            ["network"],
+            buckets=LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.refusals = Counter("bazaarbot_refusals", "Lines refused, by reason", ["reason"], registry=r)
+        self.batch_size = Histogram(
+            "bazaarbot_commit_batch_units",
+            "Units (lines) in one group commit",
+            buckets=BATCH_BUCKETS,
+            registry=r,
+        )
+        self.commit_seconds = Histogram(
+            "bazaarbot_commit_seconds", "Seconds one group commit takes", buckets=COMMIT_BUCKETS, registry=r
+        )
+        self.ai_searches = Counter("bazaarbot_ai_searches", "AI searches finished", ["purpose"], registry=r)
+        self.ai_cpu = Counter(
+            "bazaarbot_ai_cpu_seconds", "CPU seconds the AI workers spent searching", ["purpose"], registry=r
+        )
+        self.lines_sent = Counter(
+            "bazaarbot_lines_sent", "Lines (or frames) a transport sent", ["network", "kind"], registry=r
+        )
+        self._gauges: dict[str, Gauge] = {}
+
+    # --- events ------------------------------------------------------------------------
+    def handled(self, network: str, game: str | None, kind: str, seconds: float | None = None) -> None:
+        """A line was handled as ``kind`` (``command`` or ``move``) at a table of ``game``."""
+        self.commands.labels(network, game or "-", kind).inc()
+        if seconds is not None:
+            self.latency.labels(network).observe(seconds)
+
+    def refused(self, reason: str) -> None:
+        self.refusals.labels(reason).inc()
+
+    def committed(self, units: int, seconds: float) -> None:
+        self.batch_size.observe(units)
+        self.commit_seconds.observe(seconds)
+
+    def searched(self, cpu_seconds: float, purpose: str = "move") -> None:
+        self.ai_searches.labels(purpose).inc()
+        self.ai_cpu.labels(purpose).inc(max(0.0, cpu_seconds))
+
+    def sent(self, network: str, kind: str, count: int = 1) -> None:
+        self.lines_sent.labels(network, kind).inc(count)
+
+    # --- states ------------------------------------------------------------------------
+    def gauge(
+        self, name: str, documentation: str, read: Callable[[], float], labels: dict[str, str] | None = None
+    ) -> None:
+        """A figure read when scraped; ``labels`` tell apart several sources of one figure (networks)."""
+        labels = labels or {}
+        gauge = self._gauges.get(name)
+        if gauge is None:
+            gauge = Gauge(name, documentation, sorted(labels), registry=self.registry)
+            self._gauges[name] = gauge
+        child = gauge.labels(**labels) if labels else gauge
+
+        def safe() -> float:
+            try:
+                return float(read())
+            except Exception:  # a figure must never break a scrape
+                log.exception("metrics: reading %s failed", name)
+                return float("nan")
+
+        child.set_function(safe)
+
+    def render(self) -> bytes:
+        """The text a Prometheus server scrapes."""
+        return generate_latest(self.registry)
+
+
+def allowed(access: str, client_is_loopback: bool, forwarded: bool) -> bool:
+    """Whether a client may read ``/metrics`` under ``[web] metrics``.
+
+    ``loopback`` answers only a client on this machine that came straight to the
+    bot, not one a trusted proxy forwarded (the proxy itself is local).
+    """
+    if access == "all":
+        return True
+    if access == "loopback":
+        return client_is_loopback and not forwarded
+    return False
+
+
+def watch_tables(metrics: Metrics, tables: Callable[[], Iterable[Any]]) -> None:
+    """Live tables (a game running) and the people seated at them, read from the hub's tables."""
+
+    def live() -> int:
+        return sum(1 for table in tables() if table.running)
+
+    def seated() -> int:
+        return sum(
+            1
+            for table in tables()
+            if table.running
+            for seat in table.players
+            if not seat.is_bot and seat.has_person
+        )
+
+    metrics.gauge("bazaarbot_live_tables", "Tables with a game running", live)
+    metrics.gauge("bazaarbot_seated_people", "People playing their own seat at a running game", seated)

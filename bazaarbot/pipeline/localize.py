@@ -1,0 +1,46 @@
+"""Stage 6: each private line in its reader's language and the form they asked for (NOTICE or not).
+
+The reader of a ``Tell`` is its ``key`` when it names one, else whoever is
+seated under its nick, else the bare nick's identity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bazaarbot.i18n import localized_text
+from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.messages import Outgoing, Tell
+
+
+@dataclass
+class Localizer:
+    """Renders private lines for their readers; public lines stay in the channel's language."""
+
+    languages: ReaderLanguages
+    #: (network, nick) -> the identity seated under that nick, else None
+    key_of_nick: Callable[[str, str], str | None]
+
+    def reader_key(self, message: Tell) -> str:
+        return message.key or self.key_of_nick(message.network, message.nick) or "n:" + message.nick.lower()
+
+    def reader_language(self, message: Outgoing) -> str | None:
+        """The language a private line's reader chose (None for a channel line or no choice)."""
+        if not isinstance(message, Tell):
+            return None
+        return self.languages.person(message.network, self.reader_key(message))
+
+    def localize(self, messages: list[Outgoing]) -> list[Outgoing]:
+        """Every private line rendered again in its reader's language, as a NOTICE where they want one."""
+        out: list[Outgoing] = []
+        for message in messages:
+            if isinstance(message, Tell):
+                key = self.reader_key(message)
+                lang = self.languages.person(message.network, key)
+                if lang:
+                    message = replace(message, text=localized_text(message.text, lang))
+                if self.languages.prefs.get((message.network, key, "notice")) == "on":
+                    message = replace(message, notice=True)
+            out.append(message)
+        return out

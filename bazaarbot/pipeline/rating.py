@@ -1,0 +1,37 @@
+"""After-commit work: a game that ended with a result is rated once that result is on disk."""
+
+from __future__ import annotations
+
+from bazaarbot.messages import Outgoing, Say
+from bazaarbot.ratings import Ratings
+from bazaarbot.store import Store
+from bazaarbot.store_writer import Unit
+from bazaarbot.table import Table
+
+
+class RateAfterCommit:
+    """Subscribes to game-finished; says each rating line after the commit of the unit that ended it."""
+
+    def __init__(self, store: Store, ratings: Ratings) -> None:
+        self.store = store
+        self.ratings = ratings
+
+    def game_finished(self, table: Table, game_id: int) -> list[str]:
+        """Kept with the line's unit, so it is rated after that unit's commit and never another's.
+
+        Outside a line the result is already on disk: rated at once.
+        """
+        unit = self.store.writer.open
+        if unit is None:
+            return self.ratings.after_game(game_id)
+        unit.after.append((table.network, table.channel, table.colors, game_id))
+        return []
+
+    def lines(self, unit: Unit) -> list[Outgoing]:
+        """The ratings line of every game that ended in ``unit`` (just committed)."""
+        pending, unit.after = unit.after, []
+        return [
+            Say(network, channel, text, colors=colors)
+            for network, channel, colors, game_id in pending
+            for text in self.ratings.after_game(game_id)
+        ]

@@ -1,0 +1,97 @@
+"""Stage 1: a line made safe (``sanitize``) and read as a command, a move, a near-miss or chatter.
+
+The same reading answers a line (``Hub._line``) and tells the web page which
+lines are not chat (``Hub.is_addressed``), so the two can never disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from bazaarbot.commands import Command, parse_command
+from bazaarbot.i18n import _
+from bazaarbot.messages import Incoming, Outgoing, Tell, User
+from bazaarbot.sanitize import sanitize
+from bazaarbot.table import Table
+from bazaarbot.typos import corrected_move
+
+#: words a seated player may say plainly during their game, meaning the command of that name
+PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"})
+
+
+@dataclass(frozen=True)
+class Line:
+    """One sanitised line from a person: where it was said, by whom, and what."""
+
+    network: str
+    #: the channel, or None for a private line
+    channel: str | None
+    user: User
+    text: str
+
+
+def clean(incoming: Incoming, bot_nick: str) -> Line | None:
+    """The line with control characters gone from text, nick, account and channel; None: nothing to do.
+
+    Nothing is left of an empty line, a nick made only of control characters,
+    or the bot's own words coming back.
+    """
+    nick = sanitize(incoming.user.nick)
+    if not nick:
+        return None
+    user = replace(
+        incoming.user, nick=nick, account=sanitize(incoming.user.account) if incoming.user.account else None
+    )
+    text = sanitize(incoming.text)
+    if not text or nick.lower() == bot_nick.lower():
+        return None
+    channel = sanitize(incoming.channel) if incoming.channel else None
+    return Line(incoming.network, channel, user, text)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a line is: a command, or a move, or a near-miss answered with a hint; none of them: chatter."""
+
+    command: Command | None = None
+    is_move: bool = False
+    hint: list[Outgoing] = field(default_factory=list)
+
+    @property
+    def chatter(self) -> bool:
+        """Nothing the bot answers: never a reply, never a rate-limit count."""
+        return self.command is None and not self.is_move and not self.hint
+
+
+def read(line: Line, bot_nick: str, playing: Table | None) -> Reading:
+    """Read ``line``; ``playing`` is the table where the speaker plays a running or paused game, if any.
+
+    A command has a prefix or the bot's name. During their game a player's
+    plain ``help``/``moves``/``hand``/``board`` is that command, and words the
+    game's ``is_move`` knows are a move; anything said privately is a move
+    (dispatch answers what it does not understand). A channel line one slip
+    away from a legal move gets a hint; the rest is chatter.
+    """
+    command = parse_command(line.text, bot_nick)
+    if command is not None:
+        return Reading(command)
+    words = line.text.split()
+    looks_like_move = playing is not None and playing.plugin.is_move(line.text[:200])
+    if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
+        return Reading(Command(words[0].lower(), tuple(words[1:])))
+    if line.channel is None or looks_like_move:
+        return Reading(is_move=True)
+    if playing is None or not playing.running:
+        return Reading()
+    return Reading(hint=typo_hint(line.network, playing, line.user, line.text))
+
+
+def typo_hint(network: str, table: Table, user: User, text: str) -> list[Outgoing]:
+    """``Did you mean "take spice"?`` when one slip in the first word is all that keeps it from a move."""
+    seat = table.game_seat_of(user.key)
+    if seat is None:
+        return []
+    fixed = corrected_move(table.plugin, table.state, seat, text[:200])
+    if fixed is None:
+        return []
+    return [Tell(network, user.nick, _('Did you mean "{move}"?').format(move=fixed))]
