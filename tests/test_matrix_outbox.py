@@ -52,6 +52,25 @@ def test_a_429_holds_its_room_only_and_the_event_is_sent_again() -> None:
     assert again is held and again.text == "first" and outbox.retries == 1
 
 
+def test_a_room_refused_by_a_429_keeps_its_turn() -> None:
+    clock = Clock()
+    outbox = Outbox(clock)
+    for room in ("!a", "!b"):
+        outbox.put(Item(room, room + "1", kind="pre"))
+    refused = outbox.take()
+    assert refused is not None and refused.room_id == "!a"
+    outbox.hold("!a", 1.0)
+    clock.now += 0.5
+    sent = outbox.take()
+    assert sent is not None and sent.room_id == "!b"
+    outbox.done(sent)
+    outbox.put(Item("!b", "b2", kind="pre"))
+    outbox.put(Item("!c", "c1", kind="pre"))
+    outbox.hold("!b", 0.5)  # the account's limit: !b is refused too, later than !a
+    clock.now += 0.5
+    assert [room for room, _ in drain(outbox)][:2] == ["!a", "!b"]
+
+
 def test_plain_lines_waiting_for_one_room_leave_as_one_event() -> None:
     outbox = Outbox()
     for text in ("alice takes 2 spice.", "bob to play."):

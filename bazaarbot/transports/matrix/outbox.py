@@ -5,7 +5,8 @@ room (a channel, or a player's direct-message room) and the next event is
 taken from the next room in turn, so one player's long listing never holds up
 another table; bulk listings wait behind game lines. When the homeserver
 answers ``429`` with ``retry_after_ms``, only that room waits that long; the
-event stays at the head of its room's queue and is sent again, never dropped.
+event stays at the head of its room's queue and is sent again, never dropped,
+and the room keeps its turn (rooms refused earlier go first once they may).
 Consecutive plain lines for one room are merged into one event when they
 leave (fewer events, fewer 429s), and an edit of a board that is still waiting
 takes the newer text instead of queueing a second edit.
@@ -60,6 +61,8 @@ class Outbox:
         self.rooms: dict[str, collections.deque[Item]] = {}
         self.ring: collections.deque[str] = collections.deque()
         self.held: dict[str, float] = {}
+        #: rooms refused by a 429 since their last event left, and since when
+        self.refused: dict[str, float] = {}
         self.retries = 0
 
     def __len__(self) -> int:
@@ -104,7 +107,11 @@ class Outbox:
         ready = [room for room in self.ring if self.held.get(room, 0.0) <= now]
         if not ready:
             return None
-        room = next((r for r in ready if not self.rooms[r][0].bulk), ready[0])
+        refused = [r for r in ready if r in self.refused]
+        if refused:  # a room the homeserver refused keeps its turn: the first refused goes first
+            room = min(refused, key=self.refused.__getitem__)
+        else:
+            room = next((r for r in ready if not self.rooms[r][0].bulk), ready[0])
         queue = self.rooms[room]
         head = queue[0]
         while not head.tried and len(queue) > 1 and head.mergeable(queue[1]):
@@ -126,11 +133,13 @@ class Outbox:
             else:
                 del self.rooms[item.room_id]
         self.held.pop(item.room_id, None)
+        self.refused.pop(item.room_id, None)
 
     def hold(self, room_id: str, seconds: float, limited: bool = True) -> None:
         """The homeserver said 429 for this room (``limited``): it waits ``seconds``, the others go on."""
         if limited:
             self.retries += 1
+            self.refused.setdefault(room_id, self.clock())
         self.held[room_id] = self.clock() + seconds
 
     def release(self, room_id: str) -> None:
