@@ -250,6 +250,7 @@ def synapse_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synapse
         pytest.skip(reason)
     server = Synapse(tmp_path_factory.mktemp("synapse"))
     server.start()
+    print(f"Synapse answered {server.startup_seconds:.2f} s after its start")
     try:
         yield server
     finally:
