@@ -116,6 +116,18 @@ def test_boards_and_hands_are_blocks_with_a_plain_fallback_and_escaped() -> None
     assert content.reply("$line", "see DM")["m.relates_to"] == {"m.in_reply_to": {"event_id": "$line"}}
 
 
+def test_a_table_that_asked_for_colours_gets_its_goods_tinted_in_html_only() -> None:
+    sent = content.plain("alice takes 2 camels & <gold>", colors=True)
+    assert sent["body"] == "alice takes 2 camels & <gold>"
+    assert sent["formatted_body"] == (
+        'alice takes 2 <font color="#e08000" data-mx-color="#e08000">camels</font> &amp; '
+        '&lt;<font color="#c09000" data-mx-color="#c09000">gold</font>&gt;'
+    )
+    assert "formatted_body" not in content.plain("alice takes 2 camels")
+    assert "<font" in content.pre("Market: spice", colors=True)["formatted_body"]
+    assert "<font" not in content.pre("Market: spice")["formatted_body"]
+
+
 @pytest.mark.parametrize(
     ("sent", "line"),
     [

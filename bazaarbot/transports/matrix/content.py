@@ -11,28 +11,67 @@ HTML-escaped.
 from __future__ import annotations
 
 import html
+import re
 from typing import Any
 
 HTML = "org.matrix.custom.html"
 
+#: the goods of the games and plain colour names, tinted where a table asked for colours (``/colors on``)
+PALETTE: dict[str, str] = {
+    "diamond": "#00a0c0",
+    "gold": "#c09000",
+    "silver": "#808080",
+    "cloth": "#9c27b0",
+    "spice": "#d03030",
+    "leather": "#8b5a2b",
+    "camel": "#e08000",
+    "red": "#d03030",
+    "green": "#2e8b2e",
+    "blue": "#3060d0",
+    "yellow": "#c09000",
+    "purple": "#9c27b0",
+    "orange": "#e08000",
+    "white": "#808080",
+    "black": "#808080",
+}
+_WORDS = re.compile(
+    r"\b(diamonds?|gold|silver|cloth|spices?|leather|camels?|red|green|blue|yellow|purple|orange|white|black)\b",
+    re.IGNORECASE,
+)
 
-def plain(text: str) -> dict[str, Any]:
+
+def tinted(text: str) -> str:
+    """HTML of ``text`` (escaped) with its goods and colour words in their colours."""
+
+    def tint(match: re.Match[str]) -> str:
+        word = match.group(1)
+        key = word.lower()
+        colour = PALETTE.get(key) or PALETTE[key[:-1]]  # "camels" is tinted as "camel"
+        return f'<font color="{colour}" data-mx-color="{colour}">{word}</font>'
+
+    return _WORDS.sub(tint, html.escape(text))
+
+
+def plain(text: str, colors: bool = False) -> dict[str, Any]:
+    if colors and _WORDS.search(text):
+        return {"msgtype": "m.notice", "body": text, "format": HTML, "formatted_body": tinted(text)}
     return {"msgtype": "m.notice", "body": text}
 
 
-def pre(text: str) -> dict[str, Any]:
+def pre(text: str, colors: bool = False) -> dict[str, Any]:
     """A block whose columns matter (a board, a hand), with the plain text as the fallback."""
+    inner = tinted(text) if colors else html.escape(text)
     return {
         "msgtype": "m.notice",
         "body": text,
         "format": HTML,
-        "formatted_body": f"<pre><code>{html.escape(text)}</code></pre>",
+        "formatted_body": f"<pre><code>{inner}</code></pre>",
     }
 
 
-def edit(event_id: str, text: str) -> dict[str, Any]:
+def edit(event_id: str, text: str, colors: bool = False) -> dict[str, Any]:
     """Replace the board message ``event_id`` with ``text`` (clients show the newest version in place)."""
-    new = pre(text)
+    new = pre(text, colors)
     return {
         **{key: ("* " + value if key == "body" else value) for key, value in new.items()},
         "m.new_content": new,

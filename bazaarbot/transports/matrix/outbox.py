@@ -44,12 +44,14 @@ class Item:
     bulk: bool = False
     board: Board | None = None
     reply_to: str | None = None
+    #: the table asked for colours (``/colors on``): goods words are tinted in the HTML version
+    colors: bool = False
     #: a send was tried: nothing more is merged in (a retry must carry what the first try carried)
     tried: bool = False
     txn: str = field(default_factory=lambda: uuid.uuid4().hex)
 
     def mergeable(self, other: Item) -> bool:
-        return self.kind == other.kind == "text" and self.bulk == other.bulk
+        return self.kind == other.kind == "text" and (self.bulk, self.colors) == (other.bulk, other.colors)
 
 
 class Outbox:

@@ -130,8 +130,8 @@ class MatrixTransport:
         self._tasks: list[asyncio.Task[None]] = []
         self._opening: dict[str, asyncio.Task[None]] = {}
         self._handling = False
-        #: rooms whose board may have changed with the lines just queued (room -> channel)
-        self._boards_due: dict[str, str] = {}
+        #: rooms whose board may have changed with the lines just queued (room -> channel, colours)
+        self._boards_due: dict[str, tuple[str, bool]] = {}
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
@@ -180,7 +180,7 @@ class MatrixTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its room or a Tell for its player's direct room (never waits for the network)."""
         if isinstance(message, Say):
-            self._say(message.channel, message.text)
+            self._say(message.channel, message.text, message.colors)
         elif isinstance(message, Tell):
             self._tell(message)
 
@@ -191,7 +191,7 @@ class MatrixTransport:
         return 0.0 if not waiting else held + waiting * 0.05
 
     # --- sending ----------------------------------------------------------------------------------
-    def _say(self, channel: str, text: str) -> None:
+    def _say(self, channel: str, text: str, colors: bool = False) -> None:
         room_id = self.rooms.get(channel.lower())
         if room_id is None:
             log.warning("%s: no room for %r", self.network, channel)
@@ -203,24 +203,24 @@ class MatrixTransport:
         board = hub.public_board(self.network, channel) if hub is not None else None
         if board is not None and text == board:
             slot = self.boards[room_id] = Board(room_id, text=text)  # a new board message: edited from now
-            self._put(Item(room_id, text, kind="board", board=slot))
+            self._put(Item(room_id, text, kind="board", board=slot, colors=colors))
             return
-        self._put(Item(room_id, text, kind="pre" if "\n" in text else "text"))
+        self._put(Item(room_id, text, kind="pre" if "\n" in text else "text", colors=colors))
         if room_id in self.boards:
             if not self._boards_due:
                 asyncio.get_running_loop().call_soon(self._edit_boards)
-            self._boards_due[room_id] = channel
+            self._boards_due[room_id] = (channel, colors)
 
     def _edit_boards(self) -> None:
         """After the lines of one answer are queued: each changed board is edited once, behind them."""
         due, self._boards_due = self._boards_due, {}
         hub = self.hub
-        for room_id, channel in due.items():
+        for room_id, (channel, colors) in due.items():
             slot = self.boards.get(room_id)
             board = hub.public_board(self.network, channel) if hub is not None else None
             if board is not None and slot is not None and board != slot.text:
                 slot.text = board
-                self._put(Item(room_id, board, kind="edit", board=slot))
+                self._put(Item(room_id, board, kind="edit", board=slot, colors=colors))
 
     def _tell(self, message: Tell) -> None:
         user_id = message.nick
@@ -319,12 +319,12 @@ class MatrixTransport:
 
     def _content(self, item: Item) -> dict[str, Any]:
         if item.kind == "edit" and item.board is not None and item.board.event_id is not None:
-            return content.edit(item.board.event_id, item.text)
+            return content.edit(item.board.event_id, item.text, item.colors)
         if item.kind in ("pre", "board", "edit"):
-            return content.pre(item.text)
+            return content.pre(item.text, item.colors)
         if item.kind == "reply" and item.reply_to:
             return content.reply(item.reply_to, item.text)
-        return content.plain(item.text)
+        return content.plain(item.text, item.colors)
 
     # --- direct rooms -----------------------------------------------------------------------------
     def _dm_room(self, user_id: str) -> str | None:
