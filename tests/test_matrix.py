@@ -222,6 +222,9 @@ async def test_a_restart_in_mid_game_loses_no_move_and_replays_no_line(tmp_path:
         await wait_until(lambda before=before: table.moves_made == before + 1, what=command)
     played = table.moves_made
     person, command = a_move(table, people, rng)
+    board = bot.boards[room].event_id
+    assert board is not None
+    seen = len(alice.seen)
     await bot.stop()
     cast.closing.remove(bot)
     await hub.close()
@@ -240,6 +243,26 @@ async def test_a_restart_in_mid_game_loses_no_move_and_replays_no_line(tmp_path:
     assert len(joins) == 2, "an old line was handled again"
     assert again.state is not None and again.state.next_batch() is not None
     assert again.dms == bot.dms, "the direct rooms are kept and reused"
+    me = bot.settings.user_id
+    await alice.expect(lambda s: s.is_edit and s.content["m.relates_to"]["event_id"] == board, start=seen)
+    for player in (alice, bob):
+        assert {s.room_id for s in player.private(me)} == {bot.dms[player.user_id]}, "one direct room each"
+
+
+async def test_a_player_who_left_the_direct_chat_gets_a_new_one(tmp_path: Path, cast: Cast) -> None:
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME})
+    cast.closing.append(hub)
+    bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
+    await alice.say(room, "!join")
+    first = await alice.expect(lambda s: s.room_id in alice.direct and "seat 1" in s.body)
+    await alice.client.room_leave(first.room_id)
+    await wait_until(lambda: alice.user_id not in bot.dms, what="the bot to forget the direct room")
+    seen = len(alice.seen)
+    await alice.say(room, "!hand")
+    answer = await alice.expect(lambda s: s.room_id in alice.direct, start=seen)
+    assert answer.room_id != first.room_id and bot.dms[alice.user_id] == answer.room_id
 
 
 async def test_a_stranger_cannot_move_for_a_seated_player_even_with_the_same_display_name(
