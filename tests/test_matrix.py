@@ -401,7 +401,14 @@ async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
     (tmp_path / "shy").mkdir()
     shy = await start_bot(
         make_hub(tmp_path / "shy", {"jaipur": GAME}, seed=3),
-        replace(account(cast.server, shy_user), name="shy", auto_join=False),
+        # this one logs in with an access token instead of a password
+        replace(
+            account(cast.server, shy_user),
+            name="shy",
+            auto_join=False,
+            password=None,
+            access_token=shy_user.token,
+        ),
     )
     cast.closing += [shy.hub, shy]
     carol = await cast.player("carol")
