@@ -44,6 +44,8 @@ class Item:
     bulk: bool = False
     board: Board | None = None
     reply_to: str | None = None
+    #: whom a reply points to their direct chat (one such pointer waiting per person is enough)
+    about: str | None = None
     #: the table asked for colours (``/colors on``): goods words are tinted in the HTML version
     colors: bool = False
     #: a send was tried: nothing more is merged in (a retry must carry what the first try carried)
@@ -84,6 +86,12 @@ class Outbox:
             for waiting in queue:
                 waiting.bulk = False  # a game line behind a listing: the listing goes at game pace
         queue.append(item)
+
+    def pointing(self, room_id: str, user_id: str) -> bool:
+        """Whether a reply pointing ``user_id`` to their direct chat already waits in the room."""
+        return any(
+            i.kind == "reply" and i.about == user_id and not i.tried for i in self.rooms.get(room_id, ())
+        )
 
     def drop_bulk(self, room_id: str) -> int:
         """Forget the listing lines still waiting for a room (their player asked for something new)."""

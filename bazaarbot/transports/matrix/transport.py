@@ -598,7 +598,10 @@ class MatrixTransport:
         self._hub(lambda: self._answer_line(incoming, _Watch(room_id, event_id, channel, sender)))
 
     async def _answer_line(self, incoming: Incoming, watch: _Watch) -> None:
-        """Hand a room line to the hub; when every answer went privately, say so next to the line."""
+        """Hand a room line to the hub; when every answer went privately, say so next to the line.
+
+        One such pointer waiting for a person is enough: a burst of lines gets one, not one each.
+        """
         hub = self.hub
         assert hub is not None
         self._watch = watch
@@ -606,10 +609,10 @@ class MatrixTransport:
             await hub.handle(incoming)
         finally:
             self._watch = None
-        if watch.private and not watch.public:
+        if watch.private and not watch.public and not self.outbox.pointing(watch.room_id, watch.sender):
             with language(watch.lang):
                 text = _("I answered you in our direct chat.")
-            self._put(Item(watch.room_id, text, kind="reply", reply_to=watch.event_id))
+            self._put(Item(watch.room_id, text, kind="reply", reply_to=watch.event_id, about=watch.sender))
 
     def _membership(self, room_id: str, event: RoomMemberEvent) -> None:
         hub, network = self.hub, self.network
