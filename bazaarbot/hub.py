@@ -22,6 +22,7 @@ from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
 from bazaarbot.hub_identity import IdentityEvents
+from bazaarbot.hub_languages import LanguageChoices
 from bazaarbot.hub_services import HandlerServices
 from bazaarbot.hub_views import TransportViews
 from bazaarbot.i18n import language
@@ -58,7 +59,7 @@ __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 log = logging.getLogger(__name__)
 
 
-class Hub(TransportViews, IdentityEvents, HandlerServices):
+class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
     """All tables of all networks, and the transports that reach them."""
 
     def __init__(
@@ -79,8 +80,8 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
     ) -> None:
         self.store = store
         #: figures for ``/metrics`` (a registry of this hub's own)
-        self.metrics = Metrics()
-        watch_tables(self.metrics, lambda: self.tables.values())
+        self._metrics = Metrics()
+        watch_tables(self._metrics, lambda: self.tables.values())
         store.writer.on_commit = self.metrics.committed
         #: networks whose users are not rate-limited (the local console drives many lines at once)
         self.unlimited_networks = unlimited_networks
@@ -216,49 +217,6 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         self.prefs.update({(p["network"], p["user_key"], p["name"]): p["value"] for p in self.store.prefs()})
 
     # --- languages (the choice itself is ``i18n_readers``) ---------------------------------------
-    @property
-    def network_languages(self) -> dict[str, str]:
-        """The config's language per network."""
-        return self.languages.network_languages
-
-    @network_languages.setter
-    def network_languages(self, value: dict[str, str]) -> None:
-        self.languages.network_languages = value
-
-    @property
-    def channel_languages(self) -> dict[tuple[str, str], str]:
-        """The config's language per (network, lower-case channel); a table's /lang channel wins."""
-        return self.languages.channel_languages
-
-    @channel_languages.setter
-    def channel_languages(self, value: dict[tuple[str, str], str]) -> None:
-        self.languages.channel_languages = value
-
-    def channel_language(
-        self, network: str, channel: str, settings: dict[str, str] | None = None
-    ) -> str | None:
-        """A channel's language: its /lang channel, the config's channel, network; None: bot default."""
-        if settings is None:
-            table = self.tables.get((network, channel.lower()))
-            settings = table.settings if table is not None else {}
-        return self.languages.channel(network, channel, settings)
-
-    def person_language(self, network: str, key: str) -> str | None:
-        """The language a person chose with /lang (None: they hear the channel's)."""
-        return self.languages.person(network, key)
-
-    def _line_language(self, line: Line) -> str | None:
-        """A line's language: its channel's, or for a private line its table's or the speaker's."""
-        if line.channel is not None:
-            return self.channel_language(line.network, line.channel)
-        named = [w for w in line.text.split(None, 2)[:2] if w.startswith(("#", "&"))]
-        table = self.tables.get((line.network, named[0].lower())) if named else None
-        if table is None:
-            table = self.only_table(line.network, None, line.user.key)
-        if table is not None:
-            return self.languages.channel(line.network, table.channel, table.settings)
-        return self.languages.speaker(line.network, line.user.key)
-
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run background work the hub waits for in ``idle`` and cancels in ``close``."""
@@ -377,7 +335,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         table = self.tables.get((line.network, line.channel.lower())) if line.channel else None
         if table is not None:
             self.use(table)
-        reading = read(line, self.settings.nick, self._playing_table(line))  # 1. read
+        reading = read(line, self.settings.nick, lambda: self._playing_table(line))  # 1. read
         if reading.chatter:
             return []  # never answered
         refused = self.gate.refusal(line)  # 2. line length and rate limit
@@ -406,7 +364,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices):
         if not text:
             return False
         line = Line(network, channel, user, text)
-        return not read(line, self.settings.nick, self._playing_table(line)).chatter
+        return not read(line, self.settings.nick, lambda: self._playing_table(line)).chatter
 
     # --- finding tables -----------------------------------------------------------------------
     async def idle(self) -> None:

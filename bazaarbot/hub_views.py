@@ -16,6 +16,7 @@ from bazaarbot.delivery import Transport
 from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import language
 from bazaarbot.messages import SeatedPerson
+from bazaarbot.metrics import Metrics
 from bazaarbot.mygames import as_data, entries
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.plugin import GamePlugin
@@ -37,6 +38,7 @@ class TransportViews:
     ratings: Ratings
     commit: Commit
     started: float
+    _metrics: Metrics
 
     # and the hub's own ``person_language``, ``default_game``, ``tables_of_person``, ``wall_clock``
 
@@ -44,6 +46,11 @@ class TransportViews:
         """``/tables`` as data, for the web page: where it is your move first."""
         with language(self.person_language(network, key)):
             return as_data(entries(self.tables_of_person(network, key), key, self.wall_clock()))
+
+    @property
+    def metrics(self) -> Metrics:
+        """The bot's figures for ``/metrics``; a transport adds its own gauges and counts."""
+        return self._metrics
 
     @property
     def bot_nick(self) -> str:

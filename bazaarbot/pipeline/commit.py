@@ -21,7 +21,7 @@ from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Table
 
-log = logging.getLogger("bazaarbot.hub")
+log = logging.getLogger(__name__)
 
 
 def unsaved(network: str, nick: str | None) -> list[Outgoing]:

@@ -6,6 +6,7 @@ lines are not chat (``Hub.is_addressed``), so the two can never disagree.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from bazaarbot.commands import Command, parse_command
@@ -63,8 +64,11 @@ class Reading:
         return self.command is None and not self.is_move and not self.hint
 
 
-def read(line: Line, bot_nick: str, playing: Table | None) -> Reading:
-    """Read ``line``; ``playing`` is the table where the speaker plays a running or paused game, if any.
+def read(line: Line, bot_nick: str, playing_table: Callable[[], Table | None]) -> Reading:
+    """Read ``line``; ``playing_table`` finds where the speaker plays a running or paused game, if anywhere.
+
+    The table is looked for only when the line is no command (a command
+    looks at no table it does not act on).
 
     A command has a prefix or the bot's name. During their game a player's
     plain ``help``/``moves``/``hand``/``board`` is that command, and words the
@@ -75,6 +79,7 @@ def read(line: Line, bot_nick: str, playing: Table | None) -> Reading:
     command = parse_command(line.text, bot_nick)
     if command is not None:
         return Reading(command)
+    playing = playing_table()
     words = line.text.split()
     looks_like_move = playing is not None and playing.plugin.is_move(line.text[:200])
     if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
