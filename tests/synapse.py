@@ -257,6 +257,10 @@ def synapse_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Synapse
         server.stop()
 
 
+#: a room joined late shows its whole history (the default timeline of a first sync is a few events only)
+PLAYER_FILTER = {"room": {"timeline": {"limit": 1000}}, "presence": {"not_types": ["*"]}}
+
+
 @dataclass
 class Seen:
     """One event a test client saw."""
@@ -296,14 +300,14 @@ class Player:
     async def start(self) -> Player:
         import asyncio
 
-        first = await self.client.sync(timeout=0)
+        first = await self.client.sync(timeout=0, sync_filter=PLAYER_FILTER)
         self._absorb(first)
         self._task = asyncio.get_running_loop().create_task(self._loop())
         return self
 
     async def _loop(self) -> None:
         while True:
-            answer = await self.client.sync(timeout=10_000)
+            answer = await self.client.sync(timeout=10_000, sync_filter=PLAYER_FILTER)
             self._absorb(answer)
 
     def _absorb(self, answer: Any) -> None:

@@ -51,6 +51,8 @@ class Item:
     #: a send was tried: nothing more is merged in (a retry must carry what the first try carried)
     tried: bool = False
     txn: str = field(default_factory=lambda: uuid.uuid4().hex)
+    #: when it was queued (the outbox's clock): how long it waited is the transport's to report
+    queued: float = 0.0
 
     def mergeable(self, other: Item) -> bool:
         return self.kind == other.kind == "text" and (self.bulk, self.colors) == (other.bulk, other.colors)
@@ -73,6 +75,7 @@ class Outbox:
         return sum(len(queue) for queue in self.rooms.values())
 
     def put(self, item: Item) -> None:
+        item.queued = item.queued or self.clock()
         queue = self.rooms.get(item.room_id)
         if queue is None:
             queue = self.rooms[item.room_id] = collections.deque()

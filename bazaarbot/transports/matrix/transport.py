@@ -119,6 +119,8 @@ class MatrixTransport:
         self.dm_owner: dict[str, str] = {}
         self.boards: dict[str, Board] = {}
         self.sent = 0
+        #: room (or player) -> how long its last event waited in the outbox before it was first sent
+        self.waited: dict[str, float] = {}
         self.syncs = 0
         self.next_batch: str | None = None
         self._stopping = False
@@ -291,6 +293,8 @@ class MatrixTransport:
                 return  # its lines wait while the room is opened
             room_id = found
         body = self._content(item)
+        if not item.tried:
+            self.waited[item.room_id] = self.outbox.clock() - item.queued
         item.tried = True
         answer = await client.room_send(room_id, "m.room.message", body, tx_id=item.txn)
         if isinstance(answer, RoomSendResponse):
