@@ -416,11 +416,16 @@ async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
     )
     cast.closing += [shy.hub, shy]
     carol = await cast.player("carol")
-    room = await carol.create_room(unique("invited"), invite=(bot.settings.user_id, shy_user.user_id))
+    room = await carol.create_room(unique("invited"))
+    await carol.say(room, "!join")  # history, said before the bot came: never played
+    for user_id in (bot.settings.user_id, shy_user.user_id):
+        await carol.client.room_invite(room, user_id)
     synced = shy.syncs
     await wait_until(lambda: room in bot.channels, what="the bot in the room it was invited to")
     await carol.say(room, "!join")
     await carol.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
+    await bot.idle()
+    assert len(carol.messages(room, bot.settings.user_id)) == 1, "a line from before the bot came was played"
     await wait_until(lambda: shy.syncs > synced, what="the shy bot to read its invite")
     assert room not in shy.channels and room not in shy.client.rooms
 

@@ -519,7 +519,9 @@ class MatrixTransport:
                 self._remember_room(room_id, None)
             if replay:
                 continue
-            for event in info.timeline.events:
+            if info.timeline.limited:
+                log.warning("%s: a gap in %s: lines said meanwhile were not read", self.network, room_id)
+            for event in self._since_my_join(info.timeline.events):
                 source = getattr(event, "source", {}) or {}
                 sender = source.get("sender", "")
                 if sender == me:
@@ -539,6 +541,20 @@ class MatrixTransport:
             device = self.client.device_id if self.client is not None else None
             self._hub(lambda: self._save_token(state, token, device))
         self.synced.set()
+
+    def _since_my_join(self, events: list[Any]) -> list[Any]:
+        """A room's new events: in a room the bot has just joined, what was said before is history."""
+        me = self.settings.user_id
+        start = 0
+        for index, event in enumerate(events):
+            if (
+                isinstance(event, RoomMemberEvent)
+                and event.state_key == me
+                and event.membership == "join"
+                and event.prev_membership != "join"
+            ):
+                start = index + 1
+        return events[start:]
 
     async def _save_token(self, state: MatrixState, token: str, device: str | None) -> None:
         state.save_sync(token, device)
