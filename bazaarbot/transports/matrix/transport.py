@@ -222,6 +222,10 @@ class MatrixTransport:
             self._put(Item(room_id, text, kind="board", board=slot, colors=colors))
             return
         self._put(Item(room_id, text, kind="pre" if "\n" in text else "text", colors=colors))
+        if board is not None and room_id not in self.boards:  # a game began (its start says the board
+            slot = self.boards[room_id] = Board(room_id, text=board)  # in brief): one message to edit
+            self._put(Item(room_id, board, kind="board", board=slot, colors=colors))
+            return
         if room_id in self.boards:
             if not self._boards_due:
                 asyncio.get_running_loop().call_soon(self._edit_boards)
