@@ -40,6 +40,8 @@ from bazaarbot.store import Store
 from bazaarbot.store_writer import PREFS, Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.tableview import table_view
+from bazaarbot.teach.replay import replay_view
+from bazaarbot.teach.teacher import Teacher
 from bazaarbot.typos import corrected_move
 
 log = logging.getLogger(__name__)
@@ -176,6 +178,15 @@ class Hub:
         )
         self.ratings = Ratings(
             self.store, self.settings.ratings.min_games, {name: g.title for name, g in self.games.items()}
+        )
+        self.teacher = Teacher(
+            self.store,
+            self.games,
+            lambda: self.ai_settings.levels,
+            lambda: self.autoplay.pool,
+            self.spawn,
+            self.run_and_send,
+            self.person_language,
         )
         self._restore()
         self.ratings.catch_up()
@@ -518,6 +529,10 @@ class Hub:
             network, channel, user, text, parse_command(text, self.settings.nick)
         )
         return command is not None or is_move or bool(hint)
+
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
+        return replay_view(self.store, self.games, network, game_id)
 
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
