@@ -166,6 +166,8 @@ def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
+        for _ in range(3):  # the spawned task hands the search over
+            await asyncio.sleep(0)
         assert not recorder.private(nick), "the search runs in the background"
         assert [work for _future, work, _args in held.held] == [hint], "the search goes to the AI's pool"
         held.release()
