@@ -9,6 +9,7 @@ import random
 import pytest
 from ai_helpers import GAMES, choice_position, sizes
 from botdriver import NETWORK, Driver, Recorder, said, told
+from teach_helpers import HeldPool
 
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
@@ -17,23 +18,6 @@ from bazaarbot.teach.hint import hint
 
 #: a budget small enough for tests (strength and latency are measured by the bench)
 TINY = SearchBudget(40, 5.0, 8)
-
-
-class HeldPool:
-    """A pool whose searches finish only when the test says so (the search itself is the real one)."""
-
-    def __init__(self) -> None:
-        self.held: list[tuple[asyncio.Future, object, tuple]] = []
-
-    def run(self, work, *args, key=None) -> asyncio.Future:
-        future = asyncio.get_running_loop().create_future()
-        self.held.append((future, work, args))
-        return future
-
-    def release(self) -> None:
-        for future, work, args in self.held:
-            future.set_result(work(*args))
-        self.held.clear()
 
 
 def bot_at(tmp_path, rate_limit: RateLimit | None = None) -> Driver:

@@ -27,7 +27,9 @@ def _game_id(request: web.Request) -> int:
     return int(raw)
 
 
-def add_replay_routes(app: web.Application, hub: Callable[[], HubPort | None], network: Callable[[], str]) -> None:
+def add_replay_routes(
+    app: web.Application, hub: Callable[[], HubPort | None], network: Callable[[], str]
+) -> None:
     """Serve the replay page and its data from ``hub`` (read when a request comes)."""
 
     async def page(request: web.Request) -> web.FileResponse:
