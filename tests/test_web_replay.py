@@ -72,10 +72,12 @@ async def _page(browser: Any, served: Served, path: str) -> Any:
 
 
 async def _data(served: Served, game_id: int) -> dict[str, Any]:
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"{served.url}/replay/{game_id}/data") as response:
-            assert response.status == 200
-            return await response.json()
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{served.url}/replay/{game_id}/data") as response,
+    ):
+        assert response.status == 200
+        return await response.json()
 
 
 async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
