@@ -183,3 +183,28 @@ def test_a_hint_that_comes_back_after_the_move_is_dropped(tmp_path):
     asyncio.run(ask_then_move())
     assert not [line for line in recorder.private(nick) if line.startswith("Hint")]
     assert not bot.hub.teacher.records.hinted(bot.table.game_id)
+
+
+def test_a_hints_reason_says_what_the_move_does_for_certain():
+    """A Jaipur sale's reason names the rupees its tokens score; a Bazaar purchase's its points."""
+    checked = {"jaipur": 0, "bazaar": 0}
+    for name in checked:
+        game = GAMES[name]
+        for seed in range(40):
+            state = choice_position(game, 2, seed)
+            seat = game.to_act(state)[0]
+            for action in game.ai_actions(state, seat):
+                reason = game.hint_reason(state, seat, action)
+                if reason is None or "scores" not in reason:
+                    continue
+                after = game.clone(state)
+                game.ai_play(after, seat, action)
+                gained = (
+                    after.goods_points[seat] - state.goods_points[seat]
+                    if name == "jaipur"
+                    else after.scores[seat] - state.scores[seat]
+                )
+                assert reason.startswith(f"scores {gained} "), reason
+                checked[name] += 1
+    assert all(checked.values()), checked
+    assert GAMES["yspahan"].hint_reason(choice_position(GAMES["yspahan"], 2, 1), 0, None) is None
