@@ -204,6 +204,18 @@ def _bench(args: argparse.Namespace) -> int:
         return bench_load.main(args.tables, args.seconds, game, args.bots)
     if args.what == "ai":
         return _bench_ai(args, games)
+    if args.what == "teach":
+        from bazaarbot.teach import bench as teach_bench
+
+        if not args.game or args.game not in games:
+            print(f"name a game: bench teach <game>; installed: {', '.join(sorted(games))}", file=sys.stderr)
+            return 2
+        game = games[args.game]
+        players = args.players or max(2, game.min_players)
+        levels = load_config(args.config).ai.levels
+        return teach_bench.main(
+            args.game, args.games, players, args.seed, levels, lambda line: print(line, flush=True)
+        )
     print(f"unknown benchmark {args.what!r}", file=sys.stderr)
     return 2
 
@@ -323,8 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="print performance figures")
     bench.add_argument(
         "what",
-        choices=["engine", "ai", "load"],
-        help="engine speed, an AI level's strength, or live-table load",
+        choices=["engine", "ai", "load", "teach"],
+        help="engine speed, an AI level's strength, live-table load, or hint and review times",
     )
     bench.add_argument("game", nargs="?", help="one game (default: all; bench ai needs one; load: jaipur)")
     bench.add_argument("--seconds", type=float, default=3.0, help="how long to measure each figure")
