@@ -187,6 +187,7 @@ class Hub:
             self.spawn,
             self.run_and_send,
             self.person_language,
+            review_pool=(lambda: ai_pool) if ai_pool is not None else None,
         )
         self._restore()
         self.ratings.catch_up()
@@ -1113,6 +1114,7 @@ class Hub:
             handle.cancel()
         self._pending_leaves.clear()
         self.autoplay.shutdown()
+        self.teacher.shutdown()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(BaseException):

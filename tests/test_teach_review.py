@@ -16,6 +16,7 @@ from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.messages import Incoming, Tell, User
 from bazaarbot.teach.analysis import action_of, judge
 from bazaarbot.teach.review import chance_lines, review, worst
+from bazaarbot.teach.teacher import MAX_REVIEWS
 
 TINY = SearchBudget(40, 5.0, 8)
 
@@ -87,7 +88,7 @@ def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(tmp_pat
     recorder = Recorder()
     bot.hub.attach(recorder)
     held = HeldPool()
-    bot.hub.teacher.pool = lambda: held
+    bot.hub.teacher.review_pool = lambda: held
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(blunderer), "/review"))
@@ -137,3 +138,23 @@ def test_a_reviewed_decision_never_reads_what_the_seat_could_not_see(name, playe
         (j.command, j.visits, j.chance) for j in theirs
     ]
     assert (mine_played.command, mine_played.chance) == (theirs_played.command, theirs_played.chance)
+
+
+def test_reviews_under_way_are_bounded(tmp_path):
+    """Each review costs minutes of CPU: past a few under way, a new one is refused, not queued."""
+    bot = Driver(tmp_path / "r.sqlite")
+    game_id, blunderer = blundered_game(bot)
+    held = HeldPool()
+    bot.hub.teacher.review_pool = lambda: held
+    recorder = Recorder()
+    bot.hub.attach(recorder)
+    for other in range(1000, 1000 + MAX_REVIEWS):
+        bot.hub.teacher.reviewing[other] = []
+
+    async def ask() -> None:
+        await bot.hub.handle(Incoming(NETWORK, None, User(blunderer), f"/review {game_id}"))
+        await bot.hub.idle()
+
+    asyncio.run(ask())
+    assert "Too many reviews are under way" in recorder.private(blunderer)[0]
+    assert not held.held and bot.hub.teacher.stored_review(game_id) is None

@@ -39,6 +39,11 @@ log = logging.getLogger(__name__)
 #: mixed into a hint's seed so a hint never repeats the AI's own random stream
 HINT_SALT = 0x48494E54
 
+#: worker processes for reviews (apart from the AI players' pool)
+REVIEW_WORKERS = 1
+#: reviews under way (or waiting for the worker) at most; more are refused until one is done
+MAX_REVIEWS = 4
+
 #: latencies kept for the figures (seconds from /hint to its answer)
 LATENCIES_KEPT = 200
 
@@ -66,6 +71,7 @@ class Teacher:
         spawn: Callable[[Coroutine[Any, Any, None]], Any],
         run_and_send: Callable[[Callable[[], list[Outgoing]], str, str | None], Awaitable[None]],
         person_language: Callable[[str, str], str | None],
+        review_pool: Callable[[], AiPool] | None = None,
     ) -> None:
         self.store = store
         self.games = games
@@ -74,6 +80,9 @@ class Teacher:
         self.spawn = spawn
         self.run_and_send = run_and_send
         self.person_language = person_language
+        #: reviews think in a pool of their own, so a long review never holds up an AI's move
+        self.review_pool = review_pool or self._own_review_pool
+        self._review_pool: AiPool | None = None
         self.records = TeachingRecords(store.db.conn, store.writer.write)
         #: (game id, moves made, seat) of the hints being searched now
         self.hinting: set[tuple[int, int, int]] = set()
@@ -81,6 +90,17 @@ class Teacher:
         self.reviewing: dict[int, list[Reader]] = {}
         #: seconds from a /hint to its answer, the latest ones
         self.latencies: list[float] = []
+
+    def _own_review_pool(self) -> AiPool:
+        if self._review_pool is None:
+            self._review_pool = AiPool(REVIEW_WORKERS, self.levels())
+        return self._review_pool
+
+    def shutdown(self) -> None:
+        """Stop the reviews' worker (a review under way is lost; asking again starts it anew)."""
+        if self._review_pool is not None:
+            self._review_pool.shutdown()
+            self._review_pool = None
 
     # --- hints -----------------------------------------------------------------------------
     def hint(self, table: Table, user: User) -> list[Outgoing]:
@@ -207,6 +227,8 @@ class Teacher:
         stored = self.records.review(game_id)
         if stored is not None:
             return self._review_answer(stored, [reader])
+        if game_id not in self.reviewing and len(self.reviewing) >= MAX_REVIEWS:
+            return tell(_("Too many reviews are under way; try again in a few minutes."))
         if game_id in self.reviewing:
             if all(r.key != reader.key for r in self.reviewing[game_id]):
                 self.reviewing[game_id].append(reader)
@@ -234,7 +256,7 @@ class Teacher:
         self, game_id: int, plugin: GamePlugin, record: dict[str, Any], budget: Any
     ) -> None:
         try:
-            made = await self.pool().run(
+            made = await self.review_pool().run(
                 review, plugin, record, budget, REVIEW_SECONDS, key=("review", game_id)
             )
         except asyncio.CancelledError:
