@@ -158,3 +158,17 @@ def test_reviews_under_way_are_bounded(tmp_path):
     asyncio.run(ask())
     assert "Too many reviews are under way" in recorder.private(blunderer)[0]
     assert not held.held and bot.hub.teacher.stored_review(game_id) is None
+
+
+def test_an_undone_step_is_not_part_of_the_reviewed_or_replayed_game():
+    from bazaarbot.teach.steps import replay
+
+    moves = [
+        {"n": 0, "seat": 0, "text": "add 1"},
+        {"n": 1, "seat": 1, "text": "add 2"},
+        {"n": 2, "seat": 1, "text": "/undo"},
+        {"n": 3, "seat": 1, "text": "add 3"},
+    ]
+    steps, final = replay(COUNT, 5, ["a", "b"], {"target": 10}, moves)
+    assert [s.text for s in steps] == ["add 1", "add 3"]
+    assert final.total == 4 and final.turn == 0

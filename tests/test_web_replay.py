@@ -173,3 +173,21 @@ async def test_the_win_chance_graph_is_drawn_for_a_reviewed_game(browser: Any, t
         title = await points.nth(0).locator("title").text_content()
         assert nicks[0] in title and "win chance" in title
         assert not page.errors, page.errors
+
+
+async def test_the_game_over_box_on_the_web_links_to_the_replay(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY) as served:
+        watcher = await _page(browser, served, "/watch/bazaar")
+
+        async def say(nick: str, text: str) -> None:
+            await served.hub.handle(Incoming("web", "#bazaar", User(nick), text))
+
+        await say("alice", "/new count target=3")
+        await say("bob", "/join")
+        await say("alice", "/start")
+        table = served.hub.tables[("web", "#bazaar")]
+        game_id = table.game_id
+        await say(table.players[0].nick, "add 3")
+        link = watcher.locator(".result a.replay-link")
+        await _expect(link).to_have_attribute("href", f"/replay/{game_id}", timeout=TIMEOUT)
+        assert not watcher.errors, watcher.errors
