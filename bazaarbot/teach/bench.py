@@ -11,10 +11,12 @@ are printed beside it. A review's time is the CPU seconds of its worker.
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import random
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from bazaarbot.ai.choose import choose_action, game_named
@@ -53,7 +55,7 @@ def played_game(
             choices.append((game.to_json(state), seat))
         action = choose_action(game, state, seat, "greedy", random.Random(ai_seed(seed, len(moves), seat)))
         text = game.ai_command(state, seat, action)
-        game.ai_play(state, seat, action)
+        game.apply(state, seat, game.parse(state, seat, text))  # as a table plays it, so the log replays
         moves.append({"n": len(moves), "seat": seat, "author": f"ai:greedy:{seat + 1}", "text": text})
     record = {
         "id": seed,
@@ -73,7 +75,8 @@ def percentile(values: list[float], share: float) -> float:
 async def _measure(
     name: str, games: int, players: int, seed: int, levels: dict[str, Level], say: Callable[[str], None]
 ) -> None:
-    pool = AiPool(1, levels)
+    executor = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool = AiPool(1, levels, executor=executor)
     latencies: list[float] = []
     searches: list[float] = []
     reviews: list[tuple[float, float, int]] = []
@@ -98,6 +101,7 @@ async def _measure(
             )
     finally:
         pool.shutdown()
+        executor.shutdown(wait=True)  # the worker ends before the interpreter does
     say(
         f"hint latency: median {statistics.median(latencies):.2f} s, p95 {percentile(latencies, 0.95):.2f} s "
         f"over {len(latencies)} hints (wall clock, one worker); search median "
