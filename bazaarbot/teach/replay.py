@@ -11,6 +11,7 @@ are public; the better moves the search found stay in their owner's chat).
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from bazaarbot.i18n import _
@@ -21,6 +22,10 @@ from bazaarbot.tableview import result_data
 from .records import TeachingRecords
 from .review import chance_lines
 from .steps import replay
+
+#: finished games whose steps are kept (a replay page asks again on every reload)
+CACHED_GAMES = 32
+_CACHE: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
 
 
 def _review_data(review: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -64,6 +69,24 @@ def replay_view(
             else _("This game was abandoned; only a finished game can be replayed.")
         )
         return {**head, "replayable": False, "reason": reason}
+    key = (store.path, network, game_id)
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _CACHE[key] = _frames(game, record, nicks)
+        while len(_CACHE) > CACHED_GAMES:
+            _CACHE.popitem(last=False)
+    else:
+        _CACHE.move_to_end(key)
+    return {
+        **head,
+        "replayable": True,
+        **cached,
+        "review": _review_data(TeachingRecords(store.db.conn, store.writer.write).review(game_id)),
+    }
+
+
+def _frames(game: GamePlugin, record: dict[str, Any], nicks: list[str]) -> dict[str, Any]:
+    """The start, every step and the result of a finished game (which never changes again)."""
     steps, final = replay(game, int(record["seed"]), nicks, dict(record["options"]), record["moves"])
     frames = []
     for index, step in enumerate(steps):
@@ -82,10 +105,7 @@ def replay_view(
     first = game.from_json(steps[0].before) if steps else final
     result = game.result(final)
     return {
-        **head,
-        "replayable": True,
         "start": {"public": game.public_data(first), "to_act": game.to_act(first)},
         "steps": frames,
         "result": result_data(result, nicks) if result is not None else None,
-        "review": _review_data(TeachingRecords(store.db.conn, store.writer.write).review(game_id)),
     }
