@@ -208,3 +208,25 @@ def test_a_hints_reason_says_what_the_move_does_for_certain():
                 checked[name] += 1
     assert all(checked.values()), checked
     assert GAMES["yspahan"].hint_reason(choice_position(GAMES["yspahan"], 2, 1), 0, None) is None
+
+
+def test_a_hint_through_the_console_comes_from_a_worker_process(tmp_path):
+    """The bot as run: the hint's search in a spawned AI worker, its answer before the console's ---."""
+    from consoleproc import Console, private
+
+    console = Console(
+        tmp_path / "bot.sqlite", seed=3, config="[ai]\nworkers = 1\n[ai.levels.hard]\niterations = 25\n"
+    )
+    try:
+        console.type("ann: /new jaipur hints=on")
+        console.type("ann: /addbot hard")
+        console.type("ann: /start")
+        for _ in range(3):
+            lines = private(console.type("ann: /hint"), "ann")
+            if lines and "not your turn" not in lines[0]:
+                break
+        assert lines[0] == "Hint (a search of 25 playouts), best first:"
+        offers = private(console.type("ann: /moves all"), "ann")
+        assert all(line.split(". ", 1)[1].split(" - ")[0] in offers for line in lines[1:])
+    finally:
+        console.close()
