@@ -28,7 +28,7 @@ window.BAZAARBOT_CATALOGUES = {
   "Jaipur, Yspahan and Bazaar in a chat room": "Jaipur, Yspahan und Bazaar im Chatraum",
   "Join": "Betreten",
   "Last step (End)": "Letzter Schritt (Ende)",
-  "Last ⏭": "Ende ⏭",
+  "Last ▶▶": "Ende ▶▶",
   "Message": "Nachricht",
   "Nickname": "Nickname",
   "No game is running here yet.": "Hier läuft noch keine Partie.",
@@ -88,8 +88,8 @@ window.BAZAARBOT_CATALOGUES = {
   "{nick}, step {n}: {move} (win chance {chance}%)": "{nick}, Schritt {n}: {move} (Gewinnchance {chance}%)",
   "— public information only": "— nur öffentliche Informationen",
   "— read-only, public information only": "— nur lesen, nur öffentliche Informationen",
-  "⏮ First": "⏮ Anfang",
-  "◀ Back": "◀ Zurück"
+  "◀ Back": "◀ Zurück",
+  "◀◀ First": "◀◀ Anfang"
  },
  "es": {
   "#bazaar": "#bazaar",
@@ -117,7 +117,7 @@ window.BAZAARBOT_CATALOGUES = {
   "Jaipur, Yspahan and Bazaar in a chat room": "Jaipur, Yspahan y Bazaar en una sala de chat",
   "Join": "Entrar",
   "Last step (End)": "Último paso (Fin)",
-  "Last ⏭": "Fin ⏭",
+  "Last ▶▶": "Fin ▶▶",
   "Message": "Mensaje",
   "Nickname": "Apodo",
   "No game is running here yet.": "Aquí todavía no hay ninguna partida.",
@@ -177,7 +177,7 @@ window.BAZAARBOT_CATALOGUES = {
   "{nick}, step {n}: {move} (win chance {chance}%)": "{nick}, paso {n}: {move} (probabilidad de ganar {chance}%)",
   "— public information only": "— solo información pública",
   "— read-only, public information only": "— solo lectura, solo información pública",
-  "⏮ First": "⏮ Inicio",
-  "◀ Back": "◀ Atrás"
+  "◀ Back": "◀ Atrás",
+  "◀◀ First": "◀◀ Inicio"
  }
 };

@@ -110,8 +110,11 @@
       const box = el("div", "result");
       box.appendChild(el("strong", "result-head", d.result.headline));
       const list = el("ol", "result-scores");
-      for (const [seat, s] of d.result.scores.entries()) {
-        const winner = d.result.winners.includes(seat);
+      const rankOf = new Map();
+      d.result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
+      const order = d.result.scores.map((s, seat) => ({ ...s, seat })).sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
+      for (const s of order) {
+        const winner = d.result.winners.includes(s.seat);
         list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
       }
       box.appendChild(list);
