@@ -2,7 +2,8 @@
 
 The search is the AI's own ISMCTS from the deciding seat's point of view:
 every iteration re-deals what that seat cannot see, so the figures depend
-only on what the seat knew. A move the search hardly tried (the one a
+only on what the seat knew; each edge counts the iterations through it once,
+so its mean reward is the estimated win chance. A move the search hardly tried (the one a
 person played, say) gets extra iterations that start with it, so its
 chance is an estimate and not a guess from two rollouts.
 """
@@ -10,11 +11,14 @@ chance is an estimate and not a guess from two rollouts.
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from bazaarbot.ai.ismcts import Search, SearchBudget
 from bazaarbot.ai.node import Node
+from bazaarbot.ai.rewards import final_rewards
 from bazaarbot.plugin import GamePlugin
 
 #: a judged move needs at least this share of the iterations (or ``MIN_VISITS``) for its chance to count
@@ -37,9 +41,37 @@ class Judged:
 
 
 class _JudgingSearch(Search):
-    """The AI's search, able to start extra iterations with one given root move."""
+    """The AI's search, able to start extra iterations with one given root move.
+
+    Its figures are read as chances, so each edge counts exactly the iterations
+    that went through it: ``Search.iterate`` also adds one to a node's visits when
+    it selects from it, which (beside the backup) counts an inner edge twice and
+    halves its mean; here only the backup counts.
+    """
 
     forced: Any = None
+
+    def iterate(self) -> None:
+        game = self.game
+        state = game.determinize(self.state, self.seat, self.rng)
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        while True:
+            result = game.result(state)
+            if result is not None:
+                self._backprop(path, final_rewards(result, self.seats))
+                return
+            actors = game.to_act(state)
+            if not actors:
+                return
+            actor = actors[0]
+            action, child, expanded = self._select(node, state, actor, game.ai_actions(state, actor))
+            game.ai_play(state, actor, action)
+            path.append((child, actor))
+            node = child
+            if expanded:
+                break
+        self._backprop(path, self._rollout(state))
 
     def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
         if node is self.root and self.forced is not None and self.forced in actions:
@@ -93,12 +125,13 @@ def judge(
     budget: SearchBudget,
     seed: int,
     played: Any = None,
+    clock: Callable[[], float] = time.process_time,
 ) -> tuple[list[Judged], Judged | None]:
     """Every legal move of ``seat`` by visits (most first), and the ``played`` action's own figures.
 
     Deterministic for its arguments (unless the budget's time cap cuts the search short).
     """
-    search = _JudgingSearch(game, state, seat, budget, random.Random(seed))
+    search = _JudgingSearch(game, state, seat, budget, random.Random(seed), clock)
     search.run()
     if played is not None:
         least = max(MIN_VISITS, int(budget.iterations * FORCED_SHARE))

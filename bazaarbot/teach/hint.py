@@ -7,6 +7,7 @@ chances, and a reason comes only from the plugin's ``hint_reason``.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from bazaarbot.ai.choose import game_named
@@ -26,8 +27,14 @@ def hint(
     budget: SearchBudget,
     seed: int,
     language: str | None = None,
+    wall_clock: bool = False,
 ) -> list[dict[str, Any]]:
-    """The best moves for ``seat``: command, share of visits, win chance and a reason (or None)."""
+    """The best moves for ``seat``: command, share of visits, win chance, a reason (or None), and
+    the playouts the search made.
+
+    With ``wall_clock`` the budget's time cap is wall-clock time, so on a busy machine the hint
+    still comes in time, from fewer playouts (and then perhaps another hint for the same seed).
+    """
     from bazaarbot.i18n import language as speaking
 
     game = game_name if isinstance(game_name, GamePlugin) else game_named(game_name)
@@ -35,15 +42,20 @@ def hint(
     actions = game.ai_actions(state, seat)
     if not actions:
         return []
+    playouts = 0
     if len(actions) == 1:
         judged = [(game.ai_command(state, seat, actions[0]), 1.0, None, actions[0])]
     else:
-        ranked, _mine = judge(game, state, seat, budget, seed)
+        clock = time.perf_counter if wall_clock else time.process_time
+        ranked, _mine = judge(game, state, seat, budget, seed, clock=clock)
+        playouts = sum(j.visits for j in ranked)
         judged = [(j.command, j.share, j.chance, j.action) for j in ranked[:HINT_MOVES] if j.visits]
     out = []
     with speaking(language):
         for command, share, chance, action in judged:
             reason = game.hint_reason(state, seat, action)
             reason = str(reason) if reason else None
-            out.append({"command": command, "share": share, "chance": chance, "reason": reason})
+            out.append(
+                {"command": command, "share": share, "chance": chance, "reason": reason, "playouts": playouts}
+            )
     return out

@@ -136,9 +136,9 @@ class Teacher:
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return self._hint_answer(table, position, hint(*args), budget.iterations, started)
+            return self._hint_answer(table, position, hint(*args), started)
         self.hinting.add(position)
-        self.spawn(self._hint_later(table, position, args, budget.iterations, started))
+        self.spawn(self._hint_later(table, position, (*args, True), started))
         return []
 
     async def _hint_later(
@@ -146,7 +146,6 @@ class Teacher:
         table: Table,
         position: tuple[int, int, int],
         args: tuple[Any, ...],
-        iterations: int,
         started: float,
     ) -> None:
         try:
@@ -159,7 +158,7 @@ class Teacher:
         finally:
             self.hinting.discard(position)
         await self.run_and_send(
-            lambda: self._hint_answer(table, position, moves, iterations, started), table.network, None
+            lambda: self._hint_answer(table, position, moves, started), table.network, None
         )
 
     def _hint_answer(
@@ -167,7 +166,6 @@ class Teacher:
         table: Table,
         position: tuple[int, int, int],
         moves: list[dict[str, Any]],
-        iterations: int,
         started: float,
     ) -> list[Outgoing]:
         """The hint for ``position``, recorded first; nothing if the game has moved on meanwhile."""
@@ -180,7 +178,7 @@ class Teacher:
         self.records.hint_given(table_scope(table.ensure_saved()), game_id, moves_made, seat)
         self.latencies = [*self.latencies[-(LATENCIES_KEPT - 1) :], time.monotonic() - started]
         with language(table.channel_language()):
-            text = "\n".join(hint_lines(moves, iterations))
+            text = "\n".join(hint_lines(moves))
             return [table.tell(owner.nick, text, key=owner.key)]
 
     # --- reviews -----------------------------------------------------------------------------

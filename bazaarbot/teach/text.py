@@ -11,18 +11,19 @@ def percent(chance: float) -> int:
     return round(100 * max(0.0, min(1.0, chance)))
 
 
-def hint_lines(moves: list[dict[str, Any]], iterations: int) -> list[str]:
+def hint_lines(moves: list[dict[str, Any]]) -> list[str]:
     """One line per suggested move: the command, its share of the search, its win chance, a reason."""
     if not moves:
         return [_("You have no move to choose now.")]
     if len(moves) == 1 and moves[0]["chance"] is None:
         return [_("Only one move is possible: {command}").format(command=moves[0]["command"])]
+    playouts = int(moves[0].get("playouts", 0))
     lines = [
         ngettext(
             "Hint (a search of {n} playout), best first:",
             "Hint (a search of {n} playouts), best first:",
-            iterations,
-        ).format(n=iterations)
+            playouts,
+        ).format(n=playouts)
     ]
     for rank, move in enumerate(moves, 1):
         line = _("{rank}. {command} - {share}% of the search, win chance {chance}%").format(
