@@ -127,22 +127,25 @@ def judge(
     played: Any = None,
     clock: Callable[[], float] = time.process_time,
 ) -> tuple[list[Judged], Judged | None]:
-    """Every legal move of ``seat`` by visits (most first), and the ``played`` action's own figures.
+    """Every legal move of ``seat`` by the search's visits (most first), and the ``played`` action's
+    own figures (its chance measured with the extra iterations it was given).
 
     Deterministic for its arguments (unless the budget's time cap cuts the search short).
     """
     search = _JudgingSearch(game, state, seat, budget, random.Random(seed), clock)
     search.run()
+    children = search.root.children
+    legal = game.ai_actions(state, seat)
+    # the ranking is the search's own, before any extra iterations for the played move
+    searched = {a: children[a].visits for a in legal if a in children}
     if played is not None:
         least = max(MIN_VISITS, int(budget.iterations * FORCED_SHARE))
         search.force(played, least)
-    children = search.root.children
-    legal = game.ai_actions(state, seat)
-    total = sum(children[a].visits for a in legal if a in children) or 1
+    total = sum(searched.values()) or 1
     judged = []
     for action in legal:
         child = children.get(action)
-        visits = child.visits if child else 0
+        visits = searched.get(action, 0)
         judged.append(
             Judged(
                 game.ai_command(state, seat, action),
