@@ -172,3 +172,29 @@ def test_an_undone_step_is_not_part_of_the_reviewed_or_replayed_game():
     steps, final = replay(COUNT, 5, ["a", "b"], {"target": 10}, moves)
     assert [s.text for s in steps] == ["add 1", "add 3"]
     assert final.total == 4 and final.turn == 0
+
+
+def test_a_replay_gives_public_steps_and_refuses_a_log_that_no_longer_replays(tmp_path):
+    bot = Driver(tmp_path / "r.sqlite")
+    game_id, _blunderer = blundered_game(bot)
+    view = bot.hub.replay_view(NETWORK, game_id)
+    assert view["replayable"] and len(view["steps"]) == 5
+    assert view["steps"][-1]["public"] == {"text": COUNT.board(bot.table.state or _final(bot, game_id))}
+    assert "secret" not in str(view).lower()
+    assert bot.hub.replay_view("elsewhere", game_id) is None
+    with bot.hub.store.db.conn:
+        bot.hub.store.db.conn.execute("UPDATE moves SET text='add 9' WHERE game_id=? AND n=0", [game_id])
+    from bazaarbot.teach import replay as replays
+
+    replays._CACHE.clear()
+    broken = bot.hub.replay_view(NETWORK, game_id)
+    assert broken["replayable"] is False and "no longer replays" in broken["reason"]
+
+
+def _final(bot: Driver, game_id: int):
+    from bazaarbot.teach.steps import replay
+
+    record = bot.hub.store.game_record(game_id)
+    return replay(
+        COUNT, record["seed"], [p["nick"] for p in record["players"]], record["options"], record["moves"]
+    )[1]

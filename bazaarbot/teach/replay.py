@@ -11,6 +11,7 @@ are public; the better moves the search found stay in their owner's chat).
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
 from typing import Any
 
@@ -22,6 +23,8 @@ from bazaarbot.tableview import result_data
 from .records import TeachingRecords
 from .review import chance_lines
 from .steps import replay
+
+log = logging.getLogger(__name__)
 
 #: finished games whose steps are kept (a replay page asks again on every reload)
 CACHED_GAMES = 32
@@ -72,7 +75,16 @@ def replay_view(
     key = (store.path, network, game_id)
     cached = _CACHE.get(key)
     if cached is None:
-        cached = _CACHE[key] = _frames(game, record, nicks)
+        try:
+            cached = _frames(game, record, nicks)
+        except Exception:
+            log.exception("game %s could not be replayed", game_id)
+            return {
+                **head,
+                "replayable": False,
+                "reason": _("This game no longer replays under the installed rules."),
+            }
+        _CACHE[key] = cached
         while len(_CACHE) > CACHED_GAMES:
             _CACHE.popitem(last=False)
     else:
