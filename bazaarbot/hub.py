@@ -53,6 +53,7 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import Unit
 from bazaarbot.table import Actor, Seat, Table
+from bazaarbot.teach.teacher import Teacher
 
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 
@@ -136,6 +137,16 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.events.on_table_changed(self.snapshots.table_changed)
         self.events.on_table_changed(lambda table, _how: self.index.update(table))
         self.events.on_game_finished(self.rating.game_finished)
+        self.teacher = Teacher(
+            self.store,
+            self.games,
+            lambda: self.ai_settings.levels,
+            lambda: self.autoplay.pool,
+            self.spawn,
+            self.run_and_send,
+            self.person_language,
+            review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+        )
         self._restore()
         self.ratings.catch_up()
 
@@ -426,6 +437,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
             self._clock_task = None
         self.leaves.cancel_all()
         self.autoplay.shutdown()
+        self.teacher.shutdown()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(BaseException):

@@ -26,6 +26,7 @@ from bazaarbot.registry import web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Table
 from bazaarbot.tableview import table_view
+from bazaarbot.teach.replay import replay_view
 
 
 class TransportViews:
@@ -118,6 +119,10 @@ class TransportViews:
     def game_logs(self) -> GameLogs:
         """Replays of each table's latest game, for its log and its final board."""
         return GameLogs(self.store, self.games)
+
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
+        return replay_view(self.store, self.games, network, game_id)
 
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""

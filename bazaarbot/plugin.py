@@ -363,6 +363,14 @@ class GamePlugin(ABC):
                 best.append(action)
         return best[int(rng.random() * len(best))]
 
+    def hint_reason(self, state: Any, seat: int, action: Any) -> str | None:
+        """A short, true reason for playing ``action`` (from ``ai_actions``) now, or None (``/hint``).
+
+        Only what the move does for certain, read from the rules (the points a
+        sale scores, a bonus token it takes), never a guess about the future.
+        """
+        return None
+
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Figures for ``bazaarbot bench engine <game>`` as (label, value) pairs.
 

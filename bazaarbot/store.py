@@ -24,6 +24,7 @@ import sqlite_utils
 
 from bazaarbot.commandmark import render
 from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
+from bazaarbot.teach.records import migrate_teaching
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -144,6 +145,7 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _migrate_1,
     _migrate_2_ratings,
     _migrate_snapshots,
+    migrate_teaching,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -38,7 +39,7 @@ class AiPool:
             raise ValueError("an AI pool needs at least one worker")
         self.levels = dict(levels) if levels is not None else dict(DEFAULT_LEVELS)
         self._executor = executor
-        self._pending: dict[Any, set[asyncio.Future[str]]] = {}
+        self._pending: dict[Any, set[asyncio.Future[Any]]] = {}
         self._closed = False
 
     def _pool(self) -> Executor:
@@ -64,16 +65,25 @@ class AiPool:
             raise KeyError(f"no AI level {level!r}; known: {', '.join(self.levels)}")
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._pool(), choose, game, state_json, seat, level, seed, self.levels)
+        self._track(key, future)
+        return future
+
+    def run(self, work: Callable[..., Any], *args: Any, key: Any = None) -> asyncio.Future[Any]:
+        """Run any picklable search function (a hint, a review) in a worker; cancellable by ``key``."""
+        future = asyncio.get_running_loop().run_in_executor(self._pool(), work, *args)
+        self._track(key, future)
+        return future
+
+    def _track(self, key: Any, future: asyncio.Future[Any]) -> None:
         waiting = self._pending.setdefault(key, set())
         waiting.add(future)
 
-        def forget(done: asyncio.Future[str]) -> None:
+        def forget(done: asyncio.Future[Any]) -> None:
             waiting.discard(done)
             if not waiting and self._pending.get(key) is waiting:
                 del self._pending[key]
 
         future.add_done_callback(forget)
-        return future
 
     async def think(
         self,

@@ -13,6 +13,7 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Table
+from bazaarbot.teach.teacher import Teacher
 
 
 class CommandHost(Protocol):
@@ -22,6 +23,7 @@ class CommandHost(Protocol):
     settings: BotSettings
     store: Store
     ratings: Ratings
+    teacher: Teacher
 
     def default_game(self) -> str:
         """The game a new table plays."""

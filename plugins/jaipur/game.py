@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import ai, data, random_play, render, rules
+from . import ai, data, hints, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
@@ -241,6 +241,9 @@ class JaipurGame(GamePlugin):
 
     def rollout_action(self, state: JaipurState, seat: int, rng: random.Random) -> Action:
         return ai.rollout_action(state, rng)
+
+    def hint_reason(self, state: JaipurState, seat: int, action: Action) -> str | None:
+        return hints.hint_reason(state, seat, action)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_run(self, seconds)
