@@ -58,7 +58,7 @@ def test_a_hint_names_legal_commands_with_their_share_and_win_chance(tmp_path):
     offered = [line.split(". ", 1)[1].split(" - ")[0] for line in lines[1:]]
     assert offered and set(offered) <= set(legal)
     assert offered[0] == "add 3", "the winning move comes first"
-    assert "win chance 100%" in lines[1] and "% of the search" in lines[1]
+    assert "win chance 100%" in lines[1] and "search share" in lines[1]
 
 
 def test_a_hint_is_for_the_player_whose_decision_it_is(tmp_path):

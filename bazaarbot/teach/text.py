@@ -26,7 +26,7 @@ def hint_lines(moves: list[dict[str, Any]]) -> list[str]:
         ).format(n=playouts)
     ]
     for rank, move in enumerate(moves, 1):
-        line = _("{rank}. {command} - {share}% of the search, win chance {chance}%").format(
+        line = _("{rank}. {command} - search share {share}%, win chance {chance}%").format(
             rank=rank, command=move["command"], share=percent(move["share"]), chance=percent(move["chance"])
         )
         if move.get("reason"):
