@@ -29,7 +29,7 @@ from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
 from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Incoming, Outgoing, User
-from bazaarbot.metrics import Metrics, watch_tables
+from bazaarbot.metrics import Metrics, watch_pool, watch_tables
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -122,7 +122,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.autoplay = Autoplay(
             self.send_all,
             self.spawn,
-            lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
+            lambda: watch_pool(
+                self.metrics, ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels)
+            ),
             self.ai_settings.move_delay,
             self.table_settings.abandon_after,
             wall_clock,

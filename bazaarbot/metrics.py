@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import Any, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.core import CounterMetricFamily, Metric
@@ -20,6 +20,9 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
+
+#: an AI pool (``ai.pool.AiPool``; not imported, so the metrics stand below the AI)
+P = TypeVar("P")
 
 #: what ``GET /metrics`` answers with
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -178,3 +181,10 @@ def watch_tables(metrics: Metrics, tables: Callable[[], Iterable[Any]]) -> None:
 
     metrics.gauge("bazaarbot_live_tables", "Tables with a game running", live)
     metrics.gauge("bazaarbot_seated_people", "People playing their own seat at a running game", seated)
+
+
+def watch_pool(metrics: Metrics, pool: P) -> P:
+    """An AI pool whose searches are counted and timed, and whose queue length is read when scraped."""
+    pool.observe = lambda cpu, purpose: metrics.searched(cpu, purpose)
+    metrics.gauge("bazaarbot_ai_queue", "AI searches waiting for a worker or running", lambda: pool.queued)
+    return pool
