@@ -254,7 +254,7 @@ async def test_a_seat_that_ended_under_an_ai_is_marked_and_never_credited_with_a
     await say(bot, "p2", "/history p2")
     history = " ".join(m.text for m in recorder.sent)
     assert "p2 (AI)" in history and "p2 won" not in history, history
-    assert history.endswith(" - p1 won") or history.endswith(" - no win credited"), history
+    assert " - p1 won" in history or " - no win credited" in history, history  # (then its replay link)
     recorder.sent.clear()
     await say(bot, "p2", "/stats p2")
     stats = " ".join(m.text for m in recorder.sent)
