@@ -523,8 +523,9 @@
   /** The input hint and the help line show a move of the room's own game. */
   function showExample(view) {
     const example = view && view.example;
-    if (!example) return;
-    $("line").placeholder = t("Say something, or a command: /join /start {example}", { example: example });
+    const line = $("line");
+    if (!example || !line) return; // the watch page has no input
+    line.placeholder = t("Say something, or a command: /join /start {example}", { example: example });
     const code = $("example-move");
     if (code) code.textContent = example;
   }
@@ -809,8 +810,26 @@
     send({ t: "say", room: state.active, text: line });
   }
 
+  /** On a phone or tablet the chat is a drawer under the table: a tab opens it, the open tab closes it. */
+  const NARROW = window.matchMedia("(max-width: 900px)");
+
   function initTabs() {
-    for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showPane(tab.dataset.pane));
+    const body = document.body;
+    for (const tab of document.querySelectorAll(".tab")) {
+      tab.addEventListener("click", () => {
+        const open = body.classList.contains("drawer-open");
+        if (NARROW.matches && open && state.pane === tab.dataset.pane) body.classList.remove("drawer-open");
+        else {
+          showPane(tab.dataset.pane);
+          if (NARROW.matches) body.classList.add("drawer-open");
+        }
+      });
+    }
+    const chat = document.querySelector(".chat");
+    if (chat && "ResizeObserver" in window) {
+      // the page keeps room under the table for the drawer, so nothing of the table hides behind it
+      new window.ResizeObserver(() => body.style.setProperty("--drawer", chat.offsetHeight + "px")).observe(chat);
+    }
   }
 
   function initNotify() {
