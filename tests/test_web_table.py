@@ -328,7 +328,10 @@ async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_
         waiting = pages[table.players[1 - seat].nick]
         acting = pages[table.players[seat].nick]
         await _type(waiting, "sell 2 spice")  # not their turn: refused
-        await _expect(waiting.locator("#private")).to_contain_text("not your turn", timeout=TIMEOUT)
+        # the refusal stands over the table, where the eye is, and not among the private lines
+        await _expect(waiting.locator("#feedback")).to_contain_text("not your turn", timeout=TIMEOUT)
+        await _expect(waiting.locator("#private-badge")).to_have_text("")
+        assert "not your turn" not in await waiting.locator("#private").inner_text()
         await _expect(waiting.locator("#logs")).to_contain_text("sell 2 spice")  # the author sees their line
         await _type(waiting, "good luck")  # a chat line, to know the other page is up to date
         await _expect(acting.locator("#logs")).to_contain_text("good luck", timeout=TIMEOUT)
@@ -359,16 +362,16 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
         for n in range(300):
             await bob.say(ROOM, f"chat line {n} " + "words " * (n % 7))
         await _expect(alice.locator("#logs")).to_contain_text("chat line 299", timeout=TIMEOUT)
-        sizes = await alice.evaluate(
-            """() => ({page: document.documentElement.scrollHeight, body: document.body.scrollHeight,
-                       view: window.innerHeight})"""
-        )
-        assert sizes["page"] <= sizes["view"] and sizes["body"] <= sizes["view"], sizes
-        for place in ("#turn", "#table .jp-market", "#hand-panel"):
+        # the chat is a drawer: 300 lines push nothing of the table away
+        for place in ("#turn", "#table .jp-market"):
             box = await alice.locator(place).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (place, box)
+        hand = await alice.locator("#hand-panel").bounding_box()
+        assert hand is not None and hand["height"] > 100, hand
+        await alice.locator("#tab-chat").click()  # opens the drawer: the log scrolls in it
         log = alice.locator("#logs .log:not([hidden])")
-        assert await log.evaluate("e => e.scrollHeight > e.clientHeight && getComputedStyle(e).overflowY")
+        sizes = await log.evaluate("e => [e.scrollHeight, e.clientHeight, getComputedStyle(e).overflowY]")
+        assert sizes[0] > sizes[1] and sizes[2] == "auto", sizes
         await _shot(alice, "jaipur-phone.png")
         assert not alice.errors, alice.errors
 

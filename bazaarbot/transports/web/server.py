@@ -22,7 +22,9 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text}, mine {text}, error {code, text}. A claim that renames a browser sends
+tell {text, role, room}, mine {text}, error {code, text}. A tell's ``role`` is ``answer`` (to a
+line its reader typed in ``room``), ``hand`` (the private view of ``room``'s game again) or
+``private``; a bot line answering a command names it in ``asked {nick, text}``. A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
@@ -68,6 +70,7 @@ from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.history import History
+from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 
 log = logging.getLogger(__name__)
 
@@ -509,7 +512,7 @@ class WebTransport:
         assert self.hub is not None
         view = self.hub.private_view(self.network, room, user.key)
         if view:
-            conn.send("tell", text=view)
+            conn.send("tell", text=view, role="hand", room=room)
 
     async def _part(self, conn: Conn, frame: dict[str, Any]) -> None:
         assert self.hub is not None
@@ -585,7 +588,8 @@ class WebTransport:
                     tab.send("echo", room=room, text=clean)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
-        await self.hub.handle(Incoming(self.network, room, user, clean))
+        with answering(conn.nick, room, clean):
+            await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
         room = frame.get("room")
@@ -700,15 +704,20 @@ class WebTransport:
         """Say: to the room's tabs and spectators (then its board); Tell: only to the nick's own tabs."""
         if isinstance(message, Say):
             room = message.channel.lower()
-            self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text)
+            asked = asked_here(room)  # a command's public answer names the line it answers
+            extra = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text, **extra)
             self._refresh_board(room)
             self._changed(room)
         elif isinstance(message, Tell):
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
+            key = message.key or self._user(message.nick).key
+            rooms = self._rooms_of(message.nick)
+            kind, where = sort_tell(self.hub, self.network, message.nick, key, message.text, rooms)
             for tab in tabs:
-                tab.send("tell", text=message.text)
+                tab.send("tell", text=message.text, role=kind, room=where)
                 for room in tab.rooms:
                     self._changed(room)
 

@@ -129,7 +129,7 @@
     gamelog.hidden = true;
     gamelog.appendChild(el("p", "muted empty-log", "Accepted moves and round results appear here."));
     $("gamelogs").appendChild(gamelog);
-    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false };
+    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false, feedback: null, hand: null };
     state.rooms.set(name, r);
     if (!WATCH) {
       const item = el("li", "room");
@@ -202,6 +202,7 @@
     r.gamelog.scrollTop = r.gamelog.scrollHeight;
     renderBoard();
     renderTable();
+    renderFeedback();
     renderMembers();
     renderRooms();
     updateTitle();
@@ -219,14 +220,54 @@
     }
   }
 
-  function privateLine(kind, text, nick) {
+  /** A line of the Private pane, which all rooms share: it names its room; ``quiet`` lines add no badge. */
+  function privateLine(kind, text, nick, quiet) {
     const pane = $("private");
     if (!pane) return;
     append(pane, kind, nick || "", text);
-    if (state.pane !== "private" && kind !== "mine") {
+    if (state.pane !== "private" && kind !== "mine" && !quiet) {
       const badge = $("private-badge");
       badge.textContent = String((Number(badge.textContent) || 0) + 1);
     }
+  }
+
+  // --- feedback: the answer to what you just typed, next to where you typed it ------------------
+  /** Shown over the table of ``name`` until the next line sent there (or another answer). */
+  function setFeedback(name, text, kind) {
+    const r = name && state.rooms.get(name);
+    if (!r) {
+      privateLine(kind === "error" ? "error" : "tell", text);
+      return;
+    }
+    r.feedback = text ? { text, kind: kind || "answer" } : null;
+    if (name === state.active) renderFeedback();
+  }
+
+  function renderFeedback() {
+    const box = $("feedback");
+    if (!box) return;
+    const r = state.active && state.rooms.get(state.active);
+    const fb = r && r.feedback;
+    box.hidden = !fb;
+    box.dataset.kind = fb ? fb.kind : "";
+    $("feedback-text").textContent = fb ? fb.text : "";
+  }
+
+  /** A private line from the bot: an answer goes to its room, a hand only when it changed, the rest to Private. */
+  function gotTell(f) {
+    const r = typeof f.room === "string" ? state.rooms.get(f.room) : null;
+    if (f.role === "answer" && r) {
+      append(r.log, "tell", state.bot + " → " + t("you"), f.text);
+      setFeedback(f.room, f.text, "answer");
+      return;
+    }
+    if (f.role === "hand" && r) {
+      if (r.hand === f.text) return; // the page draws the hand already; the same one again is no news
+      r.hand = f.text;
+      privateLine("tell", f.text, f.room, true);
+      return;
+    }
+    privateLine("tell", f.text, typeof f.room === "string" ? f.room : "");
   }
 
   function showPane(pane) {
@@ -486,6 +527,7 @@
 
   function playCommand(command) {
     if (!state.active) return;
+    setFeedback(state.active, null);
     const line = $("line");
     if (line) line.value = command;
     send({ t: "say", room: state.active, text: command });
@@ -733,7 +775,12 @@
         if (state.rooms.has(f.room)) append(room(f.room).log, "mine", "you → " + state.bot, f.text);
         break;
       case "bot":
-        if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
+        if (!state.rooms.has(f.room)) break;
+        if (f.asked && typeof f.asked.text === "string" && f.asked.nick !== state.nick) {
+          // a command's public answer: the others see what was asked
+          roomLine(f.room, "asked", f.asked.nick, f.asked.text, f.at);
+        }
+        roomLine(f.room, "bot", f.nick, f.text, f.at);
         break;
       case "board": {
         const r = state.rooms.get(f.room);
@@ -749,7 +796,7 @@
         if (state.rooms.has(f.room)) gameLog(f.room, f);
         break;
       case "tell":
-        privateLine("tell", f.text);
+        gotTell(f);
         break;
       case "mine":
         privateLine("mine", f.text, "you → " + state.bot);
@@ -757,7 +804,7 @@
       case "error":
         if (f.code === "nick" && (!state.nick || !$("nick-box").hidden)) showNickBox(f.text);
         else if (WATCH) break;
-        else privateLine("error", f.text);
+        else setFeedback(state.active, f.text, "error");
         break;
       default:
         break;
@@ -768,10 +815,11 @@
   function submitLine(raw) {
     const line = raw.trim();
     if (!line) return;
+    setFeedback(state.active, null); // the next action: the last answer has been read
     const words = line.split(/\s+/);
     const cmd = words[0].toLowerCase();
     if ((cmd === "/join" || cmd === "/j") && words[1] && words[1].startsWith("#")) {
-      if (!ROOM_RE.test(words[1])) privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
+      if (!ROOM_RE.test(words[1])) setFeedback(state.active, t("A room name is # and 1 to 30 letters, digits, - or _."), "error");
       else {
         join(words[1]);
         activate(words[1].toLowerCase());
@@ -784,15 +832,15 @@
       return;
     }
     if (cmd === "/nick") {
-      if (!words[1]) privateLine("error", t("Use /nick <new nick>."));
-      else if (!NICK_RE.test(words[1])) privateLine("error", t("A nick is 1 to 24 letters, digits or - _ [ ] {{ }} | ^ `."));
+      if (!words[1]) setFeedback(state.active, t("Use /nick <new nick>."), "error");
+      else if (!NICK_RE.test(words[1])) setFeedback(state.active, t("A nick is 1 to 24 letters, digits or - _ [ ] {{ }} | ^ `."), "error");
       else send({ t: "claim", nick: words[1] });
       return;
     }
     if (cmd === "/msg" || cmd === "/query" || cmd === "/dm") {
       const rest = cmd === "/dm" ? words.slice(1) : words.slice(2);
       if (cmd !== "/dm" && (!words[1] || words[1].toLowerCase() !== state.bot.toLowerCase())) {
-        privateLine("error", t("Private lines go to the bot only: /msg {bot} <text>.", { bot: state.bot }));
+        setFeedback(state.active, t("Private lines go to the bot only: /msg {bot} <text>.", { bot: state.bot }), "error");
         return;
       }
       if (rest.length) send({ t: "say", room: null, text: rest.join(" ") });
@@ -804,7 +852,7 @@
       return;
     }
     if (!state.active) {
-      privateLine("error", t("You are in no room: /join #bazaar opens one."));
+      setFeedback(state.active, t("You are in no room: /join #bazaar opens one."), "error");
       return;
     }
     send({ t: "say", room: state.active, text: line });
@@ -845,6 +893,8 @@
 
   function init() {
     initTabs();
+    const close = $("feedback-close");
+    if (close) close.addEventListener("click", () => setFeedback(state.active, null));
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && state.active) markSeen(state.active);
     });
@@ -862,7 +912,7 @@
       const input = $("line");
       const text = input.value;
       if (text.length > state.max) {
-        privateLine("error", t("That line is too long (at most {max} characters).", { max: state.max }));
+        setFeedback(state.active, t("That line is too long (at most {max} characters).", { max: state.max }), "error");
         return;
       }
       input.value = "";
@@ -873,7 +923,7 @@
       let name = $("join-room").value.trim();
       if (name && !name.startsWith("#")) name = "#" + name;
       if (!ROOM_RE.test(name)) {
-        privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
+        setFeedback(state.active, t("A room name is # and 1 to 30 letters, digits, - or _."), "error");
         return;
       }
       $("join-room").value = "";
