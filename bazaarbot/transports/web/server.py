@@ -24,8 +24,8 @@ Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {r
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
 tell {text, role, room}, mine {text}, error {code, text}. A tell's ``role`` is ``answer`` (to a
 line its reader typed in ``room``), ``hand`` (the private view of ``room``'s game again) or
-``private``; a bot line answering a command names it in ``asked {nick, text}``. A claim that renames a browser sends
-claimed {nick, token} to every tab of it.
+``private``; a bot line answering a command names it in ``asked {nick, text}``. A claim that
+renames a browser sends claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
 ``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
@@ -706,7 +706,8 @@ class WebTransport:
             room = message.channel.lower()
             asked = asked_here(room)  # a command's public answer names the line it answers
             extra = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
-            self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text, **extra)
+            bot = self.hub.bot_nick if self.hub else "bot"
+            self._public(room, "bot", nick=bot, text=message.text, **extra)
             self._refresh_board(room)
             self._changed(room)
         elif isinstance(message, Tell):
