@@ -12,6 +12,7 @@ from typing import Any
 from bazaarbot.gamelog import Replay
 from bazaarbot.i18n import _
 from bazaarbot.plugin import Result
+from bazaarbot.seatview import clock, seating, take_back
 from bazaarbot.table import Table
 
 #: log entries a view carries (the page keeps what it has seen; a reload shows this many)
@@ -58,6 +59,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         "game_id": None,
         "games": sorted(table.games),
         "you": None,
+        "seating": seating(table),
+        "clock": clock(table),
     }
     if key is not None:
         seat = table.seat_of(key)
@@ -65,6 +68,7 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             "seated": seat is not None,
             "host": seat is not None and table.host == key,
             "seat": None,
+            "take_back": take_back(table, key),
         }
     if table.running:
         state = table.state

@@ -184,7 +184,7 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         assert any(c.startswith("sell") for c in commands) and any(" give " in c for c in commands)
         assert any(c.startswith("take") and " give " not in c for c in commands)
         for page in (alice, bob):
-            await _expect(page.locator("#turn")).to_contain_text("Game over", timeout=TIMEOUT)
+            await _expect(page.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
             await _expect(page.locator("#table .result")).to_contain_text("★")
             await _expect(page.locator("#table .jp-table")).to_be_visible()
         await alice.locator("#tab-gamelog").click()
@@ -196,7 +196,7 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         await _click(alice, "/start")
         for page in (alice, bob):
             await _expect(page.locator("#table .result")).to_have_count(0, timeout=TIMEOUT)
-            await _expect(page.locator("#turn")).not_to_contain_text("Game over")
+            await _expect(page.locator("#turn")).not_to_contain_text("The game is over")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
@@ -491,6 +491,6 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
             await _pick_a_jaipur_move(alice, table, _jaipur_choice(table, turn))
             await _moved(served, before)
             turn += 1
-        await _expect(alice.locator("#turn")).to_contain_text("Game over", timeout=TIMEOUT)
+        await _expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
         assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
         assert not alice.errors, alice.errors

@@ -101,6 +101,16 @@ SECURITY_HEADERS = {
 }
 
 
+def _plain(view: dict[str, Any] | None) -> str:
+    """A view as compared with the last one sent: the clock's reading alone is no change to send."""
+    if view is None:
+        return "null"
+    clock = view.get("clock")
+    if isinstance(clock, dict):
+        view = {**view, "clock": {k: clock.get(k) for k in ("seats", "seconds", "paused")}}
+    return json.dumps(view, sort_keys=True)
+
+
 class WebTransport:
     """Serves the page at ``/``, spectators at ``/watch/<room>``, ``/ws`` and ``/healthz``."""
 
@@ -732,7 +742,7 @@ class WebTransport:
         key = None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
         view = self.hub.table_view(self.network, room, key)
         entries = view.pop("log", []) if view else []
-        conn.views[room] = json.dumps(view, sort_keys=True)
+        conn.views[room] = _plain(view)
         conn.logged.pop(room, None)
         asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, entries)
         return view
@@ -770,7 +780,7 @@ class WebTransport:
                 if key not in by_key:
                     view = self.hub.table_view(self.network, room, key)
                     entries = view.pop("log", []) if view else []
-                    plain = json.dumps(view, sort_keys=True)
+                    plain = _plain(view)
                     by_key[key] = (view, entries, plain, encode("view", room=room, view=view))
                 view, entries, plain, frame = by_key[key]
                 if tab.views.get(room) != plain:

@@ -341,27 +341,76 @@
   }
 
   function turnText(view) {
-    if (!view) return { text: "No game is running here yet.", mine: false };
+    if (!view) return { text: t("No game is running here yet."), mine: false };
     if (view.phase === "lobby") {
-      const seated = view.seats.map((s) => s.nick).join(", ") || "nobody yet";
-      return { text: view.title + " table (" + view.min + "–" + view.max + " players). Seated: " + seated + ".", mine: false };
+      const seated = view.seats.map((s) => s.nick).join(", ") || t("nobody yet");
+      const size = view.min === view.max
+        ? t("{title} table ({n} players).", { title: view.title, n: view.max })
+        : t("{title} table ({min}–{max} players).", { title: view.title, min: view.min, max: view.max });
+      return { text: size + " " + t("Seated: {names}.", { names: seated }), mine: false };
     }
-    if (view.phase === "over") {
-      return { text: view.result ? view.result.headline : "The game is over.", mine: false, over: true };
-    }
+    if (view.phase === "over") return { text: t("The game is over."), mine: false, over: true };
     const me = view.you && view.you.seat;
     const mine = typeof me === "number" && view.to_act.includes(me);
     const who = view.to_act.map((s) => seatName(view, s)).join(", ");
+    const head = mine ? t("Your turn.") : t("Waiting for {who}.", { who });
     const status = view.public && view.public.status ? " " + view.public.status : "";
-    return { text: (mine ? "● Your turn." : "Waiting for " + who + ".") + status, mine };
+    return { text: head + status, mine };
+  }
+
+  // --- the turn clock: a countdown on the seat whose decision it is -------------------------
+  const URGENT = 30; // seconds: the last call
+  let ticking = null;
+
+  /** Seconds left on the room's clock, by the server's clock (the view says what it read). */
+  function secondsLeft(r) {
+    const c = r && r.view && r.view.clock;
+    if (!c || r.view.phase !== "running") return null;
+    if (typeof c.paused === "number") return c.paused;
+    if (typeof c.deadline !== "number") return null;
+    return Math.max(0, c.deadline - (Date.now() / 1000 + (r.clockOffset || 0)));
+  }
+
+  function clockText(left) {
+    const whole = Math.ceil(left);
+    return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  }
+
+  function renderClock() {
+    const node = $("clock");
+    if (!node) return;
+    const r = state.active && state.rooms.get(state.active);
+    const left = secondsLeft(r);
+    if (left === null) {
+      node.hidden = true;
+      return;
+    }
+    const c = r.view.clock;
+    const who = c.seats.map((s) => seatName(r.view, s)).join(", ");
+    node.hidden = false;
+    node.textContent = t("⏱ {who}: {time}", { who, time: clockText(left) });
+    node.classList.toggle("urgent", left <= URGENT);
+    node.classList.toggle("mine", !!(r.view.you && c.seats.includes(r.view.you.seat)));
+    node.title = typeof c.paused === "number" ? t("The clock is paused.") : t("Then the AI plays the move.");
+    for (const seat of document.querySelectorAll("#table [data-seat]")) {
+      const on = c.seats.includes(Number(seat.dataset.seat));
+      seat.classList.toggle("clock-on", on);
+      seat.classList.toggle("clock-urgent", on && left <= URGENT);
+    }
+  }
+
+  function startTicking() {
+    if (ticking === null) ticking = window.setInterval(renderClock, 1000);
   }
 
   function renderTurn(view) {
     const node = $("turn");
     const turn = turnText(view);
-    node.textContent = turn.text;
+    const text = $("turn-text");
+    (text || node).textContent = turn.text;
     node.classList.toggle("mine", turn.mine);
     node.classList.toggle("over", !!turn.over);
+    renderClock();
   }
 
   function renderTable() {
@@ -380,7 +429,7 @@
     }
     if (!view) {
       table.appendChild(el("p", "muted", WATCH ? "Nothing is happening at this table yet." : "No game is running here yet. Sit down to play."));
-      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null }, controls);
+      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null, seating: { free: 1, levels: [] } }, controls);
       return;
     }
     if (view.phase === "lobby") {
@@ -421,8 +470,8 @@
       if (!mine) mine = el("pre", "hand-text", you.private ? you.private.text || JSON.stringify(you.private) : "You hold nothing secret in this game.");
       hand.appendChild(mine);
     }
-    if (view.phase === "over") renderLobbyControls(view, controls);
-    else renderMoveControls(view, renderer, h, controls);
+    renderLobbyControls(view, controls);
+    if (view.phase !== "over") renderMoveControls(view, renderer, h, controls);
   }
 
   function resultBox(view) {
@@ -454,29 +503,47 @@
     table.appendChild(box);
   }
 
+  /** The lobby and seat buttons: each sends the command a person could type. */
   function renderLobbyControls(view, controls) {
     if (!controls || WATCH) return;
     const you = view.you || {};
-    const group = el("div", "verb-group");
-    if (!you.seated) group.appendChild(commandButton("/join", "Sit down"));
-    if (you.seated && (you.host || !view.host)) {
-      if (view.seats.length >= (view.min || 1)) group.appendChild(commandButton("/start", view.phase === "over" ? "Rematch (/start)" : "Start"));
+    const seating = view.seating || { free: 0, levels: [] };
+    const group = el("div", "verb-group seat-buttons");
+    const running = view.phase === "running";
+    if (you.take_back) group.appendChild(commandButton(you.take_back, t("Take my seat back"), "primary"));
+    else if (!you.seated && seating.free > 0) group.appendChild(commandButton("/join", running ? t("Sit in") : t("Sit down"), "primary"));
+    if (!running && you.seated && (you.host || !view.host) && view.seats.length >= (view.min || 1)) {
+      group.appendChild(commandButton("/start", view.phase === "over" ? t("Play again") : t("Start"), "primary"));
     }
-    if (you.seated) group.appendChild(commandButton("/leave", "Get up"));
+    if (!running && you.seated && seating.free > 0 && seating.levels.length) {
+      const pick = el("select", "ai-level");
+      pick.id = "ai-level";
+      pick.setAttribute("aria-label", t("AI level"));
+      for (const level of seating.levels) {
+        const option = el("option", "", level);
+        option.value = level;
+        if (level === "medium") option.selected = true;
+        pick.appendChild(option);
+      }
+      const add = button(t("Add AI"), () => playCommand("/addbot " + pick.value), "btn move");
+      add.id = "add-ai";
+      group.append(add, pick);
+    }
+    if (!running && you.seated) group.appendChild(commandButton("/leave", t("Leave")));
     if (group.childElementCount) {
       controls.hidden = false;
       controls.appendChild(group);
     }
-    if (you.seated && you.host && view.games && view.games.length > 1) {
+    if (!running && you.seated && you.host && view.games && view.games.length > 1) {
       const other = el("div", "verb-group");
-      other.appendChild(el("span", "verb", "game"));
+      other.appendChild(el("span", "verb", t("game")));
       for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
       controls.appendChild(other);
     }
   }
 
-  function commandButton(command, label) {
-    const b = button(label || command, () => playCommand(command), "btn move");
+  function commandButton(command, label, extra) {
+    const b = button(label || command, () => playCommand(command), "btn move" + (extra ? " " + extra : ""));
     b.dataset.command = command;
     return b;
   }
@@ -548,6 +615,10 @@
   function gotView(name, view) {
     const r = room(name);
     r.view = view || null;
+    if (view && view.clock && typeof view.clock.now === "number") {
+      r.clockOffset = view.clock.now - Date.now() / 1000;
+      startTicking();
+    }
     const me = view && view.you && view.you.seat;
     const mine = !!view && view.phase === "running" && typeof me === "number" && view.to_act.includes(me);
     const was = state.myTurn.has(name);
@@ -723,7 +794,12 @@
         const fresh = r.log.childElementCount === 0;
         showHistory(f.room, f.history);
         const seated = f.view && f.view.you && f.view.you.seated;
-        if (fresh && !seated) {
+        const takeBack = f.view && f.view.you && f.view.you.take_back;
+        if (takeBack) {
+          const line = t("An AI plays your seat in {room} while you are away. Press “Take my seat back” (or type {command}) to play it again.", { room: f.room, command: takeBack });
+          roomLine(f.room, "system", "", line, undefined, true);
+          setFeedback(f.room, line, "answer");
+        } else if (fresh && !seated) {
           roomLine(
             f.room,
             "system",
