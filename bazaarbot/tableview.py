@@ -59,6 +59,7 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         "game_id": None,
         "games": sorted(table.games),
         "you": None,
+        "terms": plugin.terms(),
         "seating": seating(table),
         "clock": clock(table),
     }

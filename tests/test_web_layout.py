@@ -133,8 +133,8 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         mine = lambda t: seat in t.plugin.to_act(t.state)  # noqa: E731
         await _play_until(served, rng, mine, at_least=4 * n)
         await _caught_up(page, served)
-        await _expect(page.locator("#controls")).to_be_visible()
-        await _check_everywhere(page, game, "my-turn", n, [*hand, "#controls"])
+        await _expect(page.locator("button.move").first).to_be_visible()
+        await _check_everywhere(page, game, "my-turn", n, [*hand, "button.move"])
         await _play_until(served, rng, lambda t: not mine(t), at_least=1)
         await _caught_up(page, served)
         await _check_everywhere(page, game, "off-turn", n, hand)

@@ -203,7 +203,7 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
 
 async def _click_any_move(page: Any) -> None:
     """The first move the controls offer: a button, or the first entry of a list."""
-    buttons = page.locator("#controls .verb-group:not(.jp-picker) button.move")
+    buttons = page.locator("#table button.move, #controls .verb-group:not(.jp-picker) button.move")
     await _expect(buttons.first).to_be_visible(timeout=TIMEOUT)
     await buttons.first.click()
 
@@ -278,9 +278,11 @@ async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_pa
         table = await _settled(served, [alice, bob])
         for index, seat in enumerate(table.players):
             page = alice if seat.nick == "alice" else bob
-            cards = [c["id"] for c in game.private_data(table.state, index)["cards"]]
+            cards = game.private_data(table.state, index)["cards"]
             shown = await page.locator("#hand .ys-card strong").all_inner_texts()
-            assert shown == cards
+            assert shown == [c["name"] for c in cards]  # the card's name, never its identifier
+            ids = await page.locator("#hand .ys-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert ids == [c["id"] for c in cards]
 
 
 async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:

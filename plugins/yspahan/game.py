@@ -187,6 +187,9 @@ class Yspahan(GamePlugin):
     def public_data(self, state: State) -> dict[str, Any]:
         return data.public_data(state)
 
+    def terms(self) -> dict[str, str]:
+        return data.terms()
+
     def private_data(self, state: State, seat: int) -> dict[str, Any] | None:
         return data.private_data(state, seat)
 

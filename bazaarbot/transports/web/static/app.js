@@ -333,11 +333,21 @@
       label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || fallback || key,
       seatName: (seat) => seatName(view, seat),
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
-      initial: (seat) => seatName(view, seat).slice(0, 1).toUpperCase(),
+      initial: (seat) => initialOf(view, seat),
+      // the name of a game thing in the reader's language (from the server); never an identifier alone
+      term: (id) => (view.terms && view.terms[id]) || String(id).replace(/_/g, " "),
       commands: () => (view.you && view.you.commands) || [],
       play: (command) => playCommand(command),
       rerender: () => renderTable(),
     };
+  }
+
+  /** A seat's badge: its initial, or its number when another seat shares that initial (two AIs). */
+  function initialOf(view, seat) {
+    const letter = (name) => String(name || "?").replace(/^AI:/, "").slice(0, 1).toUpperCase();
+    const mine = letter(seatName(view, seat));
+    const shared = (view.players || []).filter((name) => letter(name) === mine).length > 1;
+    return shared ? String(seat + 1) : mine;
   }
 
   function turnText(view) {
@@ -388,7 +398,7 @@
     const c = r.view.clock;
     const who = c.seats.map((s) => seatName(r.view, s)).join(", ");
     node.hidden = false;
-    node.textContent = t("⏱ {who}: {time}", { who, time: clockText(left) });
+    node.textContent = t("{who}: {time} left", { who, time: clockText(left) });
     node.classList.toggle("urgent", left <= URGENT);
     node.classList.toggle("mine", !!(r.view.you && c.seats.includes(r.view.you.seat)));
     node.title = typeof c.paused === "number" ? t("The clock is paused.") : t("Then the AI plays the move.");
@@ -563,6 +573,7 @@
     const groups = new Map();
     for (const command of commands) {
       const verb = command.split(" ")[0];
+      if (drawnOffers(renderer, command, h)) continue; // the drawn table offers it itself
       if (!groups.has(verb)) groups.set(verb, []);
       groups.get(verb).push(command);
     }
@@ -572,7 +583,7 @@
       if (list.length <= MAX_BUTTONS) {
         for (const command of list) {
           const rest = command.slice(verb.length).trim();
-          const b = commandButton(command, rest || verb);
+          const b = commandButton(command, describe(renderer, command, h) || rest || verb);
           b.title = command;
           group.appendChild(b);
         }
@@ -580,7 +591,7 @@
         const select = el("select", "move-list");
         select.setAttribute("aria-label", verb + " moves");
         for (const command of list) {
-          const option = el("option", "", command);
+          const option = el("option", "", describe(renderer, command, h) || command);
           option.value = command;
           select.appendChild(option);
         }
@@ -589,6 +600,29 @@
         group.append(select, go);
       }
       controls.appendChild(group);
+    }
+    if (!controls.childElementCount) controls.hidden = true;
+  }
+
+  /** Whether the drawn table has its own control for a command (optional ``handles`` hook). */
+  function drawnOffers(renderer, command, h) {
+    if (!renderer || typeof renderer.handles !== "function") return false;
+    try {
+      return !!renderer.handles(command, h);
+    } catch (e) {
+      window.console.error(e);
+      return false;
+    }
+  }
+
+  /** The renderer's words for a command, if it has any (optional ``label`` hook). */
+  function describe(renderer, command, h) {
+    if (!renderer || !renderer.label) return null;
+    try {
+      return renderer.label(command, h);
+    } catch (e) {
+      window.console.error(e);
+      return null;
     }
   }
 
