@@ -101,6 +101,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             game_id=replay.game_id,
             result=result_data(result, replay.nicks) if result is not None else None,
         )
+        if view["result"] is not None:
+            view["result"]["breakdown"] = replay.plugin.breakdown(replay.state)
     if replay is not None and view["phase"] != "lobby":
         view["log"] = [entry.as_dict() for entry in replay.entries[-LOG_TAIL:]]
     return view

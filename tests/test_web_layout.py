@@ -140,5 +140,5 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         await _check_everywhere(page, game, "off-turn", n, hand)
         await _play_until(served, rng, lambda t: False)
         await _expect(page.locator(".result")).to_be_visible(timeout=TIMEOUT)
-        await _check_everywhere(page, game, "end", n, [".result"])
+        await _check_everywhere(page, game, "end", n, [".result", ".result-breakdown tr"])
         assert not page.errors, page.errors

@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
-from . import ai, data, render
+from . import ai, breakdown, data, render
 from .explain import explain
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
@@ -195,6 +195,9 @@ class Yspahan(GamePlugin):
 
     def brief_moves(self, state: State, seat: int) -> str:
         return render.brief(state, seat)
+
+    def breakdown(self, state: State) -> list[dict[str, Any]] | None:
+        return breakdown.breakdown(state) if self.result(state) is not None else None
 
     def result(self, state: State) -> Result | None:
         if state.phase != P_END:

@@ -484,19 +484,42 @@
     if (view.phase !== "over") renderMoveControls(view, renderer, h, controls);
   }
 
+  /** The game's end: one result line, then the score by source per player (or the scores alone). */
   function resultBox(view) {
+    const result = view.result;
     const box = el("div", "result");
-    box.appendChild(el("strong", "result-head", view.result.headline));
+    box.appendChild(el("strong", "result-head", result.headline));
+    const seats = result.scores.map((s, seat) => ({ ...s, seat }));
+    const rows = Array.isArray(result.breakdown) ? result.breakdown : null;
+    if (rows && rows.length) {
+      const table = el("table", "result-breakdown");
+      const head = el("tr");
+      head.appendChild(el("th", "", ""));
+      for (const s of seats) {
+        const winner = result.winners.includes(s.seat);
+        head.appendChild(el("th", "seat-" + (s.seat % 6) + (winner ? " winner" : ""), (winner ? "★ " : "") + s.nick));
+      }
+      table.appendChild(head);
+      for (const row of rows) {
+        const tr = el("tr", row.total ? "total" : "");
+        tr.appendChild(el("td", "label", row.label));
+        seats.forEach((s) => tr.appendChild(el("td", "num", row.values[s.seat] === undefined ? "" : row.values[s.seat])));
+        table.appendChild(tr);
+      }
+      const wrap = el("div", "result-table");
+      wrap.appendChild(table);
+      box.appendChild(wrap);
+      return box;
+    }
     const list = el("ol", "result-scores");
     const rankOf = new Map();
-    view.result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
-    const order = view.result.scores.map((s, seat) => ({ ...s, seat })).sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
-    for (const s of order) {
-      const winner = view.result.winners.includes(s.seat);
+    result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
+    seats.sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
+    for (const s of seats) {
+      const winner = result.winners.includes(s.seat);
       list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
     }
     box.appendChild(list);
-    if (view.result.detail) box.appendChild(el("p", "result-detail", view.result.detail));
     return box;
   }
 
