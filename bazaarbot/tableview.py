@@ -105,4 +105,6 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             view["result"]["breakdown"] = replay.plugin.breakdown(replay.state)
     if replay is not None and view["phase"] != "lobby":
         view["log"] = [entry.as_dict() for entry in replay.entries[-LOG_TAIL:]]
+        # the last move, for the table to point out (the log is sent apart; this stays with the view)
+        view["last"] = replay.entries[-1].as_dict() if replay.entries else None
     return view

@@ -67,6 +67,18 @@ async def _page(browser: Any, served: Served, nick: str) -> Any:
     return page
 
 
+async def _watch(browser: Any, served: Served) -> Any:
+    """The spectator page of the room, its errors kept."""
+    context = await browser.new_context(viewport={"width": 390, "height": 844})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    await page.goto(served.url + "/watch/bazaar")
+    return page
+
+
 async def _say(served: Served, nick: str, text: str) -> None:
     """A line from ``nick``'s web identity, handed straight to the hub (a tab the test does not draw)."""
     await served.hub.handle(Incoming("web", "#bazaar", User(nick=nick, account=nick), text))
@@ -85,7 +97,8 @@ async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: lis
         problems = await page.evaluate(CHECK, PARTS[game] + extra)
         assert not problems, f"{game} {n}p, {stage}, {size} {width}x{height}: {problems}"
         folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
-        if folder and (n == 2 or stage == "my-turn") and size in ("phone", "laptop"):
+        wanted = stage == "my-turn" or (n == 2 and stage == "end")
+        if folder and wanted and size in ("phone", "laptop"):
             Path(folder).mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(Path(folder) / f"{game}-{n}p-{stage}-{size}.png"), full_page=True)
 
@@ -114,6 +127,7 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
     fast = RateLimit(commands=100_000, per_seconds=1.0)  # the test plays whole games in seconds
     async with serve(tmp_path / "l.sqlite", games=games, default_game=game, rate_limit=fast) as served:
         page = await _page(browser, served, "alice")
+        watcher = await _watch(browser, served)
         nicks = ["alice"] + [f"p{i}" for i in range(2, n + 1)]
         await page.fill("#line", "/join")
         await page.press("#line", "Enter")
@@ -141,4 +155,6 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         await _play_until(served, rng, lambda t: False)
         await _expect(page.locator(".result")).to_be_visible(timeout=TIMEOUT)
         await _check_everywhere(page, game, "end", n, [".result", ".result-breakdown tr"])
+        await _expect(watcher.locator(".result")).to_be_visible(timeout=TIMEOUT)
         assert not page.errors, page.errors
+        assert not watcher.errors, watcher.errors  # the spectator's page, through the whole game

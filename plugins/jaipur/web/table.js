@@ -255,6 +255,23 @@
     return root;
   }
 
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
+
+  function goodsText(counts, h) {
+    return Object.entries(counts)
+      .map(([kind, n]) => (n > 1 ? n + " " : "") + h.label(kind, kind))
+      .join(", ");
+  }
+
+  /** What the cards picked so far make, while they are not a whole move yet: what to pick next. */
+  function partial(sel, h) {
+    const taking = Object.keys(sel.m).length > 0;
+    const giving = Object.keys(sel.h).length > 0;
+    if (taking && giving) return t("take {take}, give {give} — pick as many cards to give as you take", { take: goodsText(sel.m, h), give: goodsText(sel.h, h) });
+    if (taking) return t("take {take} — now pick as many cards to give from your hand or herd", { take: goodsText(sel.m, h) });
+    return t("{give} — pick more of the same good to sell, or market cards to exchange for them", { give: goodsText(sel.h, h) });
+  }
+
   // the command the picked cards make, shown as text; playable only when it is legal
   function picker(pub, priv, h) {
     fresh(h);
@@ -262,18 +279,18 @@
     const found = exact(sel, shapes(pub, h));
     const any = pick.market.size + pick.hand.size + pick.herd.size > 0;
     const row = h.el("div", "verb-group jp-picker");
-    row.appendChild(h.el("span", "verb", "pick"));
-    const text = found ? found.command : any ? "…" : "pick cards on the table and in your hand";
+    row.appendChild(h.el("span", "verb", t("pick")));
+    const text = found ? found.command : any ? partial(sel, h) : t("Pick cards in the market and in your hand.");
     const preview = h.el("code", "jp-preview" + (found ? " ready" : ""), text);
     preview.id = "command-preview";
     row.appendChild(preview);
-    const play = h.button("Play", () => {
+    const play = h.button(t("Play"), () => {
       if (found) h.play(found.command);
     }, "btn primary");
     play.id = "play-picked";
     play.disabled = !found;
     row.appendChild(play);
-    const clear = h.button("Clear", () => {
+    const clear = h.button(t("Clear"), () => {
       pick.market.clear();
       pick.hand.clear();
       pick.herd.clear();

@@ -420,6 +420,14 @@
     (text || node).textContent = turn.text;
     node.classList.toggle("mine", turn.mine);
     node.classList.toggle("over", !!turn.over);
+    const last = $("last-move");
+    if (last) {
+      const move = view && view.phase !== "lobby" ? view.last : null;
+      last.hidden = !move;
+      const said = move && move.lines && move.lines[0];
+      last.textContent = !move ? "" : said ? t("Last move: {move}", { move: said }) : t("Last move: {nick}: {move}", { nick: move.nick, move: move.text });
+      if (move && typeof move.seat === "number") last.className = "last-move seat-" + (move.seat % 6);
+    }
     renderClock();
   }
 
