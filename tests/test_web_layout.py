@@ -97,7 +97,7 @@ async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: lis
         problems = await page.evaluate(CHECK, PARTS[game] + extra)
         assert not problems, f"{game} {n}p, {stage}, {size} {width}x{height}: {problems}"
         folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
-        wanted = stage == "my-turn" or (n == 2 and stage == "end")
+        wanted = n == 2 and (stage == "my-turn" or (stage == "end" and size == "phone"))
         if folder and wanted and size in ("phone", "laptop"):
             Path(folder).mkdir(parents=True, exist_ok=True)
             await page.screenshot(path=str(Path(folder) / f"{game}-{n}p-{stage}-{size}.png"), full_page=True)
