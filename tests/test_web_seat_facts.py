@@ -1,4 +1,4 @@
-"""The seat facts and clock a drawn table follows (``seatview``), and how a private line is sorted (``tells``)."""
+"""The seat facts and clock of a drawn table (``seatview``); how a private line is sorted (``tells``)."""
 
 from __future__ import annotations
 
