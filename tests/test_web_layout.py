@@ -32,7 +32,7 @@ VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "laptop": (1366, 768)}
 #: per game: what holds its board (each must be whole and in view or in the page's scroll)
 PARTS = {
     "jaipur": [".jp-market", ".jp-piles", ".jp-player"],
-    "yspahan": [".ys-tower", ".ys-city", ".ys-road", ".ys-players tr"],
+    "yspahan": [".ys-tower", ".ys-map", ".ys-nb", ".ys-players tr"],
     "bazaar": [".bz-exchange", ".bz-fields", ".bz-player"],
 }
 

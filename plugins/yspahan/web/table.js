@@ -77,33 +77,32 @@
     return box;
   }
 
-  function city(pub, h, L) {
-    const box = h.el("section", "ys-city");
-    for (const nb of pub.neighbourhoods) {
-      const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
-      part.appendChild(h.el("h4", "", h.term(nb.name)));
-      for (const souk of nb.souks) {
-        const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
-        const name = h.el("span", "ys-souk-name", souk.id);
-        name.appendChild(h.el("span", "ys-points", " " + souk.points));
-        line.appendChild(name);
-        const shops = h.el("span", "ys-shops");
-        for (const shop of souk.shops) {
-          const cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
-          cell.classList.add("ys-shop");
-          if (shop.space) {
-            cell.classList.add("road");
-            cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
-          }
-          shops.appendChild(cell);
+  // where each quarter lies around the crossing, by the arms its shops face
+  const QUADRANT = { chests: "nw", vases: "ne", sacks: "sw", barrels: "se" };
+
+  function quarter(nb, h, L) {
+    const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
+    part.appendChild(h.el("h4", "", h.term(nb.name)));
+    for (const souk of nb.souks) {
+      const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
+      const name = h.el("span", "ys-souk-name", souk.id);
+      name.appendChild(h.el("span", "ys-points", " " + souk.points));
+      line.appendChild(name);
+      const shops = h.el("span", "ys-shops");
+      for (const shop of souk.shops) {
+        const cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
+        cell.classList.add("ys-shop");
+        if (shop.space) {
+          cell.classList.add("road");
+          cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
         }
-        line.appendChild(shops);
-        if (souk.complete) line.appendChild(h.el("span", "ys-done", "✓ " + L("done", "complete")));
-        part.appendChild(line);
+        shops.appendChild(cell);
       }
-      box.appendChild(part);
+      line.appendChild(shops);
+      if (souk.complete) line.appendChild(h.el("span", "ys-done", "✓ " + L("done", "complete")));
+      part.appendChild(line);
     }
-    return box;
+    return part;
   }
 
   // the destination chosen on the road when several dice groups lead there
@@ -125,8 +124,9 @@
     return along;
   }
 
-  function road(pub, h, L) {
-    const box = h.el("section", "ys-road");
+  /** The city: the road's cross, the supervisor on it, and the four quarters in the corners it makes. */
+  function cityMap(pub, h, L) {
+    const box = h.el("section", "ys-map ys-city ys-road");
     box.appendChild(h.el("h4", "", L("road", "Road") + " · " + L("supervisor", "Supervisor") + " " + pub.supervisor));
     const key = String(h.view.game_id) + ":" + String(h.view.moves);
     if (choice.key !== key) {
@@ -140,7 +140,24 @@
     const left = len.west || 0;
     const top = len.north || 0;
     const grid = h.el("div", "ys-road-grid");
-    grid.style.gridTemplateColumns = "repeat(" + (left + 1 + (len.east || 0)) + ", minmax(0, 1fr))";
+    const cols = left + 1 + (len.east || 0);
+    const rows = top + 1 + (len.south || 0);
+    grid.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+    const corner = {
+      nw: [1, left + 1, 1, top + 1],
+      ne: [left + 2, cols + 1, 1, top + 1],
+      sw: [1, left + 1, top + 2, rows + 1],
+      se: [left + 2, cols + 1, top + 2, rows + 1],
+    };
+    for (const nb of pub.neighbourhoods) {
+      const area = corner[QUADRANT[nb.name.toLowerCase()]];
+      const part = quarter(nb, h, L);
+      if (area) {
+        part.style.gridColumn = area[0] + " / " + area[1];
+        part.style.gridRow = area[2] + " / " + area[3];
+      }
+      grid.appendChild(part);
+    }
     const along = alongTheRoad(pub);
     const cells = [{ name: "X", x: left, y: top }];
     for (const arm of pub.road) {
@@ -247,11 +264,9 @@
     const grid = h.el("div", "ys-grid");
     const side = h.el("div", "ys-side");
     side.append(tower(pub, h, L), caravan(pub, h, L));
-    grid.append(side, city(pub, h, L));
+    grid.append(side, cityMap(pub, h, L));
     root.appendChild(grid);
-    const bottom = h.el("div", "ys-bottom");
-    bottom.append(road(pub, h, L), players(pub, h, L));
-    root.appendChild(bottom);
+    root.appendChild(players(pub, h, L));
     return root;
   }
 

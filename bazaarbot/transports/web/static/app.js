@@ -424,7 +424,8 @@
     if (last) {
       const move = view && view.phase !== "lobby" ? view.last : null;
       last.hidden = !move;
-      const said = move && move.lines && move.lines[0];
+      // the bot's announcement of it, its first sentence (the rest says whose turn it is now)
+      const said = move && move.lines && move.lines[0] ? move.lines[0].split(/(?<=[.!?])\s/)[0] : "";
       last.textContent = !move ? "" : said ? t("Last move: {move}", { move: said }) : t("Last move: {nick}: {move}", { nick: move.nick, move: move.text });
       if (move && typeof move.seat === "number") last.className = "last-move seat-" + (move.seat % 6);
     }
