@@ -68,6 +68,7 @@
     const players = h.el("div", "bz-players");
     pub.players.forEach((p, seat) => {
       const box = h.el("div", "bz-player " + h.seatClass(seat) + (pub.turn === seat ? " to-act" : ""));
+      box.dataset.seat = String(seat); // the page puts the turn clock's mark on it
       const name = h.el("strong", "bz-player-name", (pub.turn === seat ? "▶ " : "") + p.name);
       box.appendChild(name);
       box.appendChild(h.el("span", "bz-score", p.score + " " + L("pts", "pts") + " · " + L("bought", "bought") + " " + p.bought));
@@ -84,5 +85,12 @@
     return root;
   }
 
-  window.bazaarbotTables.register("bazaar", { board });
+  /** A button's words for a command: a trade names its row of the exchange. */
+  function label(command) {
+    const w = command.split(" ");
+    if (w[0] === "trade" && w.length === 2) return window.bazaarbotI18n.t("row {n}", { n: w[1] });
+    return null;
+  }
+
+  window.bazaarbotTables.register("bazaar", { board, label });
 })();

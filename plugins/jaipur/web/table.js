@@ -197,6 +197,7 @@
     const players = h.el("div", "jp-players");
     pub.players.forEach((p, seat) => {
       const box = h.el("div", "jp-player " + h.seatClass(seat) + (pub.turn === seat ? " to-act" : ""));
+      box.dataset.seat = String(seat); // the page puts the turn clock's mark on it
       box.appendChild(h.el("strong", "jp-player-name", (pub.turn === seat ? "▶ " : "") + p.name));
       const facts = [
         L("hand", "hand") + " " + p.hand + "/" + pub.hand_limit,
