@@ -37,8 +37,8 @@
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
       for (let i = 0; i < row.yellow; i++) {
-        const die = h.el("span", "ys-die yellow", String(row.value));
-        die.title = L("yellow", "yellow");
+        const die = h.el("span", "ys-die yellow" + (two ? " reserved " + h.seatClass(pub.start) : ""), String(row.value));
+        die.title = two ? t("yellow: {name}'s alone", { name: h.seatName(pub.start) }) : L("yellow", "yellow");
         die.appendChild(h.el("sup", "", "Y"));
         dice.appendChild(die);
       }

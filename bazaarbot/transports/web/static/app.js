@@ -538,7 +538,12 @@
     const list = el("ul", "lobby-seats");
     for (let n = 1; n <= view.max; n++) {
       const seat = view.seats.find((s) => s.number === n);
-      const li = el("li", seat ? "taken" : "free", "Seat " + n + ": " + (seat ? seat.nick + (seat.nick === view.host ? " (host)" : "") : "free"));
+      const text = !seat
+        ? t("Seat {n}: free", { n })
+        : seat.nick === view.host
+          ? t("Seat {n}: {nick} (host)", { n, nick: seat.nick })
+          : t("Seat {n}: {nick}", { n, nick: seat.nick });
+      const li = el("li", seat ? "taken" : "free", text);
       list.appendChild(li);
     }
     box.appendChild(list);
