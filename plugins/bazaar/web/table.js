@@ -29,18 +29,21 @@
     const rows = h.el("section", "bz-exchange");
     rows.appendChild(h.el("h4", "", L("exchange", "Exchange")));
     const list = h.el("ol", "bz-rows");
-    for (const row of pub.rows) {
-      const li = h.el("li", "bz-row");
+    const last = h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
+    const lastRow = last[0] === "trade" ? Number(last[1]) - 1 : -1;
+    const lastField = last[0] === "buy" ? Number(last[1]) - 1 : -1;
+    pub.rows.forEach((row, i) => {
+      const li = h.el("li", "bz-row" + (i === lastRow ? " last-here" : ""));
       li.append(stones(h, row.left, L, "left"), h.el("span", "bz-eq", "⇄"), stones(h, row.right, L, "right"));
       list.appendChild(li);
-    }
+    });
     rows.appendChild(list);
     grid.appendChild(rows);
 
     const fields = h.el("section", "bz-fields");
     fields.appendChild(h.el("h4", "", L("fields", "Fields")));
     pub.fields.forEach((field, i) => {
-      const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out"));
+      const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out") + (i === lastField ? " last-here" : ""));
       box.appendChild(h.el("span", "bz-field-n", String(i + 1)));
       if (field.top) {
         box.appendChild(stones(h, field.top, L));

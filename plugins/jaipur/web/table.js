@@ -174,8 +174,10 @@
     const piles = h.el("div", "jp-row jp-piles");
     piles.appendChild(h.el("span", "jp-label", L("tokens", "Goods tokens")));
     const grid = h.el("div", "jp-pile-grid");
+    const last = h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
+    const sold = last[0] === "sell" ? kindOf(last[last.length - 1]) : null;
     for (const pile of pub.piles) {
-      const row = h.el("div", "jp-pile jp-" + pile.good);
+      const row = h.el("div", "jp-pile jp-" + pile.good + (pile.good === sold ? " last-here" : ""));
       row.appendChild(h.el("span", "jp-short", SHORT[pile.good]));
       row.appendChild(h.el("span", "jp-pile-name", L(pile.good, pile.good)));
       const values = h.el("span", "jp-values");

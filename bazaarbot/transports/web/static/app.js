@@ -471,6 +471,7 @@
     }
     if (!drawn) drawn = el("pre", "board-fallback", (view.public && view.public.text) || r.board || "");
     table.appendChild(drawn);
+    markLastMover(view, table);
     if (WATCH) return;
     const you = view.you;
     if (you && typeof you.seat === "number" && view.phase === "running" && you.private) {
@@ -494,6 +495,16 @@
   }
 
   /** The game's end: one result line, then the score by source per player (or the scores alone). */
+  /** The panel of whoever made the last move carries a mark (the game's renderer marks what moved). */
+  function markLastMover(view, table) {
+    const last = view.phase === "running" ? view.last : null;
+    if (!last || typeof last.seat !== "number") return;
+    for (const node of table.querySelectorAll('[data-seat="' + last.seat + '"]')) {
+      node.classList.add("last-mover");
+      node.dataset.lastMove = t("last move");
+    }
+  }
+
   function resultBox(view) {
     const result = view.result;
     const box = el("div", "result");
