@@ -6,6 +6,7 @@ file, where a person sits down, adds an AI and starts by buttons only.
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -52,6 +53,13 @@ async def _open(browser: Any, served: Served, nick: str, width: int = 390, heigh
 async def _type(page: Any, text: str) -> None:
     await page.fill("#line", text)
     await page.press("#line", "Enter")
+
+
+async def _shot(page: Any, name: str) -> None:
+    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / name))
 
 
 def _button(page: Any, command: str) -> Any:
@@ -109,6 +117,7 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
         box = await feedback.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box  # in sight
         assert table.moves_made == before
+        await _shot(alice, "jaipur-refusal-phone.png")
         # not among the private lines, and the hand refreshes so far made no badge
         assert f"no {missing}" not in await alice.locator("#private").inner_text()
         await _expect(alice.locator("#private-badge")).to_have_text("")
