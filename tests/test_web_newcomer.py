@@ -90,6 +90,13 @@ async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
         # the commands the buttons sent show in the author's log, as typed ones do
         for command in ("/join", "/addbot easy", "/start"):
             await _expect(alice.locator("#logs")).to_contain_text(command)
+        # on a phone the chat is a closed drawer that still counts what people say
+        await _type(bob, "welcome alice")
+        await _expect(alice.locator("#chat-badge")).to_have_text("1", timeout=TIMEOUT)
+        await alice.locator("#tab-chat").click()
+        await _expect(alice.locator("#logs")).to_contain_text("welcome alice")
+        await _expect(alice.locator("#chat-badge")).to_have_text("")
+        await alice.locator("#tab-chat").click()  # and closes again
         # the table is full: bob is offered no seat, and sees the game
         await _expect(bob.locator("#table .jp-market")).to_be_visible(timeout=TIMEOUT)
         assert await _button(bob, "/join").count() == 0

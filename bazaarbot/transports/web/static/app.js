@@ -213,6 +213,10 @@
   function roomLine(name, kind, nick, text, at, fromHistory) {
     const r = room(name);
     append(r.log, kind, nick, text, at);
+    if (name === state.active && !fromHistory && kind === "chat" && drawerShut()) {
+      const badge = $("chat-badge"); // a closed drawer on a phone still says that people talk
+      if (badge) badge.textContent = String((Number(badge.textContent) || 0) + 1);
+    }
     if (name === state.active) markSeen(name, at);
     else if (!(fromHistory && (typeof at !== "number" || at <= (state.seen[name] || 0)))) {
       r.unread += 1;
@@ -1019,6 +1023,10 @@
   /** On a phone or tablet the chat is a drawer under the table: a tab opens it, the open tab closes it. */
   const NARROW = window.matchMedia("(max-width: 900px)");
 
+  function drawerShut() {
+    return NARROW.matches && !document.body.classList.contains("drawer-open");
+  }
+
   function initTabs() {
     const body = document.body;
     for (const tab of document.querySelectorAll(".tab")) {
@@ -1028,6 +1036,7 @@
         else {
           showPane(tab.dataset.pane);
           if (NARROW.matches) body.classList.add("drawer-open");
+          if (tab.dataset.pane === "logs" && $("chat-badge")) $("chat-badge").textContent = "";
         }
       });
     }
