@@ -13,6 +13,8 @@
   }
 
   const t = (text, args) => window.bazaarbotI18n.t(text, args);
+  // a name from the view's terms; a page whose helpers have none (an older one) shows the id
+  const term = (h, id) => (h.term ? h.term(id) : String(id));
 
   // the commands that take a dice group of the tower: take/deliver by field, draw by the dice's value
   function groupCommands(h, row) {
@@ -33,7 +35,7 @@
     let yellow = 0;
     for (const row of [...pub.tower].reverse()) {
       const line = h.el("div", "ys-field");
-      line.appendChild(h.el("span", "ys-field-name", h.term(row.field)));
+      line.appendChild(h.el("span", "ys-field-name", term(h, row.field)));
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
       for (let i = 0; i < row.yellow; i++) {
@@ -82,7 +84,7 @@
 
   function quarter(nb, h, L) {
     const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
-    part.appendChild(h.el("h4", "", h.term(nb.name)));
+    part.appendChild(h.el("h4", "", term(h, nb.name)));
     for (const souk of nb.souks) {
       const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
       const name = h.el("span", "ys-souk-name", souk.id);
@@ -225,13 +227,13 @@
   function label(command, h) {
     const w = command.split(" ");
     if (w[0] === "draw") return w[1] ? t("draw a card (the {v}s)", { v: w[1] }) : t("draw a card");
-    if (w[0] === "take") return t("take {what}", { what: h.term(w[1]) });
-    if (w[0] === "deliver") return t("deliver {what}", { what: h.term(w[1]) });
+    if (w[0] === "take") return t("take {what}", { what: term(h, w[1]) });
+    if (w[0] === "deliver") return t("deliver {what}", { what: term(h, w[1]) });
     if (w[0] === "yellow") return t("buy {n} yellow dice ({n} gold) and roll", { n: w[1] });
     if (w[0] === "roll") return t("roll the dice");
-    if (w[0] === "play" && w[1]) return [h.term(w[1]), ...w.slice(2).map((x) => h.term(x))].join(" ");
-    if (w[0] === "extra" && w[1]) return t("extra die: {card}", { card: h.term(w[1]) });
-    if (w[0] === "build" && w[1]) return t("build {what}", { what: h.term(w[1]) });
+    if (w[0] === "play" && w[1]) return [term(h, w[1]), ...w.slice(2).map((x) => term(h, x))].join(" ");
+    if (w[0] === "extra" && w[1]) return t("extra die: {card}", { card: term(h, w[1]) });
+    if (w[0] === "build" && w[1]) return t("build {what}", { what: term(h, w[1]) });
     return null;
   }
 
@@ -248,7 +250,7 @@
       name.appendChild(h.el("span", "", " " + (pub.current === seat ? "▶ " : "") + p.name + (pub.start === seat ? " (" + L("start", "start player") + ")" : "")));
       row.appendChild(name);
       for (const v of [p.score, p.gold, p.camels, p.cards]) row.appendChild(h.el("td", "num", String(v)));
-      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.map((b) => h.term(b)).join(", ") : L("none", "none")));
+      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.map((b) => term(h, b)).join(", ") : L("none", "none")));
       table.appendChild(row);
     });
     return table;
@@ -278,7 +280,7 @@
     for (const c of priv.cards) {
       const li = h.el("li", "ys-card");
       li.dataset.card = c.id;
-      li.appendChild(h.el("strong", "", c.name || h.term(c.id)));
+      li.appendChild(h.el("strong", "", c.name || term(h, c.id)));
       li.appendChild(h.el("span", "", " — " + (c.summary || c.text)));
       cards.appendChild(li);
     }
@@ -286,7 +288,7 @@
     if (priv.to_build.length) {
       const line = h.el("p", "ys-to-build", L("to_build", "Still to build") + ": ");
       priv.to_build.forEach((b, i) => {
-        const item = h.el("abbr", "", b.name || h.term(b.id));
+        const item = h.el("abbr", "", b.name || term(h, b.id));
         item.title = b.text;
         line.appendChild(item);
         if (i < priv.to_build.length - 1) line.appendChild(document.createTextNode(", "));
