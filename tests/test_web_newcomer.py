@@ -7,6 +7,7 @@ file, where a person sits down, adds an AI and starts by buttons only.
 from __future__ import annotations
 
 import os
+import random
 import re
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest_asyncio
 from webfixtures import Served, chromium, serve
 
 from bazaarbot.config import RateLimit
+from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -23,6 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 TIMEOUT = 10_000  # ms: Playwright's waits
 GAMES = discover()
 FAST = RateLimit(commands=10_000, per_seconds=1)
+ALICE = User("alice", account="alice")  # the web identity of the page's player
 
 
 @pytest_asyncio.fixture(loop_scope="module", scope="module")
@@ -193,4 +196,51 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
         await _expect(alice.locator("#logs")).to_contain_text("alice is back", timeout=TIMEOUT)
         assert table.players[seat].ai is None
         await _expect(back).to_have_count(0)
+        assert not alice.errors, alice.errors
+
+
+async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a_shop(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 1366, 768)
+        await _button(alice, "/join").click()
+        await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        await served.hub.handle(Incoming("web", "#bazaar", User("bob", account="bob"), "/join"))
+        await _button(alice, "/start").click()
+        await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+        table = served.hub.tables[("web", "#bazaar")]
+        game, rng = table.plugin, random.Random(3)
+        seat = table.game_seat_of("a:alice")
+        done: set[str] = set()
+        for _ in range(600):
+            if not table.running or done == {"move", "place"}:
+                break
+            acting = game.to_act(table.state)[0]
+            commands = game.legal_commands(table.state, acting)
+            before = table.moves_made
+            if acting == seat:
+                await _expect(alice.locator("#table")).to_have_attribute("data-moves", str(before))
+                lit = alice.locator("#table button.ys-space.dest.move")
+                shop = alice.locator("#table button.ys-place")
+                if "move" not in done and await lit.count():
+                    command = await lit.first.get_attribute("data-command")
+                    assert await alice.locator(f'#controls [data-command="{command}"]').count() == 0
+                    await lit.first.click()
+                    done.add("move")
+                elif "place" not in done and await shop.count():
+                    command = await shop.first.get_attribute("data-command")
+                    await shop.first.click()
+                    done.add("place")
+                else:
+                    command = rng.choice(commands)
+                    await served.hub.handle(
+                        Incoming("web", "#bazaar", User("alice", account="alice"), command)
+                    )
+                await _expect(alice.locator("#table")).not_to_have_attribute("data-moves", str(before))
+                assert command in commands and table.moves_made > before
+            else:
+                choice = rng.choice(commands)
+                await served.hub.handle(Incoming("web", "#bazaar", User("bob", account="bob"), choice))
+        assert done == {"move", "place"}, done
         assert not alice.errors, alice.errors

@@ -82,7 +82,21 @@
   // where each quarter lies around the crossing, by the arms its shops face
   const QUADRANT = { chests: "nw", vases: "ne", sacks: "sw", barrels: "se" };
 
+  // the place commands the map's free shops offer in this drawing (the generic controls skip them)
+  let offered = new Set();
+
+  /** The command that puts a cube in this free shop, if it is legal now (one button per interior). */
+  function placeCommand(souk, shop, legal, used) {
+    if (shop.space) return shop.space.split("/").map((sp) => "place " + souk.id + " " + sp).find((c) => legal.has(c)) || null;
+    const command = "place " + souk.id;
+    if (used.has(command) || !legal.has(command)) return null;
+    used.add(command);
+    return command;
+  }
+
   function quarter(nb, h, L) {
+    const legal = new Set(h.commands().filter((c) => c.startsWith("place ")));
+    const used = new Set();
     const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
     part.appendChild(h.el("h4", "", term(h, nb.name)));
     for (const souk of nb.souks) {
@@ -92,7 +106,14 @@
       line.appendChild(name);
       const shops = h.el("span", "ys-shops");
       for (const shop of souk.shops) {
-        const cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
+        const command = shop.owner === null ? placeCommand(souk, shop, legal, used) : null;
+        let cell;
+        if (command) {
+          cell = h.button("", () => h.play(command), "btn move ys-shop free ys-place");
+          cell.dataset.command = command;
+          cell.setAttribute("aria-label", command);
+          offered.add(command);
+        } else cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
         cell.classList.add("ys-shop");
         if (shop.space) {
           cell.classList.add("road");
@@ -257,6 +278,7 @@
   }
 
   function board(pub, h) {
+    offered = new Set();
     const L = (k, f) => h.label(k, f);
     const root = h.el("div", "ys-table");
     const head = h.el("div", "ys-head");
@@ -301,7 +323,7 @@
   /** Whether the drawn table offers ``command`` itself (a tower group's action, a lit road space). */
   function handles(command, h) {
     const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
-    if (moves.some((m) => m.command === command)) return true;
+    if (moves.some((m) => m.command === command) || offered.has(command)) return true;
     const pub = h.view.public;
     return !!pub && pub.tower.some((row) => groupCommands(h, row).includes(command));
   }
