@@ -89,9 +89,12 @@ def public_data(state: JaipurState) -> dict[str, Any]:
         ],
         "hand_limit": HAND_LIMIT,
         "labels": labels(),
-        #: each card kind's id -> its name for the reader (as Yspahan's and Bazaar's views carry theirs)
-        "terms": {KINDS[k]: name(k) for k in range(len(KINDS))},
     }
+
+
+def terms() -> dict[str, str]:
+    """Each card kind's id -> its name for the reader (the view's ``terms``)."""
+    return {KINDS[k]: name(k) for k in range(len(KINDS))}
 
 
 def private_data(state: JaipurState, seat: int) -> dict[str, Any]:
