@@ -51,6 +51,7 @@
       for (const command of groupCommands(h, row)) {
         const b = h.button(label(command, h) || (h.said ? h.said(command) : command), () => h.play(command), "btn move ys-act");
         b.dataset.command = command;
+        b.title = h.said ? h.said(command) : command; // as the reader could type it
         line.appendChild(b);
       }
       box.appendChild(line);
@@ -112,6 +113,7 @@
           cell = h.button("", () => h.play(command), "btn move ys-shop free ys-place");
           cell.dataset.command = command;
           cell.setAttribute("aria-label", h.said ? h.said(command) : command);
+          cell.title = cell.getAttribute("aria-label");
           offered.add(command);
         } else cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
         cell.classList.add("ys-shop");

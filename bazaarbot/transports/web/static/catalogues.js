@@ -103,7 +103,7 @@ window.BAZAARBOT_CATALOGUES = {
   "Your moves": "Deine Züge",
   "Your tables": "Deine Tische",
   "Your turn in {room}": "Du bist dran in {room}",
-  "Your turn.": "Du bist dran.",
+  "Your turn.": "Du bist am Zug.",
   "bazaarbot": "bazaarbot",
   "bazaarbot — board games in a chat room": "bazaarbot — Brettspiele im Chatraum",
   "bazaarbot — spectator view": "bazaarbot — Zuschaueransicht",
