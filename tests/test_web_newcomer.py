@@ -181,9 +181,17 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
 
 
 async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: Any, tmp_path: Path) -> None:
+    # bob plays on, so the game does not pause (a paused game gives the seat back when its owner returns)
     async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
-        table = await _against_the_ai(alice, served)
+        bob = await _open(browser, served, "bob", 1366, 768)
+        await _button(alice, "/join").click()
+        await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
+        await _button(bob, "/join").click()
+        await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
+        await _button(alice, "/start").click()
+        await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+        table = served.hub.tables[("web", "#bazaar")]
         seat = table.game_seat_of("a:alice")
         await _type(alice, "/leave")
         back = _button(alice, "/join")
@@ -196,7 +204,7 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
         await _expect(alice.locator("#logs")).to_contain_text("alice is back", timeout=TIMEOUT)
         assert table.players[seat].ai is None
         await _expect(back).to_have_count(0)
-        assert not alice.errors, alice.errors
+        assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
 
 
 async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a_shop(
