@@ -99,6 +99,15 @@ def _run(args: argparse.Namespace) -> int:
     admins = {config.web.network: web_admin_policy(config.web.admins)}
     for network in config.irc:
         admins[network.name] = network.admins
+    for account in config.matrix:
+        admins[account.name] = account.admins
+    if config.matrix and not _matrix_installed():
+        print(
+            "The config has [[matrix.accounts]], but Matrix needs matrix-nio: "
+            "pip install 'bazaarbot[matrix]' (or pip install matrix-nio).",
+            file=sys.stderr,
+        )
+        return 1
 
     async def main() -> int:
         hub = Hub.open(
@@ -120,8 +129,15 @@ def _run(args: argparse.Namespace) -> int:
             from bazaarbot.transports.irc import IrcTransport
 
             transports.append(IrcTransport(network))
+        for account in config.matrix:
+            from bazaarbot.transports.matrix import MatrixTransport
+
+            transports.append(MatrixTransport(account))
         if not transports:
-            print("Nothing to run: enable [web] or add an [[irc.networks]] entry.", file=sys.stderr)
+            print(
+                "Nothing to run: enable [web] or add an [[irc.networks]] or [[matrix.accounts]] entry.",
+                file=sys.stderr,
+            )
             await hub.close()
             return 1
         stop = asyncio.Event()
@@ -146,12 +162,24 @@ def _run(args: argparse.Namespace) -> int:
             print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
+        for account in config.matrix:
+            print(
+                f"bazaarbot is connecting to {account.name} as {account.user_id} ({account.homeserver})",
+                flush=True,
+            )
         await hub.start()
         await stop.wait()
         await shut_down(hub, transports)
         return 0
 
     return asyncio.run(main())
+
+
+def _matrix_installed() -> bool:
+    """Whether the optional Matrix dependency (matrix-nio) is there."""
+    import importlib.util
+
+    return importlib.util.find_spec("nio") is not None
 
 
 def _start_error(host: str, port: int, error: OSError) -> str:

@@ -158,11 +158,35 @@ class IrcNetwork:
     lines_per_second: float = 1.0
     #: a private listing longer than this many lines is sent a page at a time (``/more``)
     page_lines: int = 6
+    #: the character this network's users start a command with, and the one the bot names commands with
+    #: (``!more``): an IRC client takes a leading ``/`` as its own command
+    command_prefix: str = "!"
     #: this network's turn clock in seconds (None: the ``[tables]`` default)
     turn_seconds: int | None = None
     #: the language of this network's channels (None: ``[bot] language``)
     language: str | None = None
     #: channel -> its language, overriding ``language``
+    channel_languages: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MatrixAccount:
+    """One ``[[matrix.accounts]]`` entry: the bot's Matrix account on one homeserver, a network of its own."""
+
+    name: str
+    homeserver: str
+    user_id: str
+    password: str | None = None
+    access_token: str | None = None
+    device_name: str = "bazaarbot"
+    rooms: tuple[str, ...] = ()
+    #: join rooms (and direct chats) the bot is invited to
+    auto_join: bool = True
+    #: admins by Matrix user ID (``@you:example.org``), which the homeserver vouches for
+    admins: AdminPolicy = field(default_factory=AdminPolicy)
+    leave_grace: float = 60.0
+    turn_seconds: int | None = None
+    language: str | None = None
     channel_languages: dict[str, str] = field(default_factory=dict)
 
 
@@ -181,6 +205,7 @@ class Config:
     bot: BotSettings = field(default_factory=BotSettings)
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
+    matrix: tuple[MatrixAccount, ...] = ()
     ai: AiSettings = field(default_factory=AiSettings)
     tables: TableSettings = field(default_factory=TableSettings)
 
@@ -193,12 +218,14 @@ class Config:
 
         found = {self.web.network: pick(self.web.turn_seconds)}
         found.update({n.name: pick(n.turn_seconds) for n in self.irc})
+        found.update({m.name: pick(m.turn_seconds) for m in self.matrix})
         return found
 
     def network_languages(self) -> dict[str, str]:
         """Each network's configured language (networks without one are left out)."""
         found = {self.web.network: self.web.language} if self.web.language else {}
         found.update({n.name: n.language for n in self.irc if n.language})
+        found.update({m.name: m.language for m in self.matrix if m.language})
         return found
 
     def channel_languages(self) -> dict[tuple[str, str], str]:
@@ -206,6 +233,8 @@ class Config:
         found = {(self.web.network, c): lang for c, lang in self.web.channel_languages.items()}
         for network in self.irc:
             found.update({(network.name, c): lang for c, lang in network.channel_languages.items()})
+        for account in self.matrix:
+            found.update({(account.name, c): lang for c, lang in account.channel_languages.items()})
         return found
 
 
@@ -396,9 +425,68 @@ def _ai(section: Any) -> AiSettings:
     return AiSettings(workers=workers, move_delay=move_delay, levels=levels)
 
 
+_MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}
+
+
+def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple[MatrixAccount, ...]:
+    """``[[matrix.accounts]]``: homeserver, user, a password or a token, rooms, admins by user ID."""
+    _check_keys(section, "matrix", {"accounts"})
+    accounts = []
+    listed = section.get("accounts", [])
+    if not isinstance(listed, list) or not all(isinstance(a, dict) for a in listed):
+        raise ConfigError(f"matrix.accounts must be a list of [[matrix.accounts]] tables, not {listed!r}")
+    for i, a in enumerate(listed):
+        where = f"matrix.accounts[{i}]"
+        _check_keys(a, where, _MATRIX_KEYS)
+        _at_least(_take(a, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
+        name = _take(a, where, "name", str, "matrix")
+        if not name or name in taken:
+            raise ConfigError(f"{where}.name {name!r} is used twice (each account needs its own name)")
+        taken.add(name)
+        for key in ("homeserver", "user_id"):
+            if not isinstance(a.get(key), str) or not a[key]:
+                raise ConfigError(f"{where}.{key} is required (a string)")
+        if not a["homeserver"].startswith(("http://", "https://")):
+            raise ConfigError(f"{where}.homeserver must be a URL (https://matrix.example.org)")
+        if not (a["user_id"].startswith("@") and ":" in a["user_id"]):
+            raise ConfigError(f"{where}.user_id must be a full Matrix ID such as @bazaarbot:example.org")
+        password = _take(a, where, "password", str, None)
+        token = _take(a, where, "access_token", str, None)
+        if not password and not token:
+            raise ConfigError(f"{where} needs a password or an access_token")
+        rooms = _strings(a, where, "rooms")
+        for room in rooms:
+            if not room.startswith(("#", "!")) or ":" not in room:
+                raise ConfigError(
+                    f"{where}.rooms: {room!r} must be a room alias (#room:server) or ID (!id:server)"
+                )
+        admins = _strings(a, where, "admins")
+        for admin in admins:
+            if not (admin.startswith("@") and ":" in admin):
+                raise ConfigError(f"{where}.admins: {admin!r} must be a Matrix user ID (@you:example.org)")
+        accounts.append(
+            MatrixAccount(
+                name=name,
+                homeserver=a["homeserver"].rstrip("/"),
+                user_id=a["user_id"],
+                password=password,
+                access_token=token,
+                device_name=_take(a, where, "device_name", str, "bazaarbot"),
+                rooms=rooms,
+                auto_join=_take(a, where, "auto_join", bool, True),
+                admins=AdminPolicy(accounts=tuple(admin.lower() for admin in admins)),
+                leave_grace=_take(a, where, "leave_grace", float, bot.leave_grace),
+                turn_seconds=_turn_seconds(a, where, None),
+                language=_language(a, where),
+                channel_languages=_channel_languages(a, where),
+            )
+        )
+    return tuple(accounts)
+
+
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "ai", "tables", "ratings"})
+    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings"})
     tables = _tables(_table(data, "tables", "tables"))
     b = _table(data, "bot", "bot")
     _check_keys(
@@ -511,6 +599,9 @@ def parse_config(data: dict[str, Any]) -> Config:
         if not 1 <= _take(n, where, "port", int, 6697) <= 65535:
             raise ConfigError(f"{where}.port must be between 1 and 65535, not {n['port']!r}")
         _at_least(_take(n, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
+        prefix = _take(n, where, "command_prefix", str, "!")
+        if len(prefix) != 1 or prefix.isalnum() or prefix.isspace() or prefix in "/#&:,\"'":
+            raise ConfigError(f"{where}.command_prefix must be one sign such as ! or . (not / # & : ,)")
         networks.append(
             IrcNetwork(
                 name=n["name"],
@@ -532,12 +623,16 @@ def parse_config(data: dict[str, Any]) -> Config:
                 burst=_take(n, where, "burst", int, 4),
                 lines_per_second=_take(n, where, "lines_per_second", float, 1.0),
                 page_lines=_take(n, where, "page_lines", int, 6),
+                command_prefix=prefix,
                 turn_seconds=_turn_seconds(n, where, None),
                 language=_language(n, where),
                 channel_languages=_channel_languages(n, where),
             )
         )
-    return Config(bot=bot, web=web, irc=tuple(networks), ai=_ai(data.get("ai", {})), tables=tables)
+    matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})
+    return Config(
+        bot=bot, web=web, irc=tuple(networks), matrix=matrix, ai=_ai(data.get("ai", {})), tables=tables
+    )
 
 
 def load_config(path: str | Path | None) -> Config:

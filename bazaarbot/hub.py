@@ -29,7 +29,7 @@ from bazaarbot.i18n import language
 from bazaarbot.i18n_readers import ReaderLanguages
 from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Incoming, Outgoing, User
-from bazaarbot.metrics import Metrics, watch_tables
+from bazaarbot.metrics import Metrics, watch_pool, watch_tables
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -53,6 +53,7 @@ from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
 from bazaarbot.store_writer import Unit
 from bazaarbot.table import Actor, Seat, Table
+from bazaarbot.teach.teacher import Teacher
 
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 
@@ -121,7 +122,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.autoplay = Autoplay(
             self.send_all,
             self.spawn,
-            lambda: ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels),
+            lambda: watch_pool(
+                self.metrics, ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels)
+            ),
             self.ai_settings.move_delay,
             self.table_settings.abandon_after,
             wall_clock,
@@ -136,6 +139,16 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.events.on_table_changed(self.snapshots.table_changed)
         self.events.on_table_changed(lambda table, _how: self.index.update(table))
         self.events.on_game_finished(self.rating.game_finished)
+        self.teacher = Teacher(
+            self.store,
+            self.games,
+            lambda: self.ai_settings.levels,
+            lambda: self.autoplay.pool,
+            self.spawn,
+            self.run_and_send,
+            self.person_language,
+            review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+        )
         self._restore()
         self.ratings.catch_up()
 
@@ -426,6 +439,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
             self._clock_task = None
         self.leaves.cancel_all()
         self.autoplay.shutdown()
+        self.teacher.shutdown()
         for task in list(self._tasks):
             task.cancel()
             with contextlib.suppress(BaseException):

@@ -26,6 +26,7 @@ from bazaarbot.registry import web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Table
 from bazaarbot.tableview import table_view
+from bazaarbot.teach.replay import replay_view
 
 
 class TransportViews:
@@ -94,7 +95,8 @@ class TransportViews:
         table = self.tables.get((network, channel.lower()))
         if table is None or not table.running:
             return None
-        return table.board()
+        with language(table.channel_language()):  # drawn when a transport sends it, in the channel's words
+            return table.board()
 
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         """A channel's table as structured data (``tableview``); private parts only for ``key``."""
@@ -121,6 +123,10 @@ class TransportViews:
     def game_logs(self) -> GameLogs:
         """Replays of each table's latest game, for its log and its final board."""
         return GameLogs(self.store, self.games)
+
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
+        return replay_view(self.store, self.games, network, game_id)
 
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""

@@ -24,6 +24,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
+from bazaarbot.commandmark import mark
+
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "bazaarbot"
 SOURCE_LANGUAGE = "en"
@@ -198,6 +200,7 @@ class Msg(str):
         if template is None:
             found = translation(lang)
             template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
+        template = mark(template)  # the commands it names, for each transport to show as its users type them
         text = template.format(*args, **kwargs) if (args or kwargs) else template
         made = cls(text)
         made.msgid, made.plural, made.count, made.args, made.kwargs = msgid, plural, count, args, kwargs

@@ -62,6 +62,14 @@ class Say:
     text: str
     #: the table asked for mIRC-style colour hints; transports may ignore it
     colors: bool = False
+    #: bulk output somebody asked to see (``/board``, ``/top``): a paced transport sends the channel's
+    #: game lines first, and may bound such output per asker and send the rest to them privately
+    listing: bool = False
+    #: the channel's current board (state, not history): a paced transport draws it again, or drops
+    #: it, when the table changed while it waited, and sends a board once to an asker who repeats
+    board: bool = False
+    #: who asked for a listing (None: nobody in particular)
+    asked_by: User | None = None
 
 
 @dataclass(frozen=True)

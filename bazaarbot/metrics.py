@@ -11,13 +11,18 @@ functions the parts register with ``gauge``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
+from prometheus_client.registry import Collector
 
 log = logging.getLogger(__name__)
+
+#: an AI pool (``ai.pool.AiPool``; not imported, so the metrics stand below the AI)
+P = TypeVar("P")
 
 #: what ``GET /metrics`` answers with
 CONTENT_TYPE = CONTENT_TYPE_LATEST
@@ -66,10 +71,9 @@ class Metrics:
         self.ai_cpu = Counter(
             "bazaarbot_ai_cpu_seconds", "CPU seconds the AI workers spent searching", ["purpose"], registry=r
         )
-        self.lines_sent = Counter(
-            "bazaarbot_lines_sent", "Lines (or frames) a transport sent", ["network", "kind"], registry=r
-        )
         self._gauges: dict[str, Gauge] = {}
+        self._counted = _ReadCounters()
+        r.register(self._counted)
 
     # --- events ------------------------------------------------------------------------
     def handled(self, network: str, game: str | None, kind: str, seconds: float | None = None) -> None:
@@ -88,9 +92,6 @@ class Metrics:
     def searched(self, cpu_seconds: float, purpose: str = "move") -> None:
         self.ai_searches.labels(purpose).inc()
         self.ai_cpu.labels(purpose).inc(max(0.0, cpu_seconds))
-
-    def sent(self, network: str, kind: str, count: int = 1) -> None:
-        self.lines_sent.labels(network, kind).inc(count)
 
     # --- states ------------------------------------------------------------------------
     def gauge(
@@ -113,9 +114,41 @@ class Metrics:
 
         child.set_function(safe)
 
+    def counted(
+        self, name: str, documentation: str, read: Callable[[], float], labels: dict[str, str] | None = None
+    ) -> None:
+        """A counter a part keeps itself (lines sent), read when scraped; exposed as ``name_total``."""
+        self._counted.add(name, documentation, read, labels or {})
+
     def render(self) -> bytes:
         """The text a Prometheus server scrapes."""
         return generate_latest(self.registry)
+
+
+class _ReadCounters(Collector):
+    """Counters whose values live in the parts that count them, read at each scrape."""
+
+    def __init__(self) -> None:
+        self.sources: dict[str, tuple[str, list[tuple[dict[str, str], Callable[[], float]]]]] = {}
+
+    def add(self, name: str, documentation: str, read: Callable[[], float], labels: dict[str, str]) -> None:
+        sources = self.sources.setdefault(name, (documentation, []))[1]
+        sources[:] = [(known, old) for known, old in sources if known != labels]  # a restarted part
+        sources.append((labels, read))
+
+    def describe(self) -> list[Metric]:
+        return []
+
+    def collect(self) -> Iterator[Metric]:
+        for name, (documentation, sources) in self.sources.items():
+            names = sorted(sources[0][0]) if sources else []
+            family = CounterMetricFamily(name, documentation, labels=names)
+            for labels, read in sources:
+                try:
+                    family.add_metric([labels[n] for n in names], float(read()))
+                except Exception:  # a figure must never break a scrape
+                    log.exception("metrics: reading %s failed", name)
+            yield family
 
 
 def allowed(access: str, client_is_loopback: bool, forwarded: bool) -> bool:
@@ -148,3 +181,10 @@ def watch_tables(metrics: Metrics, tables: Callable[[], Iterable[Any]]) -> None:
 
     metrics.gauge("bazaarbot_live_tables", "Tables with a game running", live)
     metrics.gauge("bazaarbot_seated_people", "People playing their own seat at a running game", seated)
+
+
+def watch_pool(metrics: Metrics, pool: P) -> P:
+    """An AI pool whose searches are counted and timed, and whose queue length is read when scraped."""
+    pool.observe = lambda cpu, purpose: metrics.searched(cpu, purpose)
+    metrics.gauge("bazaarbot_ai_queue", "AI searches waiting for a worker or running", lambda: pool.queued)
+    return pool

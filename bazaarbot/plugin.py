@@ -246,6 +246,16 @@ class GamePlugin(ABC):
     def result(self, state: Any) -> Result | None:
         """None while the game runs; the final result once it is over."""
 
+    def brief_board(self, state: Any) -> str:
+        """The board in at most two short lines: the position in brief, then whose turn it is.
+
+        A game's start shows this rather than the whole board (which is ``/board``), so
+        the first player learns it is their turn within a line or two on a paced
+        network. The default is the board's first and last lines.
+        """
+        lines = self.board(state).split("\n")
+        return "\n".join(lines[:1] + lines[-1:] if len(lines) > 1 else lines)
+
     def brief_moves(self, state: Any, seat: int) -> str:
         """One short line summing up ``legal_commands`` (``/moves``)."""
         commands = self.legal_commands(state, seat)
@@ -362,6 +372,14 @@ class GamePlugin(ABC):
             elif value >= best_value - 1e-12:
                 best.append(action)
         return best[int(rng.random() * len(best))]
+
+    def hint_reason(self, state: Any, seat: int, action: Any) -> str | None:
+        """A short, true reason for playing ``action`` (from ``ai_actions``) now, or None (``/hint``).
+
+        Only what the move does for certain, read from the rules (the points a
+        sale scores, a bonus token it takes), never a guess about the future.
+        """
+        return None
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Figures for ``bazaarbot bench engine <game>`` as (label, value) pairs.

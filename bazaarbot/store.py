@@ -22,7 +22,9 @@ from typing import Any
 
 import sqlite_utils
 
+from bazaarbot.commandmark import render
 from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
+from bazaarbot.teach.records import migrate_teaching
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -143,6 +145,7 @@ MIGRATIONS: list[Callable[[sqlite_utils.Database], None]] = [
     _migrate_1,
     _migrate_2_ratings,
     _migrate_snapshots,
+    migrate_teaching,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -470,7 +473,8 @@ class Store:
             self.writer.write(
                 scope,
                 "UPDATE games SET status=?, ended=?, result=?, note=? WHERE id=?",
-                [status, time.time(), json.dumps(result) if result is not None else None, note, game_id],
+                # a note names commands with a slash on disk, whoever reads it later
+                [status, time.time(), json.dumps(result) if result else None, render(note), game_id],
             )
             if rows:
                 self.writer.write(

@@ -9,6 +9,7 @@ from pathlib import Path
 from countgame import GAME as COUNT
 
 from bazaarbot.ai import DEFAULT_LEVELS, AiPool
+from bazaarbot.commandmark import render
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
@@ -86,17 +87,17 @@ class Driver:
 
 
 def said(out: list[Outgoing]) -> list[str]:
-    """The public lines of a reply."""
-    return [m.text for m in out if isinstance(m, Say)]
+    """The public lines of a reply, as the console shows them (commands named ``/join``)."""
+    return [render(m.text) for m in out if isinstance(m, Say)]
 
 
 def told(out: list[Outgoing], nick: str | None = None) -> list[str]:
-    """The private lines of a reply (to one nick, or to anyone)."""
-    return [m.text for m in out if isinstance(m, Tell) and (nick is None or m.nick == nick)]
+    """The private lines of a reply (to one nick, or to anyone), as the console shows them."""
+    return [render(m.text) for m in out if isinstance(m, Tell) and (nick is None or m.nick == nick)]
 
 
 def text(out: list[Outgoing]) -> str:
-    return "\n".join(m.text for m in out)
+    return "\n".join(render(m.text) for m in out)
 
 
 class Recorder:
@@ -114,7 +115,7 @@ class Recorder:
         pass
 
     async def send(self, message: Outgoing) -> None:
-        self.sent.append(message)
+        self.sent.append(replace(message, text=render(message.text)))  # as a transport shows it
 
     def channel(self) -> list[str]:
         return [m.text for m in self.sent if isinstance(m, Say)]

@@ -35,6 +35,16 @@ def test_example_irc_block_is_valid_when_uncommented():
     assert network.channels == ("#bazaar", "#jaipur") and network.admins.accounts == ("youraccount",)
 
 
+def test_example_matrix_block_is_valid_when_uncommented():
+    text = EXAMPLE.read_text()
+    block = text[text.index("# [[matrix.accounts]]") : text.index("# One block per IRC network")]
+    config = parse_config(tomllib.loads(re.sub(r"^# ?", "", block, flags=re.M)))
+    account = config.matrix[0]
+    assert account.user_id == "@bazaarbot:example.org" and account.rooms == ("#bazaar:example.org",)
+    assert account.admins.accounts == ("@you:example.org",) and account.auto_join
+    assert config.channel_languages()[("matrix", "#bazaar-es:example.org")] == "es"
+
+
 @pytest.mark.parametrize(
     ("doc", "message"),
     [
@@ -44,6 +54,30 @@ def test_example_irc_block_is_valid_when_uncommented():
         ({"irc": {"networks": [{"name": "x"}]}}, "host is required"),
         ({"irc": {"networks": [{"name": "x", "host": "h", "channels": ["bazaar"]}]}}, "must start with #"),
         ({"bot": {"rate_limit": {"commands": 0}}}, "commands >= 1"),
+        ({"matrix": {"accounts": [{"homeserver": "https://m.org"}]}}, "user_id is required"),
+        ({"matrix": {"accounts": [{"homeserver": "m.org", "user_id": "@b:m.org"}]}}, "must be a URL"),
+        ({"matrix": {"accounts": [{"homeserver": "https://m.org", "user_id": "@b:m.org"}]}}, "a password or"),
+        (
+            {"matrix": {"accounts": [{"homeserver": "https://m", "user_id": "bot", "password": "p"}]}},
+            "full Matrix ID",
+        ),
+        (
+            {
+                "matrix": {
+                    "accounts": [
+                        {"homeserver": "https://m", "user_id": "@b:m", "password": "p", "admins": ["bob"]}
+                    ]
+                }
+            },
+            "must be a Matrix user ID",
+        ),
+        (
+            {
+                "web": {"network": "matrix"},
+                "matrix": {"accounts": [{"homeserver": "https://m", "user_id": "@b:m", "password": "p"}]},
+            },
+            "used twice",
+        ),
     ],
 )
 def test_config_mistakes_are_named(doc, message):

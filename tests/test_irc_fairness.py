@@ -74,9 +74,9 @@ async def test_a_listing_is_paged_and_waits_behind_the_channels(
     await bot.send(Tell("testnet", "alice", commands, listing=True, commands=True))
     carol.say(OTHER, "!games")
     await carol.expect(lambda line: f"PRIVMSG {OTHER} :Games:" in line, 30)
-    await alice.expect("more lines: /more)", 30)
+    await alice.expect("more lines: !more)", 30)
     answer = next(i for i, line in enumerate(written) if line.startswith(f"PRIVMSG {OTHER} :Games:"))
-    marker = next(i for i, line in enumerate(written) if line.endswith("more lines: /more)"))
+    marker = next(i for i, line in enumerate(written) if line.endswith("more lines: !more)"))
     assert answer < marker, "the channel answer went ahead of the rest of the listing's page"
     page = [line for line in alice.lines if " PRIVMSG alice :take " in line]
     assert len(page) == 6 and all(" | " in line for line in page)

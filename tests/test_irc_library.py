@@ -66,9 +66,9 @@ async def test_a_real_session_logs_no_exception(
     await wait_until(lambda: bot.roster.in_channel("alicia", CHAN), what="the rename")
     alice.nick = "alicia"
     await bot.send(Tell("testnet", "alicia", "\n".join(f"take {i}" for i in range(30)), listing=True))
-    await alice.expect("(24 more lines: /more)")
+    await alice.expect("(24 more lines: !more)")
     assert bot.next_page("alicia")
-    await alice.expect("(18 more lines: /more)")
+    await alice.expect("(18 more lines: !more)")
     bob.send(f"PART {CHAN} :brb")
     bob.send(f"JOIN {CHAN}")
     bob.send(f"MODE {CHAN}")

@@ -6,6 +6,7 @@ import io
 
 import pytest
 
+from bazaarbot.commandmark import render
 from bazaarbot.config import ConfigError, IrcNetwork, parse_config
 from bazaarbot.messages import Say, Tell
 from bazaarbot.transports.console import ConsoleTransport
@@ -29,14 +30,14 @@ def texts(bot: IrcTransport) -> list[str]:
 
 
 def test_the_more_line_counts_in_words_that_fit_the_number() -> None:
-    assert more_line(1) == "(1 more line: /more)"
-    assert more_line(14) == "(14 more lines: /more)"
+    assert render(more_line(1)) == "(1 more line: /more)"
+    assert render(more_line(14), "!") == "(14 more lines: !more)"
 
 
 async def test_a_long_listing_sends_its_first_page_and_says_how_many_lines_are_left() -> None:
     bot = transport()
     await bot.send(Tell("net", "alice", listing(20), listing=True))
-    assert texts(bot) == [f"line {i}" for i in range(6)] + ["(14 more lines: /more)"]
+    assert texts(bot) == [f"line {i}" for i in range(6)] + ["(14 more lines: !more)"]
     assert all(line.startswith("PRIVMSG alice :") for line in bot.queue.lines)
 
 
@@ -45,7 +46,7 @@ async def test_more_sends_the_next_page_and_says_when_nothing_is_left() -> None:
     await bot.send(Tell("net", "alice", listing(20), listing=True))
     bot.queue.clear()
     assert bot.next_page("Alice")  # nicks fold as the server folds them
-    assert texts(bot) == [f"line {i}" for i in range(8, 16)] + ["(4 more lines: /more)"]
+    assert texts(bot) == [f"line {i}" for i in range(8, 16)] + ["(4 more lines: !more)"]
     bot.queue.clear()
     assert bot.next_page("alice")
     assert texts(bot) == [f"line {i}" for i in range(16, 20)]
@@ -77,7 +78,7 @@ async def test_game_messages_are_never_paged_or_dropped() -> None:
     await bot.send(Tell("net", "alice", listing(20, "board"), listing=False))
     await bot.send(Tell("net", "alice", listing(20, "listing"), listing=True))
     assert texts(bot)[:20] == [f"board {i}" for i in range(20)]
-    assert texts(bot)[20:] == [f"listing {i}" for i in range(6)] + ["(14 more lines: /more)"]
+    assert texts(bot)[20:] == [f"listing {i}" for i in range(6)] + ["(14 more lines: !more)"]
 
 
 async def test_pages_keep_the_notice_preference() -> None:
@@ -93,7 +94,7 @@ async def test_command_listings_are_packed_with_bars_within_the_byte_budget() ->
     commands = [f"take {good} give 2 camels" for good in ("diamond", "gold", "silver", "cloth", "spice")] * 20
     await bot.send(Tell("net", "alice", "\n".join(commands), listing=True, commands=True))
     lines = bot.queue.lines
-    assert len(lines) < 10 and lines[-1].endswith("more lines: /more)")
+    assert len(lines) < 10 and lines[-1].endswith("more lines: !more)")
     bot.queue.clear()
     while bot.next_page("alice"):
         lines += bot.queue.lines
@@ -120,7 +121,7 @@ def test_packing_keeps_a_line_too_long_to_join_on_its_own() -> None:
 def test_pages_follow_a_nick_change() -> None:
     pager = Pager(1)
     first = pager.start("alice", "alice", "PRIVMSG", ["a", "b"])
-    assert first.lines == ["a", "(1 more line: /more)"]
+    assert [render(line, "!") for line in first.lines] == ["a", "(1 more line: !more)"]
     pager.renamed("alice", "alicia", "Alicia")
     assert pager.next("alice") is None
     page = pager.next("alicia")

@@ -177,7 +177,7 @@ async def test_blocked_private_messages_are_explained_in_the_channel(
     await alice.expect("MODE alice")
     alice.say(CHAN, "!join")  # the bot answers privately at once, which the server refuses
     line = await alice.expect(lambda line: "PRIVMSG #bazaar :alice:" in line)
-    assert "/hand" in line and "-b" in line
+    assert "!hand" in line and "-b" in line
 
 
 async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, closing) -> None:
@@ -312,3 +312,13 @@ async def test_players_gone_during_an_outage_get_the_grace_period(
     alice_key = "m:alice!~alice@127.0.0.1"
     await wait_until(lambda: (NET, alice_key) not in hub._pending_leaves, what="alice is there")
     assert table(hub).running
+
+
+async def test_metrics_count_the_lines_sent_and_waiting_on_irc(tmp_path: Path, ircserver: IrcServer, closing):
+    hub, bot, alice, bob = await seated_game(tmp_path, ircserver, closing)
+    await bot.queue.drained()
+    scraped = hub.metrics.render().decode()
+    sent = [line for line in scraped.splitlines() if line.startswith("bazaarbot_irc_lines_sent_total{")]
+    assert sent and float(sent[0].rsplit(" ", 1)[1]) >= 4, scraped
+    assert f'bazaarbot_irc_queue_lines{{network="{NET}"}} 0.0' in scraped
+    assert f'bazaarbot_commands_total{{game="count",kind="command",network="{NET}"}} 3.0' in scraped

@@ -15,6 +15,7 @@ import pytest
 from botdriver import NETWORK, Driver, told
 from test_console_languages import EXPECTED, TO_ACT, english_fragments
 
+from bazaarbot.commandmark import render
 from bazaarbot.config import BotSettings, ConfigError, RateLimit, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
 from bazaarbot.messages import Outgoing, Say, Tell
@@ -159,8 +160,8 @@ def test_the_english_players_moves_and_help_are_english_while_the_channel_stays_
     assert summary.startswith("take one:") or summary.startswith("take camels"), summary
     assert summary.endswith("(all: /moves all)")
     assert "take camels" in told(driver.line("eve", "/help moves"), "eve")[0]
-    assert "Commands (start with / or !)" in told(driver.line("eve", "/help"), "eve")[0]
-    assert "Befehle (beginnen mit / oder !)" in told(driver.line("otto", "/help"), "otto")[0]
+    assert told(driver.line("eve", "/help"), "eve")[0].startswith("Commands: /")
+    assert told(driver.line("otto", "/help"), "otto")[0].startswith("Befehle: /")
     assert told(driver.line("otto", "/moves"), "otto")[0].startswith("Du bist nicht am Zug")
     unknown = told(driver.line("eve", "/frobnicate"), "eve")[0]
     assert unknown.startswith("I do not know the command"), unknown
@@ -281,7 +282,7 @@ def test_a_config_language_the_bot_does_not_speak_is_refused(section):
 @pytest.mark.parametrize(
     ("alias", "expected"),
     [
-        ("/hilfe", "Befehle (beginnen mit / oder !)"),
+        ("/hilfe", "Befehle: /"),
         ("!ayuda", "Órdenes"),
         ("/regeln jaipur", "Jaipur"),
         ("/reglas bazaar", "Bazaar"),
@@ -295,7 +296,7 @@ def test_the_german_and_spanish_aliases_of_the_bots_commands(tmp_path, alias, ex
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
     if alias.startswith("!ayuda"):
         driver.line("eve", "/lang es")
-    assert expected.lower() in "\n".join(m.text for m in driver.line("eve", alias)).lower()
+    assert expected.lower() in "\n".join(render(m.text) for m in driver.line("eve", alias)).lower()
 
 
 def test_the_table_aliases_run_a_game_from_new_to_hand(tmp_path):
@@ -334,11 +335,11 @@ def test_a_msg_renders_again_in_another_language_with_its_arguments():
         line = _("Only the host ({host}) or an admin can use /{name}.").format(host=inner, name="start")
         counted = ngettext("{n} stone", "{n} stones", 2).format(n=2)
         joined = line + " " + counted
-    assert line == "Nur der Gastgeber (nichts) oder ein Admin kann /start verwenden."
-    assert localized(line, "en") == "Only the host (nothing) or an admin can use /start."
+    assert render(line) == "Nur der Gastgeber (nichts) oder ein Admin kann /start verwenden."
+    assert render(localized(line, "en")) == "Only the host (nothing) or an admin can use /start."
     assert localized(line, "es").startswith("Solo el anfitrión (nada)")
     assert localized(counted, "es") == "2 piedras"
-    assert localized(joined, "en") == "Only the host (nothing) or an admin can use /start. 2 stones"
+    assert render(localized(joined, "en")) == "Only the host (nothing) or an admin can use /start. 2 stones"
     assert localized("plain text", "de") == "plain text"
     again = pickle.loads(pickle.dumps(joined))
     assert again == joined

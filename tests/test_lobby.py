@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from botdriver import Driver, said, text, told
 
+from bazaarbot.commandmark import render
+
 
 @pytest.fixture
 def bot(tmp_path):
@@ -267,7 +269,7 @@ def test_status_in_lobby_and_game(bot):
 
 def test_unknown_command_gets_one_line_with_the_nearest_command(bot):
     out = bot.line("alice", "/strat")
-    assert len(out) == 1 and "strat" in out[0].text and "/start" in out[0].text
+    assert len(out) == 1 and "strat" in out[0].text and "/start" in render(out[0].text)
 
 
 def test_channel_chatter_is_ignored_silently(bot):

@@ -109,3 +109,24 @@ def test_metrics_access_policy():
     assert not allowed("loopback", client_is_loopback=False, forwarded=False)
     assert allowed("all", client_is_loopback=False, forwarded=True)
     assert not allowed("off", client_is_loopback=True, forwarded=False)
+
+
+async def test_ai_searches_are_counted_with_their_cpu_and_the_queue_is_read(tmp_path: Path):
+    hub, recorder = await _hub(tmp_path)
+    try:
+        await say(hub, "alice", "/join")
+        await say(hub, "alice", "/addbot easy")
+        await say(hub, "alice", "/start")
+        table = hub.tables[(NETWORK, "#t")]
+        for _ in range(6):
+            if not table.running:
+                break
+            if table.plugin.to_act(table.state)[0] == 0:
+                await say(hub, "alice", "add 1")
+            await hub.idle()
+        scraped = hub.metrics.render().decode()
+        assert value(scraped, "bazaarbot_ai_searches_total", purpose="move") >= 1
+        assert value(scraped, "bazaarbot_ai_cpu_seconds_total", purpose="move") > 0
+        assert "bazaarbot_ai_queue 0.0" in scraped
+    finally:
+        await hub.close()

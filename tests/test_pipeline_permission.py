@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from botdriver import NETWORK, Driver
 
+from bazaarbot.commandmark import render
 from bazaarbot.commands import CommandSpec, Who
 from bazaarbot.messages import Say, Tell, User
 from bazaarbot.pipeline.permission import paused_refusal, refusal, seat_limit
@@ -31,7 +32,7 @@ def test_anyone_may_use_an_anyone_command_even_without_a_table():
 
 def test_an_admin_command_is_refused_to_everybody_but_an_admin(tmp_path):
     table = _seated(tmp_path).table
-    assert refusal(_spec(Who.ADMIN), table, _actor("alice")) == "Only an admin can use /thing."
+    assert render(refusal(_spec(Who.ADMIN), table, _actor("alice"))) == "Only an admin can use /thing."
     assert refusal(_spec(Who.ADMIN), None, _actor("zoe", admin=True)) is None
 
 
@@ -39,7 +40,7 @@ def test_a_seated_command_needs_a_seat_at_that_table(tmp_path):
     table = _seated(tmp_path).table
     assert refusal(_spec(Who.SEATED), table, _actor("bob")) is None
     assert (
-        refusal(_spec(Who.SEATED), table, _actor("zoe"))
+        render(refusal(_spec(Who.SEATED), table, _actor("zoe")))
         == "Only a seated player can use /thing; /join first."
     )
 
@@ -48,16 +49,17 @@ def test_a_host_command_names_the_host_to_the_other_players(tmp_path):
     table = _seated(tmp_path).table
     assert refusal(_spec(Who.HOST), table, _actor("alice")) is None
     assert (
-        refusal(_spec(Who.HOST), table, _actor("bob")) == "Only the host (alice) or an admin can use /thing."
+        render(refusal(_spec(Who.HOST), table, _actor("bob")))
+        == "Only the host (alice) or an admin can use /thing."
     )
     assert refusal(_spec(Who.HOST), table, _actor("bob", admin=True)) is None
 
 
 def test_one_more_seat_past_the_limit_is_refused_with_the_limit():
     assert seat_limit(NETWORK, User("alice"), 1, 2) is None
-    assert seat_limit(NETWORK, User("alice"), 2, 2) == Tell(
-        NETWORK, "alice", "You sit at 2 tables already, the limit; /leave one first."
-    )
+    refused = seat_limit(NETWORK, User("alice"), 2, 2)
+    assert isinstance(refused, Tell) and refused.nick == "alice"
+    assert render(refused.text) == "You sit at 2 tables already, the limit; /leave one first."
 
 
 def test_a_table_that_is_not_paused_takes_every_command(tmp_path):

@@ -82,3 +82,11 @@ def test_a_command_looks_for_no_table():
         raise AssertionError("a command needs no playing table")
 
     assert read(_line("/moves"), "bot", nowhere).command.name == "moves"
+
+
+def test_plain_more_hand_board_moves_and_help_in_a_private_line_are_their_commands():
+    for word in ("more", "hand", "board", "moves", "help"):
+        reading = read(_line(word, channel=None), "bot", lambda: None)
+        assert reading.command is not None and reading.command.name == word and not reading.is_move
+    assert read(_line("more please", channel=None), "bot", lambda: None).command.args == ("please",)
+    assert read(_line("more", channel="#t"), "bot", lambda: None).chatter, "in a channel it is chatter"

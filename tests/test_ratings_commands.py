@@ -151,7 +151,8 @@ def test_one_short_history_line_is_said_where_it_was_asked(tmp_path):
     seat(bot, ["alice", "bob"])
     play(bot, ["alice", "bob"], 0)
     out = bot.line("alice", "/history")
-    assert len(out) == 1 and isinstance(out[0], Say) and out[0].text.endswith("alice 1, bob 0 - alice won")
+    assert len(out) == 1 and isinstance(out[0], Say)
+    assert out[0].text.endswith("alice 1, bob 0 - alice won - /replay/1")
 
 
 def test_help_lists_the_ratings_commands(tmp_path):

@@ -228,17 +228,33 @@ async def test_three_timeouts_in_a_row_mark_the_player_away_until_they_speak(tmp
     assert bot.table.players[sleeper].ai is None and not bot.table.players[sleeper].away
 
 
-async def test_the_clock_reminds_at_half_time_and_with_30_seconds_left(tmp_path):
+async def test_the_clock_reminds_privately_at_half_time_and_with_30_seconds_left(tmp_path):
     bot, recorder, clock, _names = await table_of("jaipur", 2, tmp_path, turn_seconds=120)
     await settle(bot)
     nick = bot.table.players[person_to_act(bot)].nick
+    public = len(recorder.channel())
     clock.now += 61
     await bot.hub.tick()
-    assert f"{nick}: your move, 59s left." in recorder.channel()
     assert any("59s left, then the AI plays it" in line for line in recorder.private(nick))
     clock.now += 30
     await bot.hub.tick()
-    assert f"{nick}: your move, 29s left." in recorder.channel()
+    assert any("29s left, then the AI plays it" in line for line in recorder.private(nick))
+    assert len(recorder.channel()) == public, "a reminder never goes to the channel"
+
+
+async def test_a_timed_out_decision_adds_one_public_line_beside_its_move(tmp_path):
+    bot, recorder, clock, _names = await table_of("jaipur", 2, tmp_path, turn_seconds=120)
+    await settle(bot)
+    before = len(recorder.channel())
+    for _ in range(2):  # a player who has not moved yet is only reminded at the first timeout
+        clock.now += 121
+        await bot.hub.tick()
+        await settle(bot)
+    added = recorder.channel()[before:]
+    clock_lines = [line for line in added if "left" in line or "Time is up" in line]
+    assert len(clock_lines) == 1 and clock_lines[0].startswith("Time is up for")
+    # the rest is the move itself, as any move is announced (two lines in Jaipur)
+    assert len(added) == 1 + 2, added
 
 
 async def test_the_clock_pauses_while_the_network_is_down(tmp_path):

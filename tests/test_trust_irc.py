@@ -51,7 +51,7 @@ async def game(tmp_path: Path, server: IrcServer, closing: list):
     await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
     alice.say(CHAN, "!join")
     welcome = await alice.expect("PRIVMSG alice :You sit in seat 1")
-    code = re.search(r"/claim (\w+)", welcome)
+    code = re.search(r"!claim (\w+)", welcome)
     assert code, welcome
     bob.say(CHAN, "!join")
     await bob.expect("PRIVMSG bob :You sit in seat 2")
@@ -126,7 +126,7 @@ async def test_the_owner_from_a_new_host_takes_the_seat_back_with_the_code(
     moved.say(CHAN, "add 3")
     await wait_until(lambda: table.state.total == 3, what="the move from the new address")
     # the code worked once; the new one was told privately
-    new_code = re.search(r"/claim (\w+)", note)
+    new_code = re.search(r"!claim (\w+)", note)
     assert new_code and new_code.group(1) != code
     mallory = await RawClient("mallory", ircserver.port, source="127.0.0.2").connect((CHAN,))
     closing.append(mallory)

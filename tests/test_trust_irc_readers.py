@@ -83,7 +83,7 @@ async def test_a_nick_taker_gets_no_page_of_the_listing_its_owner_left(
     table = hub.tables[(NET, CHAN)]
     listing = "\n".join(f"sell {n} cloth, secret line {n}" for n in range(1, 9))
     await bot.send(Tell(NET, "p2", listing, listing=True, key=table.players[1].key))
-    await p2.expect("more lines: /more)")
+    await p2.expect("more lines: !more)")
     await quit_client(p2, closing)
     await wait_until(lambda: "p2" not in bot.roster.people, what="p2's quit")
     mallory = await take_the_nick(ircserver, closing)
@@ -163,7 +163,7 @@ async def test_the_turn_clock_reminder_never_goes_to_whoever_holds_the_nick(
     now = time.time()
     await hub.tick(now)
     await hub.tick(now + 45)
-    await p1.expect("p2: your move, 15s left.")
+    assert "last" in table.turn_clock.sent  # the reminder was given (privately: the channel hears nothing)
     await bot.send(Tell(NET, "p2", "for the new holder", key=MALLORY))
     await mallory.expect("PRIVMSG p2 :for the new holder")
     assert not any("left, then the AI" in text for text in from_bot(mallory, "p2")), mallory.lines

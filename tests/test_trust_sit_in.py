@@ -44,7 +44,7 @@ async def test_a_sitter_under_the_absent_players_nick_is_named_as_another_user_a
     closing += [alice, bob]
     await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
     alice.say(CHAN, "!join")
-    code = re.search(r"/claim (\w+)", await alice.expect("PRIVMSG alice :You sit in seat 1"))
+    code = re.search(r"!claim (\w+)", await alice.expect("PRIVMSG alice :You sit in seat 1"))
     assert code
     bob.say(CHAN, "!join")
     await bob.expect("PRIVMSG bob :You sit in seat 2")

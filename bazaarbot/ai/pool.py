@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import time
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -17,6 +19,13 @@ from bazaarbot.plugin import GamePlugin
 
 from .choose import choose
 from .levels import DEFAULT_LEVELS, Level
+
+
+def timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+    """Run ``work`` in a worker and say how much CPU it took there (for the metrics)."""
+    started = time.process_time()
+    result = work(*args)
+    return result, time.process_time() - started
 
 
 def default_workers() -> int:
@@ -38,8 +47,10 @@ class AiPool:
             raise ValueError("an AI pool needs at least one worker")
         self.levels = dict(levels) if levels is not None else dict(DEFAULT_LEVELS)
         self._executor = executor
-        self._pending: dict[Any, set[asyncio.Future[str]]] = {}
+        self._pending: dict[Any, set[asyncio.Future[Any]]] = {}
         self._closed = False
+        #: told (CPU seconds, purpose) after every search that finished (the metrics)
+        self.observe: Callable[[float, str], None] | None = None
 
     def _pool(self) -> Executor:
         if self._closed:
@@ -62,18 +73,55 @@ class AiPool:
         """Start a think now; the future gives the command, or is cancelled and never delivers."""
         if level not in self.levels and level not in ("random", "greedy"):
             raise KeyError(f"no AI level {level!r}; known: {', '.join(self.levels)}")
+        args = (game, state_json, seat, level, seed, self.levels)
+        return self._start("move", key, choose, *args)
+
+    def run(self, work: Callable[..., Any], *args: Any, key: Any = None) -> asyncio.Future[Any]:
+        """Run any picklable search function (a hint, a review) in a worker; cancellable by ``key``."""
+        return self._start("teach", key, work, *args)
+
+    def _start(self, purpose: str, key: Any, work: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+        """``work`` in a worker, timed there; the future gives its result (cancelling it cancels the work)."""
         loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool(), choose, game, state_json, seat, level, seed, self.levels)
+        inner = loop.run_in_executor(self._pool(), timed, work, *args)
+        outer: asyncio.Future[Any] = loop.create_future()
+
+        def finished(done: asyncio.Future[tuple[Any, float]]) -> None:
+            if done.cancelled():
+                if not outer.done():
+                    outer.cancel()
+                return
+            error = done.exception()
+            if outer.done():
+                return
+            if error is not None:
+                outer.set_exception(error)
+                return
+            result, cpu = done.result()
+            if self.observe is not None:
+                self.observe(cpu, purpose)
+            outer.set_result(result)
+
+        inner.add_done_callback(finished)
+        outer.add_done_callback(lambda o: inner.cancel() if o.cancelled() else None)
+        self._track(key, outer)
+        return outer
+
+    @property
+    def queued(self) -> int:
+        """Searches waiting for a worker or running now."""
+        return sum(len(waiting) for waiting in self._pending.values())
+
+    def _track(self, key: Any, future: asyncio.Future[Any]) -> None:
         waiting = self._pending.setdefault(key, set())
         waiting.add(future)
 
-        def forget(done: asyncio.Future[str]) -> None:
+        def forget(done: asyncio.Future[Any]) -> None:
             waiting.discard(done)
             if not waiting and self._pending.get(key) is waiting:
                 del self._pending[key]
 
         future.add_done_callback(forget)
-        return future
 
     async def think(
         self,

@@ -74,6 +74,23 @@ def _ai(sub: argparse._SubParsersAction) -> None:
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
 
 
+def _teach(sub: argparse._SubParsersAction) -> None:
+    teach = sub.add_parser(
+        "teach",
+        help="hint latency and review time per game",
+        description="Play greedy games, ask a hint at each decision and review each game: "
+        "hint latency (median, p95) and review time per game.",
+    )
+    teach.add_argument("game", nargs="?", help="the game to play (required)")
+    teach.add_argument("--games", type=int, default=3, help="games to play and review (default: 3)")
+    teach.add_argument(
+        "--players", type=int, help="players at the table (default: the game's least, at least 2)"
+    )
+    teach.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
+    teach.add_argument("-c", "--config", help="TOML config with [ai.levels]")
+    teach.set_defaults(func=_runner("bazaarbot.bench.teach"))
+
+
 def _load(sub: argparse._SubParsersAction) -> None:
     load = sub.add_parser(
         "load",
@@ -104,10 +121,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     bench = sub.add_parser(
         "bench", help="print performance figures", description="Performance and strength figures."
     )
-    which = bench.add_subparsers(dest="benchmark", title="benchmarks", metavar="{engine,ai,load}")
+    which = bench.add_subparsers(dest="benchmark", title="benchmarks", metavar="{engine,ai,load,teach}")
     _engine(which)
     _ai(which)
     _load(which)
+    _teach(which)
     bench.set_defaults(func=lambda args: _help(bench))
 
 

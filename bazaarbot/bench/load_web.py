@@ -54,6 +54,10 @@ metrics = "off"
 connections_per_address = 1000000
 claims_per_minute = 1000000
 rooms_per_nick = 1000
+connections_per_prefix = 1000000
+http_per_address = 1000000
+max_connections = 1000000
+address_buffer_bytes = 100000000000
 """
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
-from bazaarbot.commands import clock, info, lang, lobby, mygames, prefs, ratings  # noqa: F401  (each module declares its commands)
+from bazaarbot.commands import clock, info, lang, lobby, mygames, prefs, ratings, teach  # noqa: F401  (each module declares its commands)
 from bazaarbot.commands.context import CommandHost, Context
 from bazaarbot.commands.parse import Command, addressed_text, command_body, parse_command, sanitize
 from bazaarbot.commands.registry import REGISTRY, CommandSpec, Where, Who, command

@@ -13,6 +13,7 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
 from bazaarbot.table import Actor, Table
+from bazaarbot.teach.teacher import Teacher
 
 
 class CommandHost(Protocol):
@@ -22,6 +23,7 @@ class CommandHost(Protocol):
     settings: BotSettings
     store: Store
     ratings: Ratings
+    teacher: Teacher
 
     def default_game(self) -> str:
         """The game a new table plays."""
@@ -84,6 +86,17 @@ class Context:
         if self.channel is None:
             return Tell(self.network, self.nick, text)
         return Say(self.network, self.channel, text)
+
+    def show(self, text: str, board: bool = False) -> Outgoing:
+        """Something the speaker asked to see (the board, a list): where it was asked.
+
+        In a channel it is bulk output of the speaker's: a paced transport sends the
+        channel's moves before it, bounds it per speaker, and draws a board again when
+        the table changed while it waited.
+        """
+        if self.channel is None:
+            return Tell(self.network, self.nick, text)
+        return Say(self.network, self.channel, text, listing=True, board=board, asked_by=self.user)
 
     def tell(self, text: str, listing: bool = False) -> Tell:
         """A private answer to the speaker, in their language."""

@@ -18,7 +18,7 @@ def games(ctx: Context) -> list[Outgoing]:
         f"{g.name} ({g.title}, {players_label(g)})"
         for g in sorted(ctx.host.games.values(), key=lambda g: g.name)
     )
-    return [ctx.reply(_("Games: {listed}. Choose one with /new <game>.").format(listed=listed))]
+    return [ctx.show(_("Games: {listed}. Choose one with /new <game>.").format(listed=listed))]
 
 
 def _game_of(ctx: Context) -> GamePlugin | None:
@@ -89,13 +89,14 @@ def rules(ctx: Context) -> list[Outgoing]:
 )
 def status(ctx: Context) -> list[Outgoing]:
     with language(_private_reader(ctx)):  # a private answer is built whole in its reader's language
-        return [ctx.reply(ctx.the_table().status())]
+        return [ctx.show(ctx.the_table().status())]
 
 
 @command("board", N_("show the whole board"), aliases=("show", "brett", "tablero"))
 def board(ctx: Context) -> list[Outgoing]:
     with language(_private_reader(ctx)):
-        return [ctx.reply(ctx.the_table().board())]
+        table = ctx.the_table()
+        return [ctx.show(table.board(), board=table.running)]
 
 
 def _private_reader(ctx: Context) -> str | None:

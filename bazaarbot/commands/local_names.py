@@ -7,6 +7,7 @@ declared with its command (a test checks it), so what is shown can be typed.
 
 from __future__ import annotations
 
+from bazaarbot.commandmark import command as named
 from bazaarbot.i18n import current_language, phrase
 
 LOCAL_NAMES: dict[str, dict[str, str]] = {
@@ -79,5 +80,5 @@ def name_phrase(name: str) -> str:
 
 def listed_name(name: str, lang: str | None = None) -> str:
     """``/hilfe (/help)`` in German, ``/help`` in English or where the language has no own name."""
-    mine = local_name(name, lang)
-    return f"/{name}" if mine == name else f"/{mine} (/{name})"
+    mine = local_name(name, lang)  # named with the mark each transport shows as its users type it
+    return named(name) if mine == name else f"{named(mine)} ({named(name)})"

@@ -26,7 +26,7 @@ NICK_SHOWN = 32
 def _answer(ctx: Context, lines: list[str]) -> list[Outgoing]:
     """One short line where it was asked; anything longer privately, as a listing."""
     if len(lines) == 1 and len(lines[0]) <= SHORT_ANSWER:
-        return [ctx.reply(lines[0])]
+        return [ctx.show(lines[0])]
     return [ctx.tell("\n".join(lines), listing=True)]
 
 

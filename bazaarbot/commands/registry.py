@@ -13,6 +13,8 @@ import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
+from bazaarbot.commandmark import command as named
+from bazaarbot.commandmark import declare
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.local_names import listed_name
 from bazaarbot.i18n import _, phrase
@@ -64,7 +66,7 @@ class CommandSpec:
 
     def usage(self) -> str:
         """``/name args - summary``, translated."""
-        head = "/" + self.name + (" " + _(self.args) if self.args else "")
+        head = named(self.name) + (" " + _(self.args) if self.args else "")
         return f"{head} - {_(self.summary)}"
 
     def explain(self) -> str:
@@ -81,7 +83,7 @@ class CommandSpec:
         elif self.where is Where.PRIVATE:
             parts.append(_("Say it privately to the bot."))
         if self.aliases:
-            parts.append(_("Also: {aliases}.").format(aliases=", ".join("/" + a for a in self.aliases)))
+            parts.append(_("Also: {aliases}.").format(aliases=", ".join(named(a) for a in self.aliases)))
         if self.details:
             parts.append(_(self.details))
         return " ".join(parts)
@@ -120,6 +122,7 @@ class Registry:
             )
             for alias in aliases:
                 self.aliases[alias] = name
+            declare(name, *aliases)
             return handler
 
         return register
@@ -152,7 +155,7 @@ class Registry:
         listed = [spec.name for spec in self if spec.listed]
         names = phrase(lambda lang: " ".join(listed_name(name, lang) for name in listed))
         return _(
-            "Commands (start with / or !): {names}. In a game, type moves as plain words "
+            "Commands: {names}. In a game, type moves as plain words "
             "(/help moves). /help <command> for one command."
         ).format(names=names)
 

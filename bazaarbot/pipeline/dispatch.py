@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bazaarbot.commandmark import command as named
 from bazaarbot.commands import REGISTRY, Command, CommandHost, Context, Where
 from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.i18n import _
@@ -109,7 +110,7 @@ def command(host: DispatchHost, line: Line, said: Command) -> list[Outgoing]:
     table: Table | None = None
     if spec.table:
         if channel is None:
-            target, rest = _target(host, line, " ".join(args), "/" + spec.name)
+            target, rest = _target(host, line, " ".join(args), named(spec.name))
             if isinstance(target, list):
                 return target
             table = target

@@ -10,15 +10,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from bazaarbot.commands import Command, parse_command
-from bazaarbot.commands.local_names import PLAIN_WORDS_IN_LANGUAGES
+from bazaarbot.commands.plain import PLAIN_WORD_COMMANDS, plain_command
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Tell, User
 from bazaarbot.sanitize import sanitize
 from bazaarbot.table import Table
 from bazaarbot.typos import corrected_move
 
-#: words a seated player may say plainly during their game, meaning the command of that name
-PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"}) | PLAIN_WORDS_IN_LANGUAGES
+__all__ = ["PLAIN_WORD_COMMANDS", "Line", "Reading", "clean", "read", "typo_hint"]
 
 
 @dataclass(frozen=True)
@@ -72,7 +71,8 @@ def read(line: Line, bot_nick: str, playing_table: Callable[[], Table | None]) -
     looks at no table it does not act on).
 
     A command has a prefix or the bot's name. During their game a player's
-    plain ``help``/``moves``/``hand``/``board`` is that command, and words the
+    plain ``help``/``moves``/``hand``/``board`` is that command, and so are those
+    and ``more`` in anybody's private line (``commands.plain``); words the
     game's ``is_move`` knows are a move; anything said privately is a move
     (dispatch answers what it does not understand). A channel line one slip
     away from a legal move gets a hint; the rest is chatter.
@@ -83,8 +83,9 @@ def read(line: Line, bot_nick: str, playing_table: Callable[[], Table | None]) -
     playing = playing_table()
     words = line.text.split()
     looks_like_move = playing is not None and playing.plugin.is_move(line.text[:200])
-    if playing is not None and not looks_like_move and words[0].lower() in PLAIN_WORD_COMMANDS:
-        return Reading(Command(words[0].lower(), tuple(words[1:])))
+    plain = None if looks_like_move else plain_command(words, line.channel is None, playing is not None)
+    if plain is not None:
+        return Reading(plain)
     if line.channel is None or looks_like_move:
         return Reading(is_move=True)
     if playing is None or not playing.running:

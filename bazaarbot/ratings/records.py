@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from bazaarbot.ratings.identity import AI_NETWORK, is_ai
 from bazaarbot.ratings.model import Rating
+from bazaarbot.teach.records import HINTED_GAMES
 
 
 @dataclass(frozen=True)
@@ -174,7 +175,8 @@ class RatingRecords:
         row = self.conn.execute(
             "SELECT COUNT(*) FROM games WHERE status='finished' "
             "AND id IN (SELECT game_id FROM results) "
-            "AND id NOT IN (SELECT game_id FROM rating_changes)"
+            "AND id NOT IN (SELECT game_id FROM rating_changes) "
+            f"AND id NOT IN ({HINTED_GAMES})"
         ).fetchone()
         return int(row[0])
 

@@ -22,6 +22,7 @@ from bazaarbot.ratings.model import Rating
 from bazaarbot.ratings.records import Change, PastGame, RatingRecords, Standing
 from bazaarbot.ratings.text import changes_line, who
 from bazaarbot.store import Store
+from bazaarbot.teach.records import HINTED_GAMES
 
 log = logging.getLogger(__name__)
 
@@ -144,10 +145,10 @@ def _authors(conn: sqlite3.Connection, where: str, params: list[object]) -> dict
 def _finished_games(conn: sqlite3.Connection, game_id: int | None = None) -> list[FinishedGame]:
     """Finished games with their results and move authors, in the order they ended (then by id)."""
     if game_id is None:
-        where, params = "g.status='finished'", []
+        where, params = f"g.status='finished' AND g.id NOT IN ({HINTED_GAMES})", []
         authors = _authors(conn, "game_id IN (SELECT id FROM games WHERE status='finished')", [])
     else:
-        where, params = "g.status='finished' AND g.id=?", [game_id]
+        where, params = f"g.status='finished' AND g.id=? AND g.id NOT IN ({HINTED_GAMES})", [game_id]
         authors = _authors(conn, "game_id=?", [game_id])
     seats: dict[int, list[SeatResult]] = {}
     heads: list[tuple[int, str, str, float]] = []

@@ -122,7 +122,8 @@ def top_lines(title: str, standings: list[Standing], min_games: int) -> list[str
 
 
 def history_lines(nick: str, games: list[PastGame], titles: dict[str, str]) -> list[str]:
-    """``/history``: one line per game, the latest first, with the id ``bazaarbot export`` takes."""
+    """``/history``: one line per game, the latest first, with the id ``bazaarbot export`` and
+    ``/review`` take and, for a finished game, its web replay's path."""
     if not games:
         return [_("{nick} has no finished games yet.").format(nick=nick)]
     lines = []
@@ -146,6 +147,7 @@ def history_lines(nick: str, games: list[PastGame], titles: dict[str, str]) -> l
                 players=players,
                 outcome=outcome,
             )
+            + (f" - /replay/{game.id}" if game.status == "finished" else "")
         )
     return lines
 

@@ -2,10 +2,12 @@
 
 ``TurnClock`` is pure (times are passed in), so tests drive it with a fake
 clock. The table part keeps one clock per table, restarts it whenever the
-awaited decision changes, reminds the player at half time and with
+awaited decision changes, reminds the player privately at half time and with
 ``LAST_CALL`` seconds left, hands a timed-out decision to the AI, and marks a
-player away after ``AWAY_AFTER`` timeouts in a row. The deadline is stored,
-so a restart resumes with the time that was left.
+player away after ``AWAY_AFTER`` timeouts in a row. On a paced network every
+channel line costs everybody a second, so the channel hears of the clock once
+per timed-out decision: the line saying the AI played it. The deadline is
+stored, so a restart resumes with the time that was left.
 """
 
 from __future__ import annotations
@@ -244,7 +246,6 @@ class Clock(Presence):
         self._save_clock()
         out: list[Outgoing] = []
         decisions: list[Decision] = []
-        names = ", ".join(self.players[i].nick for i in people)
         for event in events:
             if event == TIMEOUT:
                 fresh = [i for i in people if not self._has_moved(i)]
@@ -256,9 +257,8 @@ class Clock(Presence):
                 decisions += [Decision(self.game_id, self.moves_made, i, level, timeout=True) for i in people]
                 continue
             left = say_duration(clock.left(now) or 0)
-            out.append(self.say(_("{names}: your move, {left} left.").format(names=names, left=left)))
             gap = min(REMIND_GAP, seconds / 4)
-            for i in people:
+            for i in people:  # reminders are private: the channel hears of the clock only when time is up
                 if not self.may_remind(self.players[i].key, gap):
                     continue
                 out.append(
@@ -278,14 +278,7 @@ class Clock(Presence):
 
     def _first_timeout(self, people: list[int], seconds: int) -> list[Outgoing]:
         """The first timeout of somebody who has not moved yet only reminds: the AI waits one more period."""
-        names = ", ".join(self.players[i].nick for i in people)
-        out: list[Outgoing] = [
-            self.say(
-                _("{names}: your move. You have {time} more; after that the AI plays it for you.").format(
-                    names=names, time=say_duration(seconds)
-                )
-            )
-        ]
+        out: list[Outgoing] = []  # a reminder, so private: the channel hears of the clock only at the end
         for i in people:
             if not self.may_remind(self.players[i].key, min(REMIND_GAP, seconds / 4)):
                 continue
@@ -319,31 +312,24 @@ class Clock(Presence):
         if not self.decides_for_person(decision) or self.idle_since is not None:
             return []
         seat = self.players[decision.seat]
-        out: list[Outgoing] = [
-            self.say(
-                _('Time is up for {nick}: the AI plays "{command}" for them.').format(
-                    nick=seat.nick, command=command_phrase(self.plugin, self.state, decision.seat, command)
-                )
-            )
-        ]
-        out += self.play_for(decision, command)
-        if not self.running:
-            return out
-        count = self.timeouts.get(decision.seat, 0) + 1
-        self.timeouts[decision.seat] = count
-        if count >= AWAY_AFTER and seat.has_person:
-            seat.away = True
-            self.hand_to_ai(decision.seat, decision.level)
-            out.append(
-                self.say(
-                    ngettext(
-                        "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
-                        "says anything here (or /back).",
-                        "{nick} has not answered {n} times in a row: the AI plays that seat until {nick} "
-                        "says anything here (or /back).",
-                        count,
-                    ).format(nick=seat.nick, n=count)
-                )
-            )
-            out += self.check_presence()
-        return out
+        # one public line of the clock's own: time is up (and, the third time, that the AI keeps the seat)
+        notice = _('Time is up for {nick}: the AI plays "{command}" for them.').format(
+            nick=seat.nick, command=command_phrase(self.plugin, self.state, decision.seat, command)
+        )
+        played = self.play_for(decision, command)
+        after: list[Outgoing] = []
+        if self.running:
+            count = self.timeouts.get(decision.seat, 0) + 1
+            self.timeouts[decision.seat] = count
+            if count >= AWAY_AFTER and seat.has_person:
+                seat.away = True
+                self.hand_to_ai(decision.seat, decision.level)
+                notice += " " + ngettext(
+                    "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
+                    "says anything here (or /back).",
+                    "{nick} has not answered {n} times in a row: the AI plays that seat until {nick} "
+                    "says anything here (or /back).",
+                    count,
+                ).format(nick=seat.nick, n=count)
+                after = self.check_presence()
+        return [self.say(notice), *played, *after]

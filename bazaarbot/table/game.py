@@ -97,9 +97,11 @@ class RunningGame(AiSeats):
         self.moves_made = 0
         self.notify()
         names = _(" vs ").join(s.label for s in self.players)
+        # three channel lines at most: who plays, the board in brief, whose turn (the rest is /board)
+        started = _("{game} starts: {names}.").format(game=plugin.title, names=names)
         out: list[Outgoing] = [
-            self.say(_("{game} starts: {names}.").format(game=plugin.title, names=names)),
-            self.say(plugin.board(self.state)),
+            self.say(started + " " + _("/board shows the whole table.")),
+            self.say(plugin.brief_board(self.state)),
         ]
         for index in range(len(self.players)):
             view = self.view_of(index)

@@ -12,6 +12,7 @@ from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.seats import Actor, Seat
+from bazaarbot.teach.options import TABLE_OPTIONS
 from bazaarbot.wording import players_label
 
 #: seconds within which every person in a game must say /reset for it to happen
@@ -66,12 +67,12 @@ class Lobby(Clock):
             ]
         plugin = self.games[name]
         options: dict[str, Any] = {}
-        known_options = {o.name: o for o in plugin.options}
+        known_options = {o.name: o for o in (*plugin.options, *TABLE_OPTIONS)}
         for arg in args[1:]:
             key, eq, raw = arg.partition("=")
             option = known_options.get(key.lower())
             if not eq or option is None:
-                listed = ", ".join(f"{o.name}={o.default}" for o in plugin.options) or _("none")
+                listed = ", ".join(f"{o.name}={o.default}" for o in (*plugin.options, *TABLE_OPTIONS))
                 return [
                     self.tell(
                         nick,

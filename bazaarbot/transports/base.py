@@ -90,6 +90,9 @@ class HubPort(Protocol):
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
         """Whether the hub takes the line as a table command or a move rather than chatter."""
 
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        """A finished game step by step (public facts only); None when the network has no such game."""
+
     def game_assets(self, game: str) -> Path | None:
         """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
 

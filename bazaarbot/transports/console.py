@@ -15,6 +15,7 @@ import re
 import sys
 from typing import TextIO
 
+from bazaarbot.commandmark import render
 from bazaarbot.messages import Incoming, Outgoing, Say, User
 from bazaarbot.transports.base import HubPort
 
@@ -48,7 +49,7 @@ class ConsoleTransport:
 
     async def send(self, message: Outgoing) -> None:
         prefix = f"{message.channel}> " if isinstance(message, Say) else f"@{message.nick}> "
-        for line in message.text.split("\n"):
+        for line in render(message.text).split("\n"):
             self.out.write(prefix + line + "\n")
         self.out.flush()
 

@@ -240,6 +240,11 @@ class BazaarGame(GamePlugin):
     def ai_command(self, state: BazaarState, seat: int, action: tuple) -> str:
         return command_text(action)
 
+    def hint_reason(self, state: BazaarState, seat: int, action: tuple) -> str | None:
+        from .hints import hint_reason
+
+        return hint_reason(self, state, seat, action)
+
     def evaluate(self, state: BazaarState, seat: int) -> float:
         from . import ai
 

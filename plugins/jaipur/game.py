@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import ai, breakdown, data, random_play, render, rules
+from . import ai, breakdown, data, hints, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
@@ -112,6 +112,10 @@ class JaipurGame(GamePlugin):
     # --- views --------------------------------------------------------------
     def board(self, state: JaipurState) -> str:
         return render.board(state)
+
+    def brief_board(self, state: JaipurState) -> str:
+        """The market and whose turn, the line every move ends with."""
+        return render.market_line(state) + " " + render.turn_line(state)
 
     def private_view(self, state: JaipurState, seat: int) -> str | None:
         return render.private_view(state, seat)
@@ -243,6 +247,9 @@ class JaipurGame(GamePlugin):
 
     def rollout_action(self, state: JaipurState, seat: int, rng: random.Random) -> Action:
         return ai.rollout_action(state, rng)
+
+    def hint_reason(self, state: JaipurState, seat: int, action: Action) -> str | None:
+        return hints.hint_reason(state, seat, action)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_run(self, seconds)

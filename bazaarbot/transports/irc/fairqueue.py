@@ -15,6 +15,14 @@ dropped except by ``limit``, the memory bound of a connection gone wild.
 A private line may name its ``owner`` (the identity it is for); the lines of a
 target follow a nick change (``rename``) and go when their reader quits or the
 server says the nick is gone (``drop_target``).
+
+Bulk lines in a channel (a board, a list somebody asked for) *yield*: a game
+line queued later for the same channel goes before them, so a move's
+announcement never waits behind a board. A board is state, not history: its
+lines carry what they show (``Shows``), and before one leaves the queue asks
+whether that is still current; if the table changed meanwhile, the board's
+waiting lines are replaced by the same lines of its drawing as it is now (or
+dropped), so no stale line leaves and no line is repeated.
 """
 
 from __future__ import annotations
@@ -23,17 +31,38 @@ import collections
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 log = logging.getLogger(__name__)
 
 
+class Shows(Protocol):
+    """What the lines of one drawing show (a channel's board), asked before each of them leaves."""
+
+    def stale(self) -> bool:
+        """Whether what was drawn has changed since."""
+
+    def redraw(self, waiting: int) -> list[str]:
+        """The lines to send in place of the ``waiting`` ones not sent yet, showing it as it is now.
+
+        The lines of the drawing that already left are not repeated: the rest of it comes as it is
+        now ([] when nothing is left to show); what the lines show is current again.
+        """
+
+
 @dataclass
 class Queued:
-    """One line waiting for its turn; ``bulk`` while it is part of a listing; ``owner`` it is for."""
+    """One line waiting for its turn; ``bulk`` while it is part of a listing; ``owner`` it is for.
+
+    A ``yields`` line lets game lines queued later for its target go first; ``shows``
+    is what a board line shows, checked before it leaves.
+    """
 
     line: str
     bulk: bool = False
     owner: str | None = None
+    yields: bool = False
+    shows: Shows | None = None
 
 
 class FairQueue:
@@ -46,6 +75,8 @@ class FairQueue:
         #: targets with lines, in the order they get their next turn
         self.ring: collections.deque[str] = collections.deque()
         self.dropped = 0
+        #: board lines taken out before they left because the table had changed (drawn again instead)
+        self.stale = 0
         self._count = 0
 
     def __len__(self) -> int:
@@ -62,9 +93,20 @@ class FairQueue:
                 yield item.line
 
     def put(
-        self, line: str, target: str = "", bulk: bool = False, front: bool = False, owner: str | None = None
+        self,
+        line: str,
+        target: str = "",
+        bulk: bool = False,
+        front: bool = False,
+        owner: str | None = None,
+        yields: bool = False,
+        shows: Shows | None = None,
     ) -> None:
-        """Queue a line for ``target``; ``front`` lines (control) go before everything else."""
+        """Queue a line for ``target``; ``front`` lines (control) go before everything else.
+
+        ``yields`` (bulk channel output) and ``shows`` (a board's drawing) make it a line that
+        later game lines of the same target pass (between targets it takes its turn as they do).
+        """
         if len(self) >= self.limit:
             self._shed()
         if front:
@@ -74,18 +116,55 @@ class FairQueue:
         if queue is None:
             queue = self.targets[target] = collections.deque()
             self.ring.append(target)
-        if not bulk:
-            for item in queue:
-                item.bulk = False  # a game line behind a listing: the listing goes at game pace
-        queue.append(Queued(line, bulk, owner))
+        if yields or shows is not None:  # round-robin as game lines, yet yielding
+            queue.append(Queued(line, owner=owner, yields=True, shows=shows))
+        elif not bulk:
+            ahead = next((i for i, item in enumerate(queue) if item.yields), len(queue))
+            for index in range(ahead):
+                queue[index].bulk = False  # a game line behind a listing: the listing goes at game pace
+            queue.insert(ahead, Queued(line, owner=owner))  # ... but it passes a channel's boards and lists
+        else:
+            queue.append(Queued(line, bulk, owner))
         self._count += 1
 
     def peek(self) -> tuple[str | None, str]:
-        """The target whose turn it is (None for a control line) and its next line; raises when empty."""
+        """The target whose turn it is (None for a control line) and its next line; raises when empty.
+
+        A board line whose table changed since it was drawn never shows: its drawing is replaced
+        by the current one first (which may leave nothing at all; IndexError when nothing is left).
+        """
         if self.front:
             return None, self.front[0]
-        target = self._next_target()
-        return target, self.targets[target][0].line
+        while True:
+            target = self._next_target()
+            if self._current(target):
+                return target, self.targets[target][0].line
+
+    def showing(self, target: str) -> bool:
+        """Whether a board drawing waits for ``target`` (a new request for it can wait with it)."""
+        return any(item.shows is not None for item in self.targets.get(target, ()))
+
+    def _current(self, target: str) -> bool:
+        """True when ``target``'s next line shows nothing stale; else its stale drawing is drawn again."""
+        queue = self.targets[target]
+        shows = queue[0].shows
+        if shows is None or not shows.stale():
+            return True
+        kept = [item for item in queue if item.shows is not shows]
+        try:
+            lines = shows.redraw(len(queue) - len(kept))
+        except Exception:
+            log.exception("a board could not be drawn again; its stale lines are dropped")
+            lines = []
+        fresh = [Queued(line, yields=True, shows=shows) for line in lines]
+        self._count += len(fresh) + len(kept) - len(queue)
+        self.stale += len(queue) - len(kept)
+        if fresh or kept:
+            self.targets[target] = collections.deque(fresh + kept)
+        else:
+            del self.targets[target]
+            self.ring.remove(target)
+        return False
 
     def owner(self, target: str | None) -> str | None:
         """The identity the line ``peek`` showed is for (None: anybody under that target)."""
@@ -167,6 +246,8 @@ class FairQueue:
         self._count = 0
 
     def _next_target(self) -> str:
+        if not self.ring:
+            raise IndexError("nothing is queued")
         for target in self.ring:
             if not self.targets[target][0].bulk:
                 return target

@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bazaarbot.transports.irc.fairqueue import FairQueue
+from bazaarbot.transports.irc.fairqueue import FairQueue, Shows
 
 log = logging.getLogger(__name__)
 
@@ -99,15 +99,24 @@ class SendQueue:
             self._task = None
 
     def put(
-        self, line: str, front: bool = False, target: str = "", bulk: bool = False, owner: str | None = None
+        self,
+        line: str,
+        front: bool = False,
+        target: str = "",
+        bulk: bool = False,
+        owner: str | None = None,
+        yields: bool = False,
+        shows: Shows | None = None,
     ) -> None:
         """Queue one line (already cleaned and within the length limit) for ``target``.
 
         ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
         which waits behind game lines and may be dropped by ``drop_bulk``; a line with an ``owner``
-        leaves only while ``may_send(target, owner)`` says so when its turn comes, else it is dropped.
+        leaves only while ``may_send(target, owner)`` says so when its turn comes, else it is dropped;
+        ``yields`` (a channel's bulk output) and ``shows`` (a board, drawn again if stale when its
+        turn comes) let later game lines of the same target pass.
         """
-        self.waiting.put(line, target, bulk=bulk, front=front, owner=owner)
+        self.waiting.put(line, target, bulk=bulk, front=front, owner=owner, yields=yields, shows=shows)
         self._idle.clear()
         self._wake.set()
 
@@ -163,7 +172,10 @@ class SendQueue:
                 continue
             if not self._open.is_set() or not self.waiting:
                 continue
-            target, line = self.waiting.peek()
+            try:
+                target, line = self.waiting.peek()
+            except IndexError:  # all that waited was a stale board, and there is nothing to show now
+                continue
             owner = self.waiting.owner(target)
             if target is not None and owner is not None and not self.may_send(target, owner):
                 self.waiting.discard(target)  # the nick changed hands since the line was queued

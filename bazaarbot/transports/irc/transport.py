@@ -31,13 +31,18 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
+from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.irc.boards import Board
+from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.pager import Page, Pager
+from bazaarbot.transports.irc.prefix import incoming as typed_in
+from bazaarbot.transports.irc.prefix import shown
 from bazaarbot.transports.irc.readers import follow_rename, forget_reader
 from bazaarbot.transports.irc.sendqueue import SendQueue
 from bazaarbot.transports.irc.split import LINELEN, pack_lines, payload_budget, prefix_length, split_text
@@ -160,6 +165,10 @@ class IrcTransport:
         )
         self.delivery = DeliveryWatch()
         self.pager = Pager(settings.page_lines)
+        #: what this network's users start a command with, and how the bot names commands here
+        self.prefix = settings.command_prefix
+        #: boards and lists people ask for in channels: each asker's share, the boards they were shown
+        self.bulk = PublicBulk()
         self.nick = settings.nick
         self.user: str | None = None
         self.host: str | None = None
@@ -187,6 +196,13 @@ class IrcTransport:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
+        labels = {"network": self.network}
+        hub.metrics.gauge(
+            "bazaarbot_irc_queue_lines", "Lines waiting in the IRC send queue", self._waiting, labels
+        )
+        hub.metrics.counted(
+            "bazaarbot_irc_lines_sent", "Lines sent to the IRC server", lambda: self.queue.sent, labels
+        )
         self._stopping = False
         self.queue.start()
         loop = asyncio.get_running_loop()
@@ -218,7 +234,10 @@ class IrcTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its channel or a Tell for its nick, split into safe lines."""
         if isinstance(message, Say):
-            self._say(message.channel, message.text, message.colors)
+            if message.listing:
+                self._say_bulk(message)
+            else:
+                self._say(message.channel, message.text, message.colors)
         elif isinstance(message, Tell):
             if message.key is not None and not self.roster.holds(message.nick, message.key):
                 # the nick is held by somebody else now (or not known yet): never tell them the owner's lines
@@ -230,6 +249,12 @@ class IrcTransport:
                 return
             owner = message.key or self._reader(message.nick)
             self._tell(message.nick, message.text, message.notice, message.listing, message.commands, owner)
+
+    def _waiting(self) -> int:
+        return len(self.queue.lines)
+
+    def _sent(self) -> int:
+        return self.queue.sent
 
     def backlog_seconds(self) -> float:
         """How long the lines queued now take to leave (a turn clock starts once its prompt is out)."""
@@ -262,15 +287,55 @@ class IrcTransport:
         if not channel.startswith(("#", "&")):
             log.warning("not a channel: %r", channel)
             return
+        for line in self._channel_lines(channel, text, colors):
+            self.queue.put(line, target=self.roster.fold(channel))
+
+    def _channel_lines(self, channel: str, text: str, colors: bool = False) -> list[str]:
+        """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget."""
         budget = self._budget("PRIVMSG", channel)
         modes = self.roster.channel_modes(channel)
         if colors and modes is None:
             self._ask_modes(channel)  # plain text until we know the channel allows colour
-        for piece in split_text(clean_lines(text), budget):
+        lines = []
+        for piece in split_text(clean_lines(shown(text, self.prefix)), budget):
             line = render(piece, colors and modes is not None, modes or set())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
-            self.queue.put(f"PRIVMSG {channel} :{line}", target=self.roster.fold(channel))
+            lines.append(f"PRIVMSG {channel} :{line}")
+        return lines
+
+    def _say_bulk(self, message: Say) -> None:
+        """A board or list somebody asked for: after the channel's moves, once, bounded per asker.
+
+        A board already waiting for the channel answers a new request too (it is drawn as the
+        table is when it leaves); the same board asked for again by the same person is not sent
+        again; past the asker's share of the channel the answer goes to them privately.
+        """
+        channel = clean_word(message.channel)
+        if not channel.startswith(("#", "&")):
+            log.warning("not a channel: %r", channel)
+            return
+        target, asker, hub = self.roster.fold(channel), message.asked_by, self.hub
+        who = asker.key if asker is not None else ""
+        text, shows = message.text, None
+        if message.board and hub is not None:
+            if self.queue.waiting.showing(target):
+                return
+            version = hub.board_version(self.network, channel)
+            if asker is not None and self.bulk.repeated(target, who, version):
+                return
+            text = hub.public_board(self.network, channel) or text  # as the table is now
+            colors = message.colors
+            shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, colors))
+            lines = shows.drawn(text)
+        else:
+            lines = self._channel_lines(channel, text, message.colors)
+        if asker is not None and not self.bulk.public(target, who, len(lines)):
+            note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
+            self._tell(asker.nick, note + "\n" + text, owner=asker.key)  # whole: a board is not paged
+            return
+        for line in lines:
+            self.queue.put(line, target=target, yields=True, shows=shows)
 
     def _ask_modes(self, channel: str) -> None:
         """Ask for a channel's modes once per join (ngircd charges a second of penalty for it)."""
@@ -296,7 +361,8 @@ class IrcTransport:
         command = "NOTICE" if notice else "PRIVMSG"
         key = self.roster.fold(nick)
         budget = self._budget(command, nick)
-        pieces = [strip_formatting(piece) for piece in split_text(clean_lines(text), budget)]
+        text = clean_lines(shown(text, self.prefix))
+        pieces = [strip_formatting(piece) for piece in split_text(text, budget)]
         if commands:
             pieces = pack_lines(pieces, budget)
         if not listing:
@@ -310,6 +376,7 @@ class IrcTransport:
     def _send_page(self, page: Page) -> None:
         key = self.roster.fold(page.nick)
         for piece in page.lines:
+            piece = shown(piece, self.prefix)  # the page's "(n more lines: !more)"
             self.queue.put(f"{page.command} {page.nick} :{piece}", target=key, bulk=True, owner=page.owner)
 
     # --- sizes ----------------------------------------------------------------------------------
@@ -648,7 +715,7 @@ class IrcTransport:
             return
         if "bot" in line.tags or "draft/bot" in line.tags:
             return  # another bot: never answered
-        target, text = line.param(0), line.param(1)
+        target, text = line.param(0), typed_in(line.param(1), self.prefix)
         if text.startswith("\x01"):
             return  # CTCP (including /me): not for the game
         hub = self.hub

@@ -19,6 +19,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bazaarbot.commandmark import render_all
 from bazaarbot.transports.web.budget import SendBudget
 
 log = logging.getLogger(__name__)
@@ -53,7 +54,8 @@ class TokenBucket:
 
 def encode(kind: str, **fields: Any) -> str:
     """One server frame: a JSON object whose ``t`` says what it is."""
-    return json.dumps({"t": kind, **fields}, ensure_ascii=False, separators=(",", ":"))
+    # every command a text names, as a web user types it (``/more``)
+    return json.dumps({"t": kind, **render_all(fields)}, ensure_ascii=False, separators=(",", ":"))
 
 
 class Conn:

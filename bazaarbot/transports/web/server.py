@@ -19,6 +19,8 @@ Client frames (JSON objects, ``t`` says which)::
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
 
 ``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
+``GET /replay/<game-id>`` is a finished game's replay page, ``/replay/<game-id>/data`` its JSON
+(``HubPort.replay_view``, see ``web/replay.py``).
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
@@ -88,6 +90,7 @@ from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
+from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 
 log = logging.getLogger(__name__)
@@ -200,6 +203,7 @@ class WebTransport:
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/games/{game}/{file}", self._game_file)
         app.router.add_get("/ratings/{room}", self._ratings)
+        add_replay_routes(app, lambda: self.hub, lambda: self.network)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)

@@ -102,12 +102,29 @@
     return String(d.getHours()).padStart(2, "0") + ":" + String(d.getMinutes()).padStart(2, "0");
   }
 
+  function replayLink(id, label) {
+    const a = el("a", "replay-link", label);
+    a.href = "/replay/" + encodeURIComponent(id);
+    a.target = "_blank";
+    a.rel = "noopener";
+    return a;
+  }
+
+  // a line's text, with each /replay/<id> in it as a link to that replay
+  function withLinks(text) {
+    const span = el("span", "text");
+    String(text).split(/(\/replay\/\d{1,12})/).forEach((part, i) => {
+      span.appendChild(i % 2 ? replayLink(part.slice(8), part) : document.createTextNode(part));
+    });
+    return span;
+  }
+
   function append(container, kind, nick, text, at) {
     const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 60;
     const line = el("div", "line " + kind.split(" ").map((k) => "k-" + k).join(" "));
     line.appendChild(el("span", "time", stamp(at)));
     if (nick) line.appendChild(el("span", "nick", nick));
-    line.appendChild(el("span", "text", text));
+    line.appendChild(withLinks(text));
     container.appendChild(line);
     while (container.childElementCount > MAX_LINES) container.removeChild(container.firstElementChild);
     if (nearBottom) container.scrollTop = container.scrollHeight;
@@ -536,6 +553,7 @@
       const wrap = el("div", "result-table");
       wrap.appendChild(table);
       box.appendChild(wrap);
+      if (view.game_id) box.appendChild(replayLink(view.game_id, t("Replay this game")));
       return box;
     }
     const list = el("ol", "result-scores");
@@ -547,6 +565,8 @@
       list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
     }
     box.appendChild(list);
+    // the result's detail repeats the headline's scores: the list says them once
+    if (view.game_id) box.appendChild(replayLink(view.game_id, t("Replay this game")));
     return box;
   }
 

@@ -1,0 +1,53 @@
+"""A finished game's move log replayed step by step, an ``/undo`` taking its step back out.
+
+The review and the web replay both walk a game this way: from the seed and
+options recorded with the game, each logged command in order. A step that
+was undone never happened; a seat taken out of the game (``/skip``) is a step
+without a decision.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from bazaarbot.plugin import GamePlugin
+
+#: the move-log entries that are no game command (see ``table/game.py``)
+UNDO_RECORD = "/undo"
+SKIP_RECORD = "/skip"
+
+
+@dataclass
+class Step:
+    """One command that stands in the game: who, what, by whom, the announcement, the state before it."""
+
+    n: int
+    seat: int
+    text: str
+    author: str
+    lines: list[str]
+    before: dict[str, Any]
+
+
+def replay(
+    game: GamePlugin, seed: int, nicks: list[str], options: dict[str, Any], moves: list[dict[str, Any]]
+) -> tuple[list[Step], Any]:
+    """Every step that stands (undone ones removed) and the final state."""
+    state = game.setup(list(nicks), random.Random(seed), options)
+    steps: list[Step] = []
+    for record in moves:
+        seat, text = int(record["seat"]), str(record["text"])
+        if text == UNDO_RECORD:
+            if steps:
+                state = game.from_json(steps.pop().before)
+            continue
+        before = game.to_json(state)
+        if text == SKIP_RECORD:
+            outcome = game.remove_seat(state, seat)
+            lines = list(outcome.public) if outcome else []
+        else:
+            lines = list(game.apply(state, seat, game.parse(state, seat, text)).public)
+        steps.append(Step(int(record["n"]), seat, text, str(record.get("author", "")), lines, before))
+    return steps, state

@@ -1,0 +1,170 @@
+"""What the bot still has to send on Matrix: per-room queues taken round-robin, a 429 holds one room only.
+
+The same fairness as the IRC send queue (``irc/fairqueue.py``): lines wait per
+room (a channel, or a player's direct-message room) and the next event is
+taken from the next room in turn, so one player's long listing never holds up
+another table; bulk listings wait behind game lines. When the homeserver
+answers ``429`` with ``retry_after_ms``, only that room waits that long; the
+event stays at the head of its room's queue and is sent again, never dropped,
+and the room keeps its turn (rooms refused earlier go first once they may).
+Consecutive plain lines for one room are merged into one event when they
+leave (fewer events, fewer 429s), and an edit of a board that is still waiting
+takes the newer text instead of queueing a second edit.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Board:
+    """One room's board message: the event the bot edits as the game goes on (None until sent)."""
+
+    room_id: str
+    event_id: str | None = None
+    text: str = ""
+
+
+@dataclass
+class Item:
+    """One event waiting: plain text, a board (new or an edit of ``board``), or a reply to ``reply_to``.
+
+    ``txn`` stays the same over retries, so a send that reached the homeserver before the connection
+    broke is not posted twice.
+    """
+
+    room_id: str
+    text: str
+    kind: str = "text"  # "text" | "pre" | "board" | "edit" | "reply"
+    bulk: bool = False
+    board: Board | None = None
+    reply_to: str | None = None
+    #: whom a reply points to their direct chat (one such pointer waiting per person is enough)
+    about: str | None = None
+    #: the table asked for colours (``/colors on``): goods words are tinted in the HTML version
+    colors: bool = False
+    #: a send was tried: nothing more is merged in (a retry must carry what the first try carried)
+    tried: bool = False
+    txn: str = field(default_factory=lambda: uuid.uuid4().hex)
+    #: when it was queued (the outbox's clock): how long it waited is the transport's to report
+    queued: float = 0.0
+
+    def mergeable(self, other: Item) -> bool:
+        return self.kind == other.kind == "text" and (self.bulk, self.colors) == (other.bulk, other.colors)
+
+
+class Outbox:
+    """Per-room queues, handed out round-robin; a room held by a 429 is skipped until its time."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic, merge_chars: int = 4000) -> None:
+        self.clock = clock
+        self.merge_chars = merge_chars
+        self.rooms: dict[str, collections.deque[Item]] = {}
+        self.ring: collections.deque[str] = collections.deque()
+        self.held: dict[str, float] = {}
+        #: rooms refused by a 429 since their last event left, and since when
+        self.refused: dict[str, float] = {}
+        self.retries = 0
+
+    def __len__(self) -> int:
+        return sum(len(queue) for queue in self.rooms.values())
+
+    def put(self, item: Item) -> None:
+        item.queued = item.queued or self.clock()
+        queue = self.rooms.get(item.room_id)
+        if queue is None:
+            queue = self.rooms[item.room_id] = collections.deque()
+            self.ring.append(item.room_id)
+        if item.kind == "edit":
+            for waiting in queue:
+                if waiting.kind in ("edit", "board") and waiting.board is item.board:
+                    waiting.text = item.text  # the newer board replaces the one not sent yet
+                    return
+        if not item.bulk:
+            for waiting in queue:
+                waiting.bulk = False  # a game line behind a listing: the listing goes at game pace
+        queue.append(item)
+
+    def pointing(self, room_id: str, user_id: str) -> bool:
+        """Whether a reply pointing ``user_id`` to their direct chat already waits in the room."""
+        return any(
+            i.kind == "reply" and i.about == user_id and not i.tried for i in self.rooms.get(room_id, ())
+        )
+
+    def drop_bulk(self, room_id: str) -> int:
+        """Forget the listing lines still waiting for a room (their player asked for something new)."""
+        queue = self.rooms.get(room_id)
+        if not queue:
+            return 0
+        kept = collections.deque(item for item in queue if not item.bulk)
+        gone = len(queue) - len(kept)
+        self.rooms[room_id] = kept
+        self._forget_if_empty(room_id)
+        return gone
+
+    def wait(self) -> float | None:
+        """Seconds until some room may send (0: now), None when nothing waits."""
+        if not self.rooms:
+            return None
+        now = self.clock()
+        return max(0.0, min(self.held.get(room, 0.0) - now for room in self.rooms))
+
+    def take(self) -> Item | None:
+        """The next event to send, merged with the plain lines after it; it stays queued until ``done``."""
+        now = self.clock()
+        ready = [room for room in self.ring if self.held.get(room, 0.0) <= now]
+        if not ready:
+            return None
+        refused = [r for r in ready if r in self.refused]
+        if refused:  # a room the homeserver refused keeps its turn: the first refused goes first
+            room = min(refused, key=self.refused.__getitem__)
+        else:
+            room = next((r for r in ready if not self.rooms[r][0].bulk), ready[0])
+        queue = self.rooms[room]
+        head = queue[0]
+        while not head.tried and len(queue) > 1 and head.mergeable(queue[1]):
+            if len(head.text) + len(queue[1].text) + 1 > self.merge_chars:
+                break
+            following = queue[1]
+            del queue[1]
+            head.text = f"{head.text}\n{following.text}"
+        return head
+
+    def done(self, item: Item) -> None:
+        """The event was sent: take it off its room and give the turn to the next room."""
+        queue = self.rooms.get(item.room_id)
+        if queue and queue[0] is item:
+            queue.popleft()
+            self.ring.remove(item.room_id)
+            if queue:
+                self.ring.append(item.room_id)
+            else:
+                del self.rooms[item.room_id]
+        self.held.pop(item.room_id, None)
+        self.refused.pop(item.room_id, None)
+
+    def hold(self, room_id: str, seconds: float, limited: bool = True) -> None:
+        """The homeserver said 429 for this room (``limited``): it waits ``seconds``, the others go on."""
+        if limited:
+            self.retries += 1
+            self.refused.setdefault(room_id, self.clock())
+        self.held[room_id] = self.clock() + seconds
+
+    def release(self, room_id: str) -> None:
+        """A room held for something else than a 429 (its direct room being opened) may send again."""
+        self.held.pop(room_id, None)
+
+    def drop(self, item: Item) -> None:
+        """An event the homeserver refuses for good (not a 429): it must not block its room."""
+        self.done(item)
+
+    def _forget_if_empty(self, room_id: str) -> None:
+        if not self.rooms.get(room_id):
+            self.rooms.pop(room_id, None)
+            if room_id in self.ring:
+                self.ring.remove(room_id)

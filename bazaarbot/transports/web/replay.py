@@ -1,0 +1,48 @@
+"""The replay routes: ``/replay/<game-id>`` (the page) and ``/replay/<game-id>/data`` (its JSON).
+
+The data is ``HubPort.replay_view``: a finished game's public board after
+every step and, once reviewed, each player's win-chance line. A running game
+answers only that it cannot be replayed yet, so a spectator learns nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from bazaarbot.transports.base import HubPort
+
+STATIC = Path(__file__).parent / "static"
+
+#: a game id as the path gives it (no sign, no leading zeros needed, bounded)
+MAX_ID_DIGITS = 12
+
+
+def _game_id(request: web.Request) -> int:
+    raw = request.match_info["game_id"]
+    if not raw.isdigit() or len(raw) > MAX_ID_DIGITS:
+        raise web.HTTPNotFound(text="No such game: a game id is a number (/history lists them).")
+    return int(raw)
+
+
+def add_replay_routes(
+    app: web.Application, hub: Callable[[], HubPort | None], network: Callable[[], str]
+) -> None:
+    """Serve the replay page and its data from ``hub`` (read when a request comes)."""
+
+    async def page(request: web.Request) -> web.FileResponse:
+        _game_id(request)
+        return web.FileResponse(STATIC / "replay.html")
+
+    async def data(request: web.Request) -> web.Response:
+        game_id = _game_id(request)
+        port = hub()
+        view = port.replay_view(network(), game_id) if port is not None else None
+        if view is None:
+            raise web.HTTPNotFound(text="No such game.")
+        return web.json_response(view)
+
+    app.router.add_get("/replay/{game_id}", page)
+    app.router.add_get("/replay/{game_id}/data", data)

@@ -1,0 +1,229 @@
+// The replay page: a finished game step by step with the game's own drawn table (its table.js
+// registers through the same window.bazaarbotTables API as on the chat page), first/back/
+// forward/last buttons and the arrow keys, and the review's win-chance graph, one line per
+// player, whose points jump to their position. The data is public: GET /replay/<id>/data.
+"use strict";
+
+(() => {
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
+  const $ = (id) => document.getElementById(id);
+  const gameId = (window.location.pathname.split("/").filter(Boolean)[1] || "").replace(/[^0-9]/g, "");
+  const state = { data: null, at: 0, renderer: null };
+
+  function el(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function button(label, onClick, className) {
+    const b = el("button", className || "btn", label);
+    b.type = "button";
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  window.bazaarbotTables = {
+    register(game, renderer) {
+      if (state.data && game === state.data.game) {
+        state.renderer = renderer;
+        draw();
+      }
+    },
+  };
+
+  function loadRenderer(game) {
+    if (!/^[a-z0-9_]{1,40}$/.test(game)) return;
+    const css = document.createElement("link");
+    css.rel = "stylesheet";
+    css.href = "/games/" + game + "/table.css";
+    document.head.appendChild(css);
+    const script = document.createElement("script");
+    script.src = "/games/" + game + "/table.js";
+    script.addEventListener("error", () => css.remove());
+    document.head.appendChild(script);
+  }
+
+  function frame(at) {
+    const d = state.data;
+    return at === 0 ? d.start : d.steps[at - 1];
+  }
+
+  function helpers(view) {
+    const seatName = (seat) => (view.players && view.players[seat]) || "?";
+    return {
+      el,
+      svg,
+      button,
+      view,
+      you: null,
+      label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || fallback || key,
+      seatName,
+      seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
+      initial: (seat) => seatName(seat).slice(0, 1).toUpperCase(),
+      commands: () => [],
+      play: () => {},
+      rerender: () => draw(),
+    };
+  }
+
+  function go(at) {
+    const d = state.data;
+    if (!d || !d.replayable) return;
+    state.at = Math.max(0, Math.min(d.steps.length, at));
+    draw();
+  }
+
+  function draw() {
+    const d = state.data;
+    if (!d || !d.replayable) return;
+    const total = d.steps.length;
+    const at = state.at;
+    const current = frame(at);
+    $("step").textContent = t("Step {n} of {total}", { n: at, total });
+    $("step").dataset.at = String(at);
+    $("first").disabled = $("back").disabled = at === 0;
+    $("last").disabled = $("forward").disabled = at === total;
+    const move = $("move");
+    move.replaceChildren();
+    if (at === 0) {
+      move.appendChild(el("span", "muted", t("The start of the game.")));
+    } else {
+      move.appendChild(el("strong", "replay-mover", current.nick + ": "));
+      move.appendChild(el("code", "replay-command", current.text));
+      const lines = el("ul", "lines");
+      for (const line of current.lines || []) lines.appendChild(el("li", "", line));
+      move.appendChild(lines);
+    }
+    const view = { game: d.game, players: d.players, public: current.public, to_act: current.to_act, phase: "replay" };
+    const table = $("table");
+    table.replaceChildren();
+    if (at === total && d.result) {
+      const box = el("div", "result");
+      box.appendChild(el("strong", "result-head", d.result.headline));
+      const list = el("ol", "result-scores");
+      const rankOf = new Map();
+      d.result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
+      const order = d.result.scores.map((s, seat) => ({ ...s, seat })).sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
+      for (const s of order) {
+        const winner = d.result.winners.includes(s.seat);
+        list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
+      }
+      box.appendChild(list);
+      table.appendChild(box);
+    }
+    let drawn = null;
+    if (state.renderer && current.public) {
+      try {
+        drawn = state.renderer.board(current.public, helpers(view));
+      } catch (e) {
+        drawn = null;
+        window.console.error(e);
+      }
+    }
+    if (!drawn) drawn = el("pre", "board-fallback", (current.public && current.public.text) || "");
+    table.appendChild(drawn);
+    drawGraph();
+  }
+
+  const W = 600;
+  const H = 240;
+  const PAD = 28;
+
+  function drawGraph() {
+    const d = state.data;
+    const holder = $("graph");
+    holder.replaceChildren();
+    const review = d.review;
+    if (!review) {
+      $("review-note").textContent = t("No review yet: a player of this game can ask for one with /review {id} in the chat.", { id: d.game_id });
+      return;
+    }
+    $("review-note").textContent = review.complete ? "" : t("The review stopped before the end of this long game.");
+    const total = Math.max(1, d.steps.length);
+    const x = (at) => PAD + ((W - 2 * PAD) * at) / total;
+    const y = (chance) => H - PAD - (H - 2 * PAD) * chance;
+    const graph = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": t("Estimated win chance of each player over the game"), id: "chance-graph" });
+    graph.appendChild(svg("line", { class: "axis", x1: PAD, y1: y(0), x2: W - PAD, y2: y(0) }));
+    graph.appendChild(svg("line", { class: "axis", x1: PAD, y1: y(0), x2: PAD, y2: y(1) }));
+    graph.appendChild(svg("text", { x: 2, y: y(1) + 4, "font-size": 10 }, "100%"));
+    graph.appendChild(svg("text", { x: 8, y: y(0) + 4, "font-size": 10 }, "0%"));
+    graph.appendChild(svg("line", { class: "cursor", x1: x(state.at), y1: y(0), x2: x(state.at), y2: y(1) }));
+    const played = new Map(review.decisions.map((dec) => [dec.step + ":" + dec.seat, dec.played]));
+    review.lines.forEach((points, seat) => {
+      if (!points.length) return;
+      const cls = "seat-" + (seat % 6);
+      const path = points.map((p) => x(p.step + 1).toFixed(1) + "," + y(p.chance).toFixed(1)).join(" ");
+      graph.appendChild(svg("polyline", { class: cls, points: path, "data-seat": seat }));
+      for (const p of points) {
+        const dot = svg("circle", { class: cls + " point", cx: x(p.step + 1), cy: y(p.chance), r: 4, tabindex: 0, "data-step": p.step + 1, "data-seat": seat });
+        const name = d.players[seat] || "?";
+        dot.appendChild(svg("title", {}, t("{nick}, step {n}: {move} (win chance {chance}%)", { nick: name, n: p.step + 1, move: played.get(p.step + ":" + seat) || "", chance: Math.round(100 * p.chance) })));
+        dot.addEventListener("click", () => go(p.step + 1));
+        dot.addEventListener("keydown", (e) => {
+          if (e.key === "Enter" || e.key === " ") {
+            e.preventDefault();
+            go(p.step + 1);
+          }
+        });
+        graph.appendChild(dot);
+      }
+    });
+    holder.appendChild(graph);
+    const legend = el("ul", "replay-legend");
+    d.players.forEach((nick, seat) => {
+      const item = el("li", "");
+      const swatch = el("span", "swatch seat-" + (seat % 6));
+      item.append(swatch, document.createTextNode(nick));
+      legend.appendChild(item);
+    });
+    holder.appendChild(legend);
+  }
+
+  function fail(text) {
+    $("step").textContent = "";
+    for (const id of ["first", "back", "forward", "last"]) $(id).disabled = true;
+    $("table").replaceChildren(el("p", "muted replay-refused", text));
+  }
+
+  async function load() {
+    if (!gameId) return fail(t("No such game."));
+    let response;
+    try {
+      response = await fetch("/replay/" + gameId + "/data", { cache: "no-store" });
+    } catch (e) {
+      return fail(t("The replay could not be loaded."));
+    }
+    if (!response.ok) return fail(t("There is no game {id}.", { id: gameId }));
+    const d = await response.json();
+    state.data = d;
+    $("replay-title").textContent = t("game {id}, {title}: {players}", { id: d.game_id, title: d.title, players: d.players.join(", ") });
+    document.title = "bazaarbot — " + t("replay of game {id}", { id: d.game_id });
+    if (!d.replayable) return fail(d.reason);
+    loadRenderer(d.game);
+    draw();
+  }
+
+  $("first").addEventListener("click", () => go(0));
+  $("back").addEventListener("click", () => go(state.at - 1));
+  $("forward").addEventListener("click", () => go(state.at + 1));
+  $("last").addEventListener("click", () => go(state.data ? state.data.steps.length : 0));
+  document.addEventListener("keydown", (e) => {
+    if (e.target && (e.target.tagName === "INPUT" || e.target.tagName === "TEXTAREA")) return;
+    if (e.key === "ArrowLeft") go(state.at - 1);
+    else if (e.key === "ArrowRight") go(state.at + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(state.data ? state.data.steps.length : 0);
+    else return;
+    e.preventDefault();
+  });
+  load();
+})();

@@ -1,0 +1,173 @@
+"""The Matrix transport's own decisions, without a homeserver: fair sending, 429s, contents."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("nio", reason="matrix-nio is not installed (pip install -e '.[matrix]')")
+
+from bazaarbot.transports.matrix import content  # noqa: E402
+from bazaarbot.transports.matrix.outbox import Board, Item, Outbox  # noqa: E402
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def drain(outbox: Outbox) -> list[tuple[str, str]]:
+    sent = []
+    while (item := outbox.take()) is not None:
+        sent.append((item.room_id, item.text))
+        outbox.done(item)
+    return sent
+
+
+def test_rooms_take_turns_so_one_long_answer_never_holds_up_another_table() -> None:
+    outbox = Outbox()
+    for n in range(3):
+        outbox.put(Item("!a", f"a{n}", kind="pre"))
+    outbox.put(Item("!b", "b0", kind="pre"))
+    assert [room for room, _ in drain(outbox)] == ["!a", "!b", "!a", "!a"]
+
+
+def test_a_429_holds_its_room_only_and_the_event_is_sent_again() -> None:
+    clock = Clock()
+    outbox = Outbox(clock)
+    outbox.put(Item("!a", "first", kind="pre"))
+    outbox.put(Item("!b", "other", kind="pre"))
+    held = outbox.take()
+    assert held is not None and held.room_id == "!a"
+    held.tried = True
+    outbox.hold("!a", 2.0)
+    other = outbox.take()
+    assert other is not None and other.room_id == "!b"
+    outbox.done(other)
+    assert outbox.take() is None and outbox.wait() == pytest.approx(2.0)
+    clock.now += 2.0
+    again = outbox.take()
+    assert again is held and again.text == "first" and outbox.retries == 1
+
+
+def test_a_room_refused_by_a_429_keeps_its_turn() -> None:
+    clock = Clock()
+    outbox = Outbox(clock)
+    for room in ("!a", "!b"):
+        outbox.put(Item(room, room + "1", kind="pre"))
+    refused = outbox.take()
+    assert refused is not None and refused.room_id == "!a"
+    outbox.hold("!a", 1.0)
+    clock.now += 0.5
+    sent = outbox.take()
+    assert sent is not None and sent.room_id == "!b"
+    outbox.done(sent)
+    outbox.put(Item("!b", "b2", kind="pre"))
+    outbox.put(Item("!c", "c1", kind="pre"))
+    outbox.hold("!b", 0.5)  # the account's limit: !b is refused too, later than !a
+    clock.now += 0.5
+    assert [room for room, _ in drain(outbox)][:2] == ["!a", "!b"]
+
+
+def test_plain_lines_waiting_for_one_room_leave_as_one_event() -> None:
+    outbox = Outbox()
+    for text in ("alice takes 2 spice.", "bob to play."):
+        outbox.put(Item("!a", text))
+    outbox.put(Item("!a", "board", kind="pre"))
+    assert drain(outbox) == [("!a", "alice takes 2 spice.\nbob to play."), ("!a", "board")]
+
+
+def test_nothing_is_merged_into_an_event_that_was_already_tried() -> None:
+    outbox = Outbox()
+    outbox.put(Item("!a", "one"))
+    first = outbox.take()
+    assert first is not None
+    first.tried = True  # it may have reached the homeserver: the retry must be the same event
+    outbox.put(Item("!a", "two"))
+    assert outbox.take() is first and first.text == "one"
+
+
+def test_a_board_edit_not_sent_yet_takes_the_newer_board() -> None:
+    outbox = Outbox()
+    board = Board("!a", event_id="$board")
+    outbox.put(Item("!a", "move 1", kind="pre"))
+    outbox.put(Item("!a", "board 1", kind="edit", board=board))
+    outbox.put(Item("!a", "board 2", kind="edit", board=board))
+    assert drain(outbox) == [("!a", "move 1"), ("!a", "board 2")]
+
+
+def test_listings_wait_behind_game_lines_and_are_dropped_when_asked_again() -> None:
+    outbox = Outbox()
+    outbox.put(Item("@bob:hs", "help 1", bulk=True))
+    outbox.put(Item("!a", "alice takes 2 spice.", kind="pre"))
+    assert outbox.take().room_id == "!a"  # type: ignore[union-attr]
+    assert outbox.drop_bulk("@bob:hs") == 1 and len(outbox) == 1
+
+
+def test_boards_and_hands_are_blocks_with_a_plain_fallback_and_escaped() -> None:
+    sent = content.pre("Market: <b>gold</b> & 2 camels")
+    assert sent["body"] == "Market: <b>gold</b> & 2 camels" and sent["msgtype"] == "m.notice"
+    assert sent["formatted_body"] == "<pre><code>Market: &lt;b&gt;gold&lt;/b&gt; &amp; 2 camels</code></pre>"
+    edited = content.edit("$board", "Market: 3 camels")
+    assert edited["m.relates_to"] == {"rel_type": "m.replace", "event_id": "$board"}
+    assert edited["m.new_content"]["body"] == "Market: 3 camels" and edited["body"].startswith("* ")
+    assert content.reply("$line", "see DM")["m.relates_to"] == {"m.in_reply_to": {"event_id": "$line"}}
+
+
+def test_a_table_that_asked_for_colours_gets_its_goods_tinted_in_html_only() -> None:
+    sent = content.plain("alice takes 2 camels & <gold>", colors=True)
+    assert sent["body"] == "alice takes 2 camels & <gold>"
+    assert sent["formatted_body"] == (
+        'alice takes 2 <font color="#e08000" data-mx-color="#e08000">camels</font> &amp; '
+        '&lt;<font color="#c09000" data-mx-color="#c09000">gold</font>&gt;'
+    )
+    assert "formatted_body" not in content.plain("alice takes 2 camels")
+    assert "<font" in content.pre("Market: spice", colors=True)["formatted_body"]
+    assert "<font" not in content.pre("Market: spice")["formatted_body"]
+
+
+@pytest.mark.parametrize(
+    ("sent", "line"),
+    [
+        ({"msgtype": "m.text", "body": "take 2 spice"}, "take 2 spice"),
+        ({"msgtype": "m.notice", "body": "!join"}, None),  # another bot
+        ({"msgtype": "m.emote", "body": "waves"}, None),
+        ({"msgtype": "m.image", "body": "x.png"}, None),
+        (
+            {
+                "msgtype": "m.text",
+                "body": "* take camels",
+                "m.relates_to": {"rel_type": "m.replace", "event_id": "$x"},
+            },
+            None,
+        ),  # an edit of an earlier line is not a new move
+        (
+            {
+                "msgtype": "m.text",
+                "body": "> <@bazaarbot:hs> bob to play\n\ntake camels",
+                "m.relates_to": {"m.in_reply_to": {"event_id": "$x"}},
+            },
+            "take camels",
+        ),
+    ],
+)
+def test_what_counts_as_a_typed_line(sent: dict[str, object], line: str | None) -> None:
+    assert content.incoming_text(sent) == line
+
+
+async def test_a_private_line_goes_only_to_the_identity_it_is_meant_for() -> None:
+    from bazaarbot.config import MatrixAccount
+    from bazaarbot.messages import Tell
+    from bazaarbot.transports.matrix import MatrixTransport
+
+    bot = MatrixTransport(
+        MatrixAccount(name="m", homeserver="http://127.0.0.1:9", user_id="@bot:hs", password="x")
+    )
+    await bot.send(Tell("m", "@bob:hs", "Your hand: 2 gold", key="a:@alice:hs"))
+    await bot.send(Tell("m", "bob", "Your hand: 2 gold"))  # not a Matrix user ID
+    await bot.send(Tell("m", "#bazaar:hs", "Your hand: 2 gold"))
+    assert len(bot.outbox) == 0
+    await bot.send(Tell("m", "@alice:hs", "Your hand: 2 gold", key="a:@alice:hs"))
+    assert list(bot.outbox.rooms) == ["@alice:hs"]  # her direct room, opened when it leaves
