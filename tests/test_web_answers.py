@@ -35,3 +35,17 @@ async def test_a_commands_public_answer_names_the_line_it_answers(tmp_path: Path
         await alice.say(ROOM, "hello")  # chatter: no answer, nothing asked
         chat = await bob.expect("chat", lambda f: f["text"] == "hello")
         assert "asked" not in chat
+
+
+async def test_the_hand_asked_for_by_its_german_or_spanish_name_is_an_answer(tmp_path: Path) -> None:
+    async with serve(tmp_path / "h.sqlite") as served:
+        alice, _ = await player(served, "alice")
+        bob, _ = await player(served, "bob")
+        for client in (alice, bob):
+            await client.say(ROOM, "/join")
+        await alice.say(ROOM, "/start")
+        await alice.expect("tell", lambda f: f["role"] == "hand")
+        for asked in ("/karten", "/mano", "/hand"):
+            await alice.say(ROOM, asked)
+            again = await alice.expect("tell", lambda f: "secret" in f["text"].lower())
+            assert again["role"] == "answer" and again["room"] == ROOM, asked

@@ -15,12 +15,20 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Literal, Protocol
 
+from bazaarbot.commands.registry import REGISTRY
+
 #: (nick, room, text) of the line being handled in this task, if a tab typed one
 _ANSWERING: ContextVar[tuple[str, str, str] | None] = ContextVar("answering", default=None)
 
 Kind = Literal["answer", "hand", "private"]
-#: lines whose answer is the hand itself: the reader asked for it, so it is an answer
-_HAND_WORDS = {"/hand", "!hand", "hand"}
+
+
+def _asks_for_hand(text: str) -> bool:
+    """Whether a line is ``/hand`` under any of its names (``/karten``, ``!mano``, plain ``hand``):
+    its answer is the hand itself, which the reader asked for, so it is an answer."""
+    first = text.split(" ", 1)[0].lstrip("/!")
+    spec = REGISTRY.lookup(first) if first else None
+    return spec is not None and spec.name == "hand"
 
 
 class _Hands(Protocol):
@@ -54,7 +62,7 @@ def sort_tell(
     answer = current is not None and current[0].lower() == nick.lower() and current[1] in rooms
     views = {room: hub.private_view(network, room, key) for room in rooms}
     hands = [room for room, view in views.items() if view is not None and view == text]
-    if hands and not (answer and current is not None and current[2].split(" ", 1)[0].lower() in _HAND_WORDS):
+    if hands and not (answer and current is not None and _asks_for_hand(current[2])):
         return "hand", hands[0]
     if answer and current is not None:
         return "answer", current[1]
