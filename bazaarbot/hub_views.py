@@ -14,7 +14,7 @@ from pathlib import Path
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
 from bazaarbot.gamelog import GameLogs
-from bazaarbot.i18n import language
+from bazaarbot.i18n import current_language, default_language, language
 from bazaarbot.messages import SeatedPerson
 from bazaarbot.metrics import Metrics
 from bazaarbot.mygames import as_data, entries
@@ -107,7 +107,11 @@ class TransportViews:
         lang = self.page_language(network, channel, key)
         with language(lang):  # the page's words (labels, names, status) in its reader's language
             view = table_view(table, self.game_logs.latest(table.id, running), key)
+            spoken = current_language()
         view["lang"] = lang
+        last = view.get("last")
+        if last and spoken != (self.channel_language(network, channel) or default_language()):
+            view["last"] = last | {"lines": []}  # the room's announcement is not in the reader's words
         return view
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:

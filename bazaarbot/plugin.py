@@ -232,6 +232,16 @@ class GamePlugin(ABC):
         view = self.private_view(state, seat)
         return None if view is None else {"text": view}
 
+    def terms(self) -> dict[str, str]:
+        """The names of the game's things ({id: name}, in the current language) for a drawn table,
+        which shows a name, never an identifier. Empty: the table has nothing to name."""
+        return {}
+
+    def breakdown(self, state: Any) -> list[dict[str, Any]] | None:
+        """A finished game's score by source, for the result table: rows of
+        ``{"label": str, "values": [one per seat]}`` (None: the result's scores say it all)."""
+        return None
+
     @abstractmethod
     def result(self, state: Any) -> Result | None:
         """None while the game runs; the final result once it is over."""

@@ -13,6 +13,7 @@ from bazaarbot.gamelog import Replay
 from bazaarbot.i18n import _, current_language
 from bazaarbot.movewords import command_here
 from bazaarbot.plugin import Result
+from bazaarbot.seatview import clock, seating, take_back
 from bazaarbot.table import Table
 
 #: log entries a view carries (the page keeps what it has seen; a reload shows this many)
@@ -68,6 +69,9 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         "game_id": None,
         "games": sorted(table.games),
         "you": None,
+        "terms": plugin.terms(),
+        "seating": seating(table),
+        "clock": clock(table),
     }
     if key is not None:
         seat = table.seat_of(key)
@@ -75,6 +79,7 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             "seated": seat is not None,
             "host": seat is not None and table.host == key,
             "seat": None,
+            "take_back": take_back(table, key),
         }
     if table.running:
         state = table.state
@@ -108,6 +113,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             game_id=replay.game_id,
             result=result_data(result, replay.nicks) if result is not None else None,
         )
+        if view["result"] is not None:
+            view["result"]["breakdown"] = replay.plugin.breakdown(replay.state)
     if replay is not None and view["phase"] != "lobby":
         lang = current_language()
         view["log"] = [
@@ -115,4 +122,8 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             entry.as_dict() | {"text": replay.plugin.command_in(None, entry.seat, entry.text, lang)}
             for entry in replay.entries[-LOG_TAIL:]
         ]
+        # the last move, for the table to point out (the log is sent apart; this stays with the view):
+        # ``text`` as played (English, what a drawn table reads), ``said`` as the reader types it
+        last = replay.entries[-1] if replay.entries else None
+        view["last"] = last.as_dict() | {"said": view["log"][-1]["text"]} if last is not None else None
     return view

@@ -41,7 +41,8 @@ def page_strings(path: Path) -> list[str]:
 
 def test_the_scripts_and_pages_are_read():
     assert any(p.parent.name == "web" and p.parent.parent.name == "yspahan" for p in SCRIPTS)
-    assert "● Your turn." in script_strings(STATIC / "app.js")
+    assert "Your turn." in script_strings(STATIC / "app.js")
+    assert "Add AI" in script_strings(STATIC / "app.js")
     assert "Goods tokens" in script_strings(ROOT / "plugins" / "jaipur" / "web" / "table.js")
     assert "Send" in page_strings(STATIC / "index.html")
 

@@ -180,11 +180,12 @@ async def test_markup_renders_as_text_and_never_runs(browser: Any, tmp_path: Pat
             await _expect(page.locator("#logs")).to_contain_text(MARKUP, timeout=TIMEOUT)
             logs = _expect(page.locator("#logs"))
             await logs.to_contain_text("<img src=y onerror=alert(2)>", timeout=TIMEOUT)
-        await _expect(alice.locator("#private")).to_contain_text("I do not know the command", timeout=TIMEOUT)
+        await _expect(alice.locator("#logs")).to_contain_text("I do not know the command", timeout=TIMEOUT)
         await alice.wait_for_timeout(300)
         for page in (alice, bob, watcher, mallory):
             assert await page.evaluate("window.__xss") is None
-            assert await page.locator("#logs img, #logs script, #logs b, #private img").count() == 0
+            shown = "#logs img, #logs script, #logs b, #private img, #feedback img"
+            assert await page.locator(shown).count() == 0
             assert not page.errors, page.errors
         assert dialogs == []
 

@@ -26,6 +26,8 @@ TIMEOUT = 10_000  # ms
 #: a person clicking quickly through a game is no flood
 FAST = RateLimit(commands=1000, per_seconds=1)
 DRAWN = "#turn, #table, #controls, #hand-panel, #ratings"
+#: a move button of the drawn table or the controls, its title the move as the reader types it
+MOVE_BUTTON = "#table button.ys-act[title], #controls button.move[title]"
 
 
 def _expect(locator: Any) -> Any:
@@ -41,7 +43,9 @@ async def _type(page: Any, text: str) -> None:
 
 async def _drawn_text(page: Any) -> str:
     parts = await page.locator(DRAWN).all_inner_texts()
-    titles = await page.locator("#controls [title]").evaluate_all("(nodes) => nodes.map((n) => n.title)")
+    titles = await page.locator("#controls [title], #table [title]").evaluate_all(
+        "(nodes) => nodes.map((n) => n.title)"
+    )
     return "\n".join([*parts, *titles, await page.title()])
 
 
@@ -73,6 +77,7 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
             re.compile("Du bist am Zug|Warte auf"), timeout=TIMEOUT
         )
         await _expect(page.locator("#say-button")).to_have_text("Senden")  # the page's own words, no reload
+        await _expect(page.locator("#clock")).to_contain_text("noch")  # the turn's countdown
         assert await page.evaluate("document.documentElement.lang") == "de"
         table = served.hub.tables[("web", "#bazaar")]
         nicks = [s.nick for s in table.players]
@@ -80,7 +85,7 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
             if table.players[YSPAHAN.to_act(table.state)[0]].nick == "otto":
                 break
             await asyncio.sleep(0.1)
-        button = page.locator("#controls button.move").first
+        button = page.locator(MOVE_BUTTON).first
         await _expect(button).to_be_visible(timeout=TIMEOUT)
         shown = await button.get_attribute("title")
         before = table.moves_made
@@ -99,6 +104,7 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
         await _type(page, "/idioma es")
         await _expect(page.locator("#table")).to_contain_text("Torre", timeout=TIMEOUT)
         await _expect(page.locator("#say-button")).to_have_text("Enviar")
+        await _expect(page.locator("#clock")).to_contain_text("quedan")
         assert await page.evaluate("document.documentElement.lang") == "es"
         spanish = await _drawn_text(page)
         for nick in nicks:
@@ -152,6 +158,10 @@ async def test_a_german_room_on_the_page_writes_no_english_game_word(tmp_path: P
         await _expect(page.locator("#table")).to_contain_text("otto", timeout=TIMEOUT)
         await _type(page, "/sprache channel de")
         await _expect(page.locator("#logs")).to_contain_text("Deutsch", timeout=TIMEOUT)
+        # the lobby's seat buttons and seats speak German too
+        await _expect(page.locator("#add-ai")).to_have_text("KI dazusetzen", timeout=TIMEOUT)
+        await _expect(page.locator("#ai-level")).to_have_attribute("aria-label", "KI-Stufe")
+        await _expect(page.locator("#table")).to_contain_text("Platz 1: otto (Gastgeber)")
         room_before = await page.locator("#logs .k-bot .text").count()
         private_before = await page.locator("#private .k-tell .text").count()
         for line in ("/addbot easy", "/start"):

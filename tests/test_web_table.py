@@ -184,7 +184,7 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         assert any(c.startswith("sell") for c in commands) and any(" give " in c for c in commands)
         assert any(c.startswith("take") and " give " not in c for c in commands)
         for page in (alice, bob):
-            await _expect(page.locator("#turn")).to_contain_text("Game over", timeout=TIMEOUT)
+            await _expect(page.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
             await _expect(page.locator("#table .result")).to_contain_text("★")
             await _expect(page.locator("#table .jp-table")).to_be_visible()
         await alice.locator("#tab-gamelog").click()
@@ -196,14 +196,14 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         await _click(alice, "/start")
         for page in (alice, bob):
             await _expect(page.locator("#table .result")).to_have_count(0, timeout=TIMEOUT)
-            await _expect(page.locator("#turn")).not_to_contain_text("Game over")
+            await _expect(page.locator("#turn")).not_to_contain_text("The game is over")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
 
 async def _click_any_move(page: Any) -> None:
     """The first move the controls offer: a button, or the first entry of a list."""
-    buttons = page.locator("#controls .verb-group:not(.jp-picker) button.move")
+    buttons = page.locator("#table button.move, #controls .verb-group:not(.jp-picker) button.move")
     await _expect(buttons.first).to_be_visible(timeout=TIMEOUT)
     await buttons.first.click()
 
@@ -278,9 +278,11 @@ async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_pa
         table = await _settled(served, [alice, bob])
         for index, seat in enumerate(table.players):
             page = alice if seat.nick == "alice" else bob
-            cards = [c["id"] for c in game.private_data(table.state, index)["cards"]]
+            cards = game.private_data(table.state, index)["cards"]
             shown = await page.locator("#hand .ys-card strong").all_inner_texts()
-            assert shown == cards
+            assert shown == [c["name"] for c in cards]  # the card's name, never its identifier
+            ids = await page.locator("#hand .ys-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert ids == [c["id"] for c in cards]
 
 
 async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
@@ -328,7 +330,10 @@ async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_
         waiting = pages[table.players[1 - seat].nick]
         acting = pages[table.players[seat].nick]
         await _type(waiting, "sell 2 spice")  # not their turn: refused
-        await _expect(waiting.locator("#private")).to_contain_text("not your turn", timeout=TIMEOUT)
+        # the refusal stands over the table, where the eye is, and not among the private lines
+        await _expect(waiting.locator("#feedback")).to_contain_text("not your turn", timeout=TIMEOUT)
+        await _expect(waiting.locator("#private-badge")).to_have_text("")
+        assert "not your turn" not in await waiting.locator("#private").inner_text()
         await _expect(waiting.locator("#logs")).to_contain_text("sell 2 spice")  # the author sees their line
         await _type(waiting, "good luck")  # a chat line, to know the other page is up to date
         await _expect(acting.locator("#logs")).to_contain_text("good luck", timeout=TIMEOUT)
@@ -359,16 +364,16 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
         for n in range(300):
             await bob.say(ROOM, f"chat line {n} " + "words " * (n % 7))
         await _expect(alice.locator("#logs")).to_contain_text("chat line 299", timeout=TIMEOUT)
-        sizes = await alice.evaluate(
-            """() => ({page: document.documentElement.scrollHeight, body: document.body.scrollHeight,
-                       view: window.innerHeight})"""
-        )
-        assert sizes["page"] <= sizes["view"] and sizes["body"] <= sizes["view"], sizes
-        for place in ("#turn", "#table .jp-market", "#hand-panel"):
+        # the chat is a drawer: 300 lines push nothing of the table away
+        for place in ("#turn", "#table .jp-market"):
             box = await alice.locator(place).bounding_box()
             assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (place, box)
+        hand = await alice.locator("#hand-panel").bounding_box()
+        assert hand is not None and hand["height"] > 100, hand
+        await alice.locator("#tab-chat").click()  # opens the drawer: the log scrolls in it
         log = alice.locator("#logs .log:not([hidden])")
-        assert await log.evaluate("e => e.scrollHeight > e.clientHeight && getComputedStyle(e).overflowY")
+        sizes = await log.evaluate("e => [e.scrollHeight, e.clientHeight, getComputedStyle(e).overflowY]")
+        assert sizes[0] > sizes[1] and sizes[2] == "auto", sizes
         await _shot(alice, "jaipur-phone.png")
         assert not alice.errors, alice.errors
 
@@ -488,6 +493,6 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
             await _pick_a_jaipur_move(alice, table, _jaipur_choice(table, turn))
             await _moved(served, before)
             turn += 1
-        await _expect(alice.locator("#turn")).to_contain_text("Game over", timeout=TIMEOUT)
+        await _expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
         assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
         assert not alice.errors, alice.errors

@@ -64,6 +64,7 @@ def replay_view(
         "title": game.title,
         "players": nicks,
         "channel": record["channel"],
+        "terms": game.terms(),  # the names the drawn table shows for the game's ids
     }
     if record["status"] != "finished":
         reason = (

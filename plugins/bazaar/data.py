@@ -88,6 +88,9 @@ def public_data(s: BazaarState) -> dict[str, Any]:
         "bank": None if s.bank is None else _stones(s.bank),
         "colours": list(col.NAMES),
         "labels": labels(),
-        #: each colour's id -> its name for the reader
-        "terms": {col.NAMES[c]: col.name(c) for c in range(col.NCOL)},
     }
+
+
+def terms() -> dict[str, str]:
+    """Each colour's id -> its name for the reader (the view's ``terms``)."""
+    return {col.NAMES[c]: col.name(c) for c in range(col.NCOL)}

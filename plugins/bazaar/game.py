@@ -8,8 +8,8 @@ from typing import Any
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
+from . import breakdown, data, render, rules
 from . import colours as col
-from . import data, render, rules
 from . import parse as parsing
 from .bench import bench_figures, play_policy_move
 from .bench import policy_move as play_policy_choice
@@ -144,11 +144,17 @@ class BazaarGame(GamePlugin):
     def public_data(self, state: BazaarState) -> dict[str, Any]:
         return data.public_data(state)
 
+    def terms(self) -> dict[str, str]:
+        return data.terms()
+
     def private_data(self, state: BazaarState, seat: int) -> dict[str, Any] | None:
         return None
 
     def brief_moves(self, state: BazaarState, seat: int) -> str:
         return render.brief(state, seat)
+
+    def breakdown(self, state: BazaarState) -> list[dict[str, Any]] | None:
+        return breakdown.breakdown(state) if self.result(state) is not None else None
 
     def result(self, state: BazaarState) -> Result | None:
         if state.phase != OVER:

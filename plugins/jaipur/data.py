@@ -11,7 +11,7 @@ from typing import Any
 
 from bazaarbot.i18n import _
 
-from .cards import BONUS_LABELS, CAMEL, CAMEL_TOKEN_VALUE, GOODS_TOKENS, HAND_LIMIT, N_TYPES, NAMES, name
+from .cards import CAMEL, CAMEL_TOKEN_VALUE, GOODS_TOKENS, HAND_LIMIT, N_TYPES, NAMES, bonus_label, name
 from .render import round_result_text, turn_line
 from .state import JaipurState
 
@@ -74,7 +74,7 @@ def public_data(state: JaipurState) -> dict[str, Any]:
         "market": _cards(state.market),
         "deck": len(state.deck),
         "piles": [{"good": KINDS[g], "left": list(GOODS_TOKENS[g][state.taken[g] :])} for g in range(6)],
-        "bonus_piles": [{"label": BONUS_LABELS[i], "left": len(state.bonus[i])} for i in range(3)],
+        "bonus_piles": [{"label": bonus_label(i), "left": len(state.bonus[i])} for i in range(3)],
         "camel_token": CAMEL_TOKEN_VALUE,
         "discard": {KINDS[g]: state.discard[g] for g in range(6) if state.discard[g]},
         "players": players,
@@ -89,9 +89,12 @@ def public_data(state: JaipurState) -> dict[str, Any]:
         ],
         "hand_limit": HAND_LIMIT,
         "labels": labels(),
-        #: each card kind's id -> its name for the reader (as Yspahan's and Bazaar's views carry theirs)
-        "terms": {KINDS[k]: name(k) for k in range(len(KINDS))},
     }
+
+
+def terms() -> dict[str, str]:
+    """Each card kind's id -> its name for the reader (the view's ``terms``)."""
+    return {KINDS[k]: name(k) for k in range(len(KINDS))}
 
 
 def private_data(state: JaipurState, seat: int) -> dict[str, Any]:
@@ -100,7 +103,7 @@ def private_data(state: JaipurState, seat: int) -> dict[str, Any]:
     return {
         "hand": _cards(state.hands[seat]),
         "herd": state.herds[seat],
-        "bonus": [{"label": BONUS_LABELS[i], "value": v} for i in range(3) for v in won[i]],
+        "bonus": [{"label": bonus_label(i), "value": v} for i in range(3) for v in won[i]],
         "kinds": list(KINDS[:N_TYPES]),
         "camel": KINDS[CAMEL],
     }

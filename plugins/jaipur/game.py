@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result
 
-from . import ai, data, hints, random_play, render, rules
+from . import ai, breakdown, data, hints, random_play, render, rules
 from . import parse as parsing
 from . import state as st
 from .bench import run as bench_run
@@ -123,8 +123,14 @@ class JaipurGame(GamePlugin):
     def public_data(self, state: JaipurState) -> dict[str, Any]:
         return data.public_data(state)
 
+    def terms(self) -> dict[str, str]:
+        return data.terms()
+
     def private_data(self, state: JaipurState, seat: int) -> dict[str, Any] | None:
         return data.private_data(state, seat)
+
+    def breakdown(self, state: JaipurState) -> list[dict[str, Any]] | None:
+        return breakdown.breakdown(state) if self.result(state) is not None else None
 
     def result(self, state: JaipurState) -> Result | None:
         """None until a player holds 2 seals; then seals per seat and the rounds in the detail."""

@@ -58,6 +58,38 @@ def card_text(kind: int) -> str:
     return texts[kind]
 
 
+def card_name(kind: int) -> str:
+    """A card's name as a player calls it."""
+    names = (
+        _("Three camels"),
+        _("Three gold"),
+        _("Build without camels"),
+        _("Build without gold"),
+        _("Cube to the caravan"),
+        _("Cube in any souk"),
+        _("Gold for points"),
+        _("Camels for points"),
+        _("Camels and gold exchange"),
+    )
+    return names[kind]
+
+
+def card_summary(kind: int) -> str:
+    """What a card does, in one line without the command that plays it (the drawn table's buttons do)."""
+    texts = (
+        _("Take 3 camels."),
+        _("Take 3 gold."),
+        _("Build one building without paying its camels."),
+        _("Build one building without paying its gold."),
+        _("Put one of your cubes on the next caravan space."),
+        _("Put one cube in a shop of any neighbourhood."),
+        _("Pay up to 10 gold, 1 point each."),
+        _("Pay up to 4 camels, 2 points each."),
+        _("Swap camels and gold, 1 for 1."),
+    )
+    return texts[kind]
+
+
 # --- buildings ------------------------------------------------------------------------
 PADDOCK, SHOP, HAMMAM, CARAVANSERAI, BAZAAR, HOIST = range(6)
 BUILDING_IDS = ("paddock", "shop", "hammam", "caravanserai", "bazaar", "hoist")
@@ -91,6 +123,12 @@ SHOP_BONUS = 2  # gold
 HAMMAM_FREE_STEPS = 3
 HOIST_BONUS = 1  # cubes
 BAZAAR_BONUS = 2  # points per completed souk at the end of a week
+
+
+def building_name(b: int) -> str:
+    """A building's name as a player calls it."""
+    names = (_("Paddock"), _("Shop"), _("Hammam"), _("Caravanserai"), _("Bazaar"), _("Hoist"))
+    return names[b]
 
 
 def building_text(b: int) -> str:

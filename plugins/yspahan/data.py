@@ -13,6 +13,7 @@ from bazaarbot.i18n import _
 from .board import (
     ARM_SPACES,
     ARMS,
+    DIST,
     FIELD_NAMES,
     NB_SOUKS,
     NEIGHBOURHOOD_NAMES,
@@ -25,11 +26,36 @@ from .board import (
     SPACE_NAMES,
     neighbourhood_name,
 )
-from .cards import BUILDING_IDS, CARD_IDS, building_text, card_text
+from .board import SPACE_NAMES as _SPACES
+from .cards import BUILDING_IDS, CARD_IDS, building_name, building_text, card_name, card_summary, card_text
+from .parse import format_action
 from .render import status
-from .rules import caravan_scores
+from .rules import A_MOVE, actor, caravan_scores, legal, move_cost
 from .state import P_END, P_ROLL, PHASE_NAMES, State
 from .words import souk_word, w
+
+
+def road_moves(st: State, seat: int) -> list[dict[str, Any]]:
+    """Where the seat may move the supervisor now: each destination with its command, dice and gold."""
+    if st.phase == P_END or actor(st) != seat:
+        return []
+    moves = []
+    for a in legal(st):
+        if a[0] != A_MOVE:
+            continue
+        _kind, field, dest = a
+        value = st.tower_v[field]
+        moves.append(
+            {
+                "command": format_action(st, a),
+                "to": _SPACES[dest],
+                "dice": value,
+                "field": FIELD_NAMES[field],
+                "steps": DIST[st.sup][dest],
+                "gold": move_cost(st, seat, value, dest),
+            }
+        )
+    return moves
 
 
 def labels() -> dict[str, str]:
@@ -59,10 +85,13 @@ def labels() -> dict[str, str]:
 
 
 def terms() -> dict[str, str]:
-    """Each game thing's id (souk, field, building, card, neighbourhood) -> its name for the reader."""
+    """Each game thing's id -> its name for the reader (the view's ``terms``): cards and
+    buildings by their human names, souks and tower fields as the reader types them."""
     names = {NEIGHBOURHOOD_NAMES[nb]: neighbourhood_name(nb) for nb in range(4)}
-    for english in (*FIELD_NAMES, *SOUK_NAMES, *BUILDING_IDS, *CARD_IDS):
-        names[english] = str(souk_word(SOUK_NAMES.index(english))) if english in SOUK_NAMES else w(english)
+    names.update({english: w(english) for english in FIELD_NAMES})
+    names.update({english: souk_word(s) for s, english in enumerate(SOUK_NAMES)})
+    names.update({cid: card_name(k) for k, cid in enumerate(CARD_IDS)})
+    names.update({bid: building_name(b) for b, bid in enumerate(BUILDING_IDS)})
     return names
 
 
@@ -136,7 +165,6 @@ def public_data(st: State) -> dict[str, Any]:
         "pile": len(st.pile),
         "players": players,
         "labels": labels(),
-        "terms": terms(),
     }
 
 
@@ -144,8 +172,14 @@ def private_data(st: State, seat: int) -> dict[str, Any]:
     """The seat's cards (with what each does) and the buildings it has still to build."""
     hand = st.hands[seat]
     return {
-        "cards": [{"id": CARD_IDS[k], "text": card_text(k)} for k in sorted(hand)],
+        "cards": [
+            {"id": CARD_IDS[k], "name": card_name(k), "summary": card_summary(k), "text": card_text(k)}
+            for k in sorted(hand)
+        ],
+        "road_moves": road_moves(st, seat),
         "to_build": [
-            {"id": BUILDING_IDS[b], "text": building_text(b)} for b in range(6) if not st.built[seat] >> b & 1
+            {"id": BUILDING_IDS[b], "name": building_name(b), "text": building_text(b)}
+            for b in range(6)
+            if not st.built[seat] >> b & 1
         ],
     }

@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import SOURCE_LANGUAGE, _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
-from . import ai, data, render
+from . import ai, breakdown, data, render
 from .explain import explain
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
@@ -191,11 +191,17 @@ class Yspahan(GamePlugin):
     def public_data(self, state: State) -> dict[str, Any]:
         return data.public_data(state)
 
+    def terms(self) -> dict[str, str]:
+        return data.terms()
+
     def private_data(self, state: State, seat: int) -> dict[str, Any] | None:
         return data.private_data(state, seat)
 
     def brief_moves(self, state: State, seat: int) -> str:
         return render.brief(state, seat)
+
+    def breakdown(self, state: State) -> list[dict[str, Any]] | None:
+        return breakdown.breakdown(state) if self.result(state) is not None else None
 
     def result(self, state: State) -> Result | None:
         if state.phase != P_END:

@@ -24,10 +24,12 @@ Client frames (JSON objects, ``t`` says which)::
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
-tell {text, lang|null} (lang: the reader's own choice, for a tab with no table yet), mine {text},
-error {code, text}, tables {tables} (the nick's tables, ``/tables``:
+tell {text, role, room, lang|null} (lang: the reader's own choice, for a tab with no table yet),
+mine {text}, error {code, text}, tables {tables} (the nick's tables, ``/tables``:
 each {channel, game, running, your_move, turn, left, paused, text}, their move first; sent when
-the page opens and again when it changes). A claim that renames a browser sends
+the page opens and again when it changes). A tell's ``role`` is ``answer`` (to a line its reader
+typed in ``room``), ``hand`` (the private view of ``room``'s game again) or ``private``; a bot
+line answering a command names it in ``asked {nick, text}``. A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
@@ -89,6 +91,7 @@ from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_a
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
+from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 
 log = logging.getLogger(__name__)
 
@@ -115,6 +118,16 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-cache",
 }
+
+
+def _plain(view: dict[str, Any] | None) -> str:
+    """A view as compared with the last one sent: the clock's reading alone is no change to send."""
+    if view is None:
+        return "null"
+    clock = view.get("clock")
+    if isinstance(clock, dict):
+        view = {**view, "clock": {k: clock.get(k) for k in ("seats", "seconds", "paused")}}
+    return json.dumps(view, sort_keys=True)
 
 
 class WebTransport:
@@ -629,7 +642,7 @@ class WebTransport:
         assert self.hub is not None
         view = self.hub.private_view(self.network, room, user.key)
         if view:
-            conn.send("tell", text=view)
+            conn.send("tell", text=view, role="hand", room=room)
 
     async def _part(self, conn: Conn, frame: dict[str, Any]) -> None:
         assert self.hub is not None
@@ -712,7 +725,8 @@ class WebTransport:
                     tab.send("echo", room=room, text=clean)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
-        await self.hub.handle(Incoming(self.network, room, user, clean))
+        with answering(conn.nick, room, clean):
+            await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
         room = frame.get("room")
@@ -832,16 +846,22 @@ class WebTransport:
         """Say: to the room's tabs and spectators (then its board); Tell: only to the nick's own tabs."""
         if isinstance(message, Say):
             room = message.channel.lower()
-            self._public(room, "bot", nick=self.hub.bot_nick if self.hub else "bot", text=message.text)
+            asked = asked_here(room)  # a command's public answer names the line it answers
+            extra = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            bot = self.hub.bot_nick if self.hub else "bot"
+            self._public(room, "bot", nick=bot, text=message.text, **extra)
             self._refresh_board(room)
             self._changed(room)
         elif isinstance(message, Tell):
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
-            lang = self.hub.page_language(self.network, None, self._user(message.nick).key) if tabs else None
+            key = message.key or self._user(message.nick).key
+            lang = self.hub.page_language(self.network, None, key) if tabs else None
+            rooms = self._rooms_of(message.nick)
+            kind, where = sort_tell(self.hub, self.network, message.nick, key, message.text, rooms)
             for tab in tabs:
-                tab.send("tell", text=message.text, lang=lang)
+                tab.send("tell", text=message.text, role=kind, room=where, lang=lang)
                 for room in tab.rooms:
                     self._changed(room)
 
@@ -855,7 +875,7 @@ class WebTransport:
         key = None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
         view = self.hub.table_view(self.network, room, key)
         entries = view.pop("log", []) if view else []
-        conn.views[room] = json.dumps(view, sort_keys=True)
+        conn.views[room] = _plain(view)
         conn.logged.pop(room, None)
         asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, entries)
         return view
@@ -893,7 +913,7 @@ class WebTransport:
                 if key not in by_key:
                     view = self.hub.table_view(self.network, room, key)
                     entries = view.pop("log", []) if view else []
-                    plain = json.dumps(view, sort_keys=True)
+                    plain = _plain(view)
                     by_key[key] = (view, entries, plain, encode("view", room=room, view=view))
                 view, entries, plain, frame = by_key[key]
                 if tab.views.get(room) != plain:

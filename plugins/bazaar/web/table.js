@@ -29,18 +29,21 @@
     const rows = h.el("section", "bz-exchange");
     rows.appendChild(h.el("h4", "", L("exchange", "Exchange")));
     const list = h.el("ol", "bz-rows");
-    for (const row of pub.rows) {
-      const li = h.el("li", "bz-row");
+    const last = h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
+    const lastRow = last[0] === "trade" ? Number(last[1]) - 1 : -1;
+    const lastField = last[0] === "buy" ? Number(last[1]) - 1 : -1;
+    pub.rows.forEach((row, i) => {
+      const li = h.el("li", "bz-row" + (i === lastRow ? " last-here" : ""));
       li.append(stones(h, row.left, L, "left"), h.el("span", "bz-eq", "⇄"), stones(h, row.right, L, "right"));
       list.appendChild(li);
-    }
+    });
     rows.appendChild(list);
     grid.appendChild(rows);
 
     const fields = h.el("section", "bz-fields");
     fields.appendChild(h.el("h4", "", L("fields", "Fields")));
     pub.fields.forEach((field, i) => {
-      const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out"));
+      const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out") + (i === lastField ? " last-here" : ""));
       box.appendChild(h.el("span", "bz-field-n", String(i + 1)));
       if (field.top) {
         box.appendChild(stones(h, field.top, L));
@@ -68,6 +71,7 @@
     const players = h.el("div", "bz-players");
     pub.players.forEach((p, seat) => {
       const box = h.el("div", "bz-player " + h.seatClass(seat) + (pub.turn === seat ? " to-act" : ""));
+      box.dataset.seat = String(seat); // the page puts the turn clock's mark on it
       const name = h.el("strong", "bz-player-name", (pub.turn === seat ? "▶ " : "") + p.name);
       box.appendChild(name);
       box.appendChild(h.el("span", "bz-score", p.score + " " + L("pts", "pts") + " · " + L("bought", "bought") + " " + p.bought));
@@ -84,5 +88,12 @@
     return root;
   }
 
-  window.bazaarbotTables.register("bazaar", { board });
+  /** A button's words for a command: a trade names its row of the exchange. */
+  function label(command) {
+    const w = command.split(" ");
+    if (w[0] === "trade" && w.length === 2) return window.bazaarbotI18n.t("row {n}", { n: w[1] });
+    return null;
+  }
+
+  window.bazaarbotTables.register("bazaar", { board, label });
 })();

@@ -180,8 +180,10 @@
     const piles = h.el("div", "jp-row jp-piles");
     piles.appendChild(h.el("span", "jp-label", L("tokens", "Goods tokens")));
     const grid = h.el("div", "jp-pile-grid");
+    const last = h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
+    const sold = last[0] === "sell" ? kindOf(last[last.length - 1]) : null;
     for (const pile of pub.piles) {
-      const row = h.el("div", "jp-pile jp-" + pile.good);
+      const row = h.el("div", "jp-pile jp-" + pile.good + (pile.good === sold ? " last-here" : ""));
       row.appendChild(h.el("span", "jp-short", short(h, pile.good)));
       row.appendChild(h.el("span", "jp-pile-name", L(pile.good, pile.good)));
       const values = h.el("span", "jp-values");
@@ -203,6 +205,7 @@
     const players = h.el("div", "jp-players");
     pub.players.forEach((p, seat) => {
       const box = h.el("div", "jp-player " + h.seatClass(seat) + (pub.turn === seat ? " to-act" : ""));
+      box.dataset.seat = String(seat); // the page puts the turn clock's mark on it
       box.appendChild(h.el("strong", "jp-player-name", (pub.turn === seat ? "▶ " : "") + p.name));
       const facts = [
         L("hand", "hand") + " " + p.hand + "/" + pub.hand_limit,
@@ -261,6 +264,23 @@
     return root;
   }
 
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
+
+  function goodsText(counts, h) {
+    return Object.entries(counts)
+      .map(([kind, n]) => (n > 1 ? n + " " : "") + h.label(kind, kind))
+      .join(", ");
+  }
+
+  /** What the cards picked so far make, while they are not a whole move yet: what to pick next. */
+  function partial(sel, h) {
+    const taking = Object.keys(sel.m).length > 0;
+    const giving = Object.keys(sel.h).length > 0;
+    if (taking && giving) return t("take {take}, give {give} — pick as many cards to give as you take", { take: goodsText(sel.m, h), give: goodsText(sel.h, h) });
+    if (taking) return t("take {take} — now pick as many cards to give from your hand or herd", { take: goodsText(sel.m, h) });
+    return t("{give} — pick more of the same good to sell, or market cards to exchange for them", { give: goodsText(sel.h, h) });
+  }
+
   // the command the picked cards make, shown as text; playable only when it is legal
   function picker(pub, priv, h) {
     fresh(h);
@@ -271,7 +291,7 @@
     const row = h.el("div", "verb-group jp-picker");
     row.appendChild(h.el("span", "verb", t("pick")));
     const shown = found ? (h.said ? h.said(found.command) : found.command) : "";
-    const text = found ? shown : any ? "…" : t("pick cards on the table and in your hand");
+    const text = found ? shown : any ? partial(sel, h) : t("Pick cards in the market and in your hand.");
     const preview = h.el("code", "jp-preview" + (found ? " ready" : ""), text);
     preview.id = "command-preview";
     row.appendChild(preview);

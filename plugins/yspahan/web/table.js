@@ -3,12 +3,8 @@
 "use strict";
 
 (() => {
-  const CELL = 17;
   // arm -> [dx, dy] of one step away from the crossing
   const STEP = { west: [-1, 0], east: [1, 0], north: [0, -1], south: [0, 1] };
-
-  /** A game thing's id (souk, field, building, card) as the reader names it (the server's terms). */
-  const T = (pub, id) => (pub && pub.terms && pub.terms[id]) || id;
 
   function owner(h, seat, text) {
     const node = h.el("span", "ys-cube " + h.seatClass(seat), text || h.initial(seat));
@@ -16,24 +12,54 @@
     return node;
   }
 
+  const t = (text, args) => window.bazaarbotI18n.t(text, args);
+  // a name from the view's terms; a page whose helpers have none (an older one) shows the id
+  const term = (h, id) => (h.term ? h.term(id) : String(id));
+
+  // the commands that take a dice group of the tower: take/deliver by field, draw by the dice's value
+  function groupCommands(h, row) {
+    const mine = [];
+    for (const c of h.commands()) {
+      const w = c.split(" ");
+      if ((w[0] === "take" || w[0] === "deliver") && w[1] === row.field) mine.push(c);
+      else if (w[0] === "draw" && Number(w[1]) === row.value) mine.push(c);
+    }
+    return mine;
+  }
+
   function tower(pub, h, L) {
     const box = h.el("section", "ys-tower");
     box.appendChild(h.el("h4", "", L("tower", "Tower")));
     if (!pub.rolled) box.appendChild(h.el("p", "muted small", L("not_rolled", "not rolled yet")));
+    const two = pub.players.length === 2;
+    let yellow = 0;
     for (const row of [...pub.tower].reverse()) {
       const line = h.el("div", "ys-field");
-      line.appendChild(h.el("span", "ys-field-name", T(pub, row.field)));
+      line.appendChild(h.el("span", "ys-field-name", term(h, row.field)));
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
       for (let i = 0; i < row.yellow; i++) {
-        const die = h.el("span", "ys-die yellow", String(row.value));
-        die.title = L("yellow", "yellow");
+        const die = h.el("span", "ys-die yellow" + (two ? " reserved " + h.seatClass(pub.start) : ""), String(row.value));
+        die.title = two ? t("yellow: {name}'s alone", { name: h.seatName(pub.start) }) : L("yellow", "yellow");
         die.appendChild(h.el("sup", "", "Y"));
         dice.appendChild(die);
       }
+      yellow += row.yellow;
       if (!row.white && !row.yellow) dice.appendChild(h.el("span", "muted", "–"));
       line.appendChild(dice);
+      // the group is the thing you pick: its actions sit on it
+      for (const command of groupCommands(h, row)) {
+        const b = h.button(label(command, h) || (h.said ? h.said(command) : command), () => h.play(command), "btn move ys-act");
+        b.dataset.command = command;
+        b.title = h.said ? h.said(command) : command; // as the reader could type it
+        line.appendChild(b);
+      }
       box.appendChild(line);
+    }
+    if (two && yellow) {
+      box.appendChild(
+        h.el("p", "ys-rule", t("2 players: the yellow dice are {name}'s alone (the start player). The other player may not take a group of only yellow dice; in a mixed group they count for nothing.", { name: h.seatName(pub.start) }))
+      );
     }
     return box;
   }
@@ -54,45 +80,110 @@
     return box;
   }
 
-  function city(pub, h, L) {
-    const box = h.el("section", "ys-city");
-    for (const nb of pub.neighbourhoods) {
-      const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
-      part.appendChild(h.el("h4", "", T(pub, nb.name)));
-      for (const souk of nb.souks) {
-        const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
-        const name = h.el("span", "ys-souk-name", T(pub, souk.id));
-        name.appendChild(h.el("span", "ys-points", " " + souk.points));
-        line.appendChild(name);
-        const shops = h.el("span", "ys-shops");
-        for (const shop of souk.shops) {
-          const cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
-          cell.classList.add("ys-shop");
-          if (shop.space) {
-            cell.classList.add("road");
-            cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
-          }
-          shops.appendChild(cell);
-        }
-        line.appendChild(shops);
-        if (souk.complete) line.appendChild(h.el("span", "ys-done", "✓ " + L("done", "complete")));
-        part.appendChild(line);
-      }
-      box.appendChild(part);
-    }
-    return box;
+  // where each quarter lies around the crossing, by the arms its shops face
+  const QUADRANT = { chests: "nw", vases: "ne", sacks: "sw", barrels: "se" };
+
+  // the place commands the map's free shops offer in this drawing (the generic controls skip them)
+  let offered = new Set();
+
+  /** The command that puts a cube in this free shop, if it is legal now (one button per interior). */
+  function placeCommand(souk, shop, legal, used) {
+    if (shop.space) return shop.space.split("/").map((sp) => "place " + souk.id + " " + sp).find((c) => legal.has(c)) || null;
+    const command = "place " + souk.id;
+    if (used.has(command) || !legal.has(command)) return null;
+    used.add(command);
+    return command;
   }
 
-  function road(pub, h, L) {
-    const box = h.el("section", "ys-road");
+  function quarter(nb, h, L) {
+    const legal = new Set(h.commands().filter((c) => c.startsWith("place ")));
+    const used = new Set();
+    const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
+    part.appendChild(h.el("h4", "", term(h, nb.name)));
+    for (const souk of nb.souks) {
+      const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
+      const name = h.el("span", "ys-souk-name", term(h, souk.id));
+      name.appendChild(h.el("span", "ys-points", " " + souk.points));
+      line.appendChild(name);
+      const shops = h.el("span", "ys-shops");
+      for (const shop of souk.shops) {
+        const command = shop.owner === null ? placeCommand(souk, shop, legal, used) : null;
+        let cell;
+        if (command) {
+          cell = h.button("", () => h.play(command), "btn move ys-shop free ys-place");
+          cell.dataset.command = command;
+          cell.setAttribute("aria-label", h.said ? h.said(command) : command);
+          cell.title = cell.getAttribute("aria-label");
+          offered.add(command);
+        } else cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
+        cell.classList.add("ys-shop");
+        if (shop.space) {
+          cell.classList.add("road");
+          cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
+        }
+        shops.appendChild(cell);
+      }
+      line.appendChild(shops);
+      if (souk.complete) line.appendChild(h.el("span", "ys-done", "✓ " + L("done", "complete")));
+      part.appendChild(line);
+    }
+    return part;
+  }
+
+  // the destination chosen on the road when several dice groups lead there
+  const choice = { key: null, space: null };
+
+  function alongTheRoad(pub) {
+    const along = {};
+    for (const nb of pub.neighbourhoods) {
+      for (const souk of nb.souks) {
+        for (const shop of souk.shops) {
+          if (!shop.space) continue;
+          for (const space of shop.space.split("/")) {
+            const list = along[space] || (along[space] = []);
+            list.push({ nb: nb.name, souk: souk.id, owner: shop.owner });
+          }
+        }
+      }
+    }
+    return along;
+  }
+
+  /** The city: the road's cross, the supervisor on it, and the four quarters in the corners it makes. */
+  function cityMap(pub, h, L) {
+    const box = h.el("section", "ys-map ys-city ys-road");
     box.appendChild(h.el("h4", "", L("road", "Road") + " · " + L("supervisor", "Supervisor") + " " + pub.supervisor));
+    const key = String(h.view.game_id) + ":" + String(h.view.moves);
+    if (choice.key !== key) {
+      choice.key = key;
+      choice.space = null;
+    }
+    const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
+    const to = {};
+    for (const m of moves) (to[m.to] || (to[m.to] = [])).push(m);
     const len = Object.fromEntries(pub.road.map((a) => [a.arm, a.spaces.length]));
     const left = len.west || 0;
     const top = len.north || 0;
-    const width = (left + 1 + (len.east || 0)) * CELL + 2;
-    const height = (top + 1 + (len.south || 0)) * CELL + 2;
-    const pic = h.svg("svg", { viewBox: "0 0 " + width + " " + height, width, height, role: "img", class: "ys-road-map" });
-    pic.appendChild(h.svg("title", {}, L("supervisor", "Supervisor") + ": " + pub.supervisor));
+    const grid = h.el("div", "ys-road-grid");
+    const cols = left + 1 + (len.east || 0);
+    const rows = top + 1 + (len.south || 0);
+    grid.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+    const corner = {
+      nw: [1, left + 1, 1, top + 1],
+      ne: [left + 2, cols + 1, 1, top + 1],
+      sw: [1, left + 1, top + 2, rows + 1],
+      se: [left + 2, cols + 1, top + 2, rows + 1],
+    };
+    for (const nb of pub.neighbourhoods) {
+      const area = corner[QUADRANT[nb.name.toLowerCase()]];
+      const part = quarter(nb, h, L);
+      if (area) {
+        part.style.gridColumn = area[0] + " / " + area[1];
+        part.style.gridRow = area[2] + " / " + area[3];
+      }
+      grid.appendChild(part);
+    }
+    const along = alongTheRoad(pub);
     const cells = [{ name: "X", x: left, y: top }];
     for (const arm of pub.road) {
       const [dx, dy] = STEP[arm.arm] || [0, 0];
@@ -100,13 +191,74 @@
     }
     for (const c of cells) {
       const here = c.name === pub.supervisor;
-      pic.appendChild(
-        h.svg("rect", { x: c.x * CELL + 1, y: c.y * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 2, class: here ? "sup" : "space" })
-      );
-      pic.appendChild(h.svg("text", { x: c.x * CELL + CELL / 2 + 1, y: c.y * CELL + CELL / 2 + 4, class: here ? "sup-label" : "label" }, here ? "S" : c.name.slice(1) || "X"));
+      const options = to[c.name] || [];
+      const cell = options.length ? h.el("button", "ys-space dest") : h.el("div", "ys-space");
+      if (here) cell.classList.add("sup");
+      cell.style.gridColumn = String(c.x + 1);
+      cell.style.gridRow = String(c.y + 1);
+      cell.dataset.space = c.name;
+      cell.appendChild(h.el("span", "ys-space-name", here ? "S" : c.name.slice(1) || "✕"));
+      const shops = along[c.name] || [];
+      if (shops.length) cell.classList.add("ys-along-" + shops[0].nb.toLowerCase());
+      for (const shop of shops) if (shop.owner !== null) cell.appendChild(h.el("span", "ys-dot " + h.seatClass(shop.owner)));
+      const where = shops.length ? " · " + [...new Set(shops.map((s) => term(h, s.souk)))].join(", ") : "";
+      cell.title = (here ? L("supervisor", "Supervisor") + " · " : "") + c.name + where;
+      if (options.length) {
+        cell.type = "button";
+        const cheapest = Math.min(...options.map((m) => m.gold));
+        if (cheapest) cell.appendChild(h.el("span", "ys-cost", cheapest + "g"));
+        cell.title += " · " + options.map((m) => moveLabel(m, h)).join(" / ");
+        if (options.length === 1) {
+          cell.classList.add("move");
+          cell.dataset.command = options[0].command;
+          cell.addEventListener("click", () => h.play(options[0].command));
+        } else {
+          cell.addEventListener("click", () => {
+            choice.space = choice.space === c.name ? null : c.name;
+            h.rerender();
+          });
+        }
+        if (choice.space === c.name) cell.classList.add("chosen");
+      }
+      grid.appendChild(cell);
     }
-    box.appendChild(pic);
+    box.appendChild(grid);
+    if (moves.length) {
+      const hint = h.el("p", "muted small", t("Tap a lit space to move the supervisor there (the gold it costs is on it)."));
+      box.appendChild(hint);
+    }
+    if (choice.space && to[choice.space]) {
+      const pick = h.el("div", "verb-group ys-move-choice");
+      pick.appendChild(h.el("span", "verb", choice.space));
+      for (const m of to[choice.space]) {
+        const b = h.button(moveLabel(m, h), () => h.play(m.command), "btn move");
+        b.dataset.command = m.command;
+        pick.appendChild(b);
+      }
+      box.appendChild(pick);
+    }
     return box;
+  }
+
+  function moveLabel(m, h) {
+    const field = term(h, m.field);
+    return m.gold
+      ? t("with the {dice}s ({field}), {gold} gold", { dice: m.dice, field, gold: m.gold })
+      : t("with the {dice}s ({field})", { dice: m.dice, field });
+  }
+
+  /** A button's words for a command of this game (the generic controls use them too). */
+  function label(command, h) {
+    const w = command.split(" ");
+    if (w[0] === "draw") return w[1] ? t("draw a card (the {v}s)", { v: w[1] }) : t("draw a card");
+    if (w[0] === "take") return t("take {what}", { what: term(h, w[1]) });
+    if (w[0] === "deliver") return t("deliver {what}", { what: term(h, w[1]) });
+    if (w[0] === "yellow") return t("buy {n} yellow dice ({n} gold) and roll", { n: w[1] });
+    if (w[0] === "roll") return t("roll the dice");
+    if (w[0] === "play" && w[1]) return [term(h, w[1]), ...w.slice(2).map((x) => term(h, x))].join(" ");
+    if (w[0] === "extra" && w[1]) return t("extra die: {card}", { card: term(h, w[1]) });
+    if (w[0] === "build" && w[1]) return t("build {what}", { what: term(h, w[1]) });
+    return null;
   }
 
   function players(pub, h, L) {
@@ -116,18 +268,20 @@
     table.appendChild(head);
     pub.players.forEach((p, seat) => {
       const row = h.el("tr", h.seatClass(seat) + (pub.current === seat ? " to-act" : ""));
+      row.dataset.seat = String(seat);
       const name = h.el("td", "ys-name");
       name.appendChild(owner(h, seat));
       name.appendChild(h.el("span", "", " " + (pub.current === seat ? "▶ " : "") + p.name + (pub.start === seat ? " (" + L("start", "start player") + ")" : "")));
       row.appendChild(name);
       for (const v of [p.score, p.gold, p.camels, p.cards]) row.appendChild(h.el("td", "num", String(v)));
-      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.map((b) => T(pub, b)).join(", ") : L("none", "none")));
+      row.appendChild(h.el("td", "ys-buildings", p.buildings.length ? p.buildings.map((b) => term(h, b)).join(", ") : L("none", "none")));
       table.appendChild(row);
     });
     return table;
   }
 
   function board(pub, h) {
+    offered = new Set();
     const L = (k, f) => h.label(k, f);
     const root = h.el("div", "ys-table");
     const head = h.el("div", "ys-head");
@@ -137,11 +291,9 @@
     const grid = h.el("div", "ys-grid");
     const side = h.el("div", "ys-side");
     side.append(tower(pub, h, L), caravan(pub, h, L));
-    grid.append(side, city(pub, h, L));
+    grid.append(side, cityMap(pub, h, L));
     root.appendChild(grid);
-    const bottom = h.el("div", "ys-bottom");
-    bottom.append(road(pub, h, L), players(pub, h, L));
-    root.appendChild(bottom);
+    root.appendChild(players(pub, h, L));
     return root;
   }
 
@@ -152,15 +304,16 @@
     if (!priv.cards.length) cards.appendChild(h.el("li", "muted", L("no_cards", "no cards")));
     for (const c of priv.cards) {
       const li = h.el("li", "ys-card");
-      li.appendChild(h.el("strong", "", T(pub, c.id)));
-      li.appendChild(h.el("span", "", " — " + c.text));
+      li.dataset.card = c.id;
+      li.appendChild(h.el("strong", "", c.name || term(h, c.id)));
+      li.appendChild(h.el("span", "", " — " + (c.summary || c.text)));
       cards.appendChild(li);
     }
     root.appendChild(cards);
     if (priv.to_build.length) {
       const line = h.el("p", "ys-to-build", L("to_build", "Still to build") + ": ");
       priv.to_build.forEach((b, i) => {
-        const item = h.el("abbr", "", T(pub, b.id));
+        const item = h.el("abbr", "", b.name || term(h, b.id));
         item.title = b.text;
         line.appendChild(item);
         if (i < priv.to_build.length - 1) line.appendChild(document.createTextNode(", "));
@@ -170,5 +323,14 @@
     return root;
   }
 
-  window.bazaarbotTables.register("yspahan", { board, hand });
+  /** Whether the drawn table offers ``command`` itself (a tower group's action, a lit road space). */
+  function handles(command, h) {
+    const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
+    if (moves.some((m) => m.command === command) || offered.has(command)) return true;
+    const pub = h.view.public;
+    return !!pub && pub.tower.some((row) => groupCommands(h, row).includes(command));
+  }
+
+  // the tower's groups and the road's lit spaces play those moves: they are not repeated under the table
+  window.bazaarbotTables.register("yspahan", { board, hand, label, handles });
 })();

@@ -146,7 +146,7 @@
     gamelog.hidden = true;
     gamelog.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     $("gamelogs").appendChild(gamelog);
-    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false };
+    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false, feedback: null, hand: null };
     state.rooms.set(name, r);
     if (!WATCH) {
       const item = el("li", "room");
@@ -220,6 +220,7 @@
     r.gamelog.scrollTop = r.gamelog.scrollHeight;
     renderBoard();
     renderTable();
+    renderFeedback();
     renderMembers();
     renderRooms();
     updateTitle();
@@ -230,6 +231,10 @@
   function roomLine(name, kind, nick, text, at, fromHistory) {
     const r = room(name);
     append(r.log, kind, nick, text, at);
+    if (name === state.active && !fromHistory && kind === "chat" && drawerShut()) {
+      const badge = $("chat-badge"); // a closed drawer on a phone still says that people talk
+      if (badge) badge.textContent = String((Number(badge.textContent) || 0) + 1);
+    }
     if (name === state.active) markSeen(name, at);
     else if (!(fromHistory && (typeof at !== "number" || at <= (state.seen[name] || 0)))) {
       r.unread += 1;
@@ -237,14 +242,54 @@
     }
   }
 
-  function privateLine(kind, text, nick) {
+  /** A line of the Private pane, which all rooms share: it names its room; ``quiet`` lines add no badge. */
+  function privateLine(kind, text, nick, quiet) {
     const pane = $("private");
     if (!pane) return;
     append(pane, kind, nick || "", text);
-    if (state.pane !== "private" && kind !== "mine") {
+    if (state.pane !== "private" && kind !== "mine" && !quiet) {
       const badge = $("private-badge");
       badge.textContent = String((Number(badge.textContent) || 0) + 1);
     }
+  }
+
+  // --- feedback: the answer to what you just typed, next to where you typed it ------------------
+  /** Shown over the table of ``name`` until the next line sent there (or another answer). */
+  function setFeedback(name, text, kind) {
+    const r = name && state.rooms.get(name);
+    if (!r) {
+      privateLine(kind === "error" ? "error" : "tell", text);
+      return;
+    }
+    r.feedback = text ? { text, kind: kind || "answer" } : null;
+    if (name === state.active) renderFeedback();
+  }
+
+  function renderFeedback() {
+    const box = $("feedback");
+    if (!box) return;
+    const r = state.active && state.rooms.get(state.active);
+    const fb = r && r.feedback;
+    box.hidden = !fb;
+    box.dataset.kind = fb ? fb.kind : "";
+    $("feedback-text").textContent = fb ? fb.text : "";
+  }
+
+  /** A private line from the bot: an answer goes to its room, a hand only when it changed, the rest to Private. */
+  function gotTell(f) {
+    const r = typeof f.room === "string" ? state.rooms.get(f.room) : null;
+    if (f.role === "answer" && r) {
+      append(r.log, "tell", state.bot + " → " + t("you"), f.text);
+      setFeedback(f.room, f.text, "answer");
+      return;
+    }
+    if (f.role === "hand" && r) {
+      if (r.hand === f.text) return; // the page draws the hand already; the same one again is no news
+      r.hand = f.text;
+      privateLine("tell", f.text, f.room, true);
+      return;
+    }
+    privateLine("tell", f.text, typeof f.room === "string" ? f.room : "");
   }
 
   function showPane(pane) {
@@ -310,7 +355,9 @@
       label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || t(fallback || key),
       seatName: (seat) => seatName(view, seat),
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
-      initial: (seat) => seatName(view, seat).slice(0, 1).toUpperCase(),
+      initial: (seat) => initialOf(view, seat),
+      // the name of a game thing in the reader's language (from the server); never an identifier alone
+      term: (id) => (view.terms && view.terms[id]) || String(id).replace(/_/g, " "),
       commands: () => (view.you && view.you.commands) || [],
       t, // the page's words in its reader's language
       said: (command) => (view.you && view.you.said && view.you.said[command]) || command,
@@ -319,29 +366,94 @@
     };
   }
 
+  /** A seat's badge: its initial, or its number when another seat shares that initial (two AIs). */
+  function initialOf(view, seat) {
+    const letter = (name) => String(name || "?").replace(/^AI:/, "").slice(0, 1).toUpperCase();
+    const mine = letter(seatName(view, seat));
+    const shared = (view.players || []).filter((name) => letter(name) === mine).length > 1;
+    return shared ? String(seat + 1) : mine;
+  }
+
   function turnText(view) {
     if (!view) return { text: t("No game is running here yet."), mine: false };
     if (view.phase === "lobby") {
       const seated = view.seats.map((s) => s.nick).join(", ") || t("nobody yet");
-      const text = t("{title} table ({min}–{max} players). Seated: {seated}.", { title: view.title, min: view.min, max: view.max, seated });
-      return { text, mine: false };
+      const size = view.min === view.max
+        ? t("{title} table ({n} players).", { title: view.title, n: view.max })
+        : t("{title} table ({min}–{max} players).", { title: view.title, min: view.min, max: view.max });
+      return { text: size + " " + t("Seated: {names}.", { names: seated }), mine: false };
     }
-    if (view.phase === "over") {
-      return { text: view.result ? view.result.headline : t("The game is over."), mine: false, over: true };
-    }
+    if (view.phase === "over") return { text: t("The game is over."), mine: false, over: true };
     const me = view.you && view.you.seat;
     const mine = typeof me === "number" && view.to_act.includes(me);
     const who = view.to_act.map((s) => seatName(view, s)).join(", ");
+    const head = mine ? t("Your turn.") : t("Waiting for {who}.", { who });
     const status = view.public && view.public.status ? " " + view.public.status : "";
-    return { text: (mine ? t("● Your turn.") : t("Waiting for {who}.", { who })) + status, mine };
+    return { text: head + status, mine };
+  }
+
+  // --- the turn clock: a countdown on the seat whose decision it is -------------------------
+  const URGENT = 30; // seconds: the last call
+  let ticking = null;
+
+  /** Seconds left on the room's clock, by the server's clock (the view says what it read). */
+  function secondsLeft(r) {
+    const c = r && r.view && r.view.clock;
+    if (!c || r.view.phase !== "running") return null;
+    if (typeof c.paused === "number") return c.paused;
+    if (typeof c.deadline !== "number") return null;
+    return Math.max(0, c.deadline - (Date.now() / 1000 + (r.clockOffset || 0)));
+  }
+
+  function clockText(left) {
+    const whole = Math.ceil(left);
+    return Math.floor(whole / 60) + ":" + String(whole % 60).padStart(2, "0");
+  }
+
+  function renderClock() {
+    const node = $("clock");
+    if (!node) return;
+    const r = state.active && state.rooms.get(state.active);
+    const left = secondsLeft(r);
+    if (left === null) {
+      node.hidden = true;
+      return;
+    }
+    const c = r.view.clock;
+    const who = c.seats.map((s) => seatName(r.view, s)).join(", ");
+    node.hidden = false;
+    node.textContent = t("{who}: {time} left", { who, time: clockText(left) });
+    node.classList.toggle("urgent", left <= URGENT);
+    node.classList.toggle("mine", !!(r.view.you && c.seats.includes(r.view.you.seat)));
+    node.title = typeof c.paused === "number" ? t("The clock is paused.") : t("Then the AI plays the move.");
+    for (const seat of document.querySelectorAll("#table [data-seat]")) {
+      const on = c.seats.includes(Number(seat.dataset.seat));
+      seat.classList.toggle("clock-on", on);
+      seat.classList.toggle("clock-urgent", on && left <= URGENT);
+    }
+  }
+
+  function startTicking() {
+    if (ticking === null) ticking = window.setInterval(renderClock, 1000);
   }
 
   function renderTurn(view) {
     const node = $("turn");
     const turn = turnText(view);
-    node.textContent = turn.text;
+    const text = $("turn-text");
+    (text || node).textContent = turn.text;
     node.classList.toggle("mine", turn.mine);
     node.classList.toggle("over", !!turn.over);
+    const last = $("last-move");
+    if (last) {
+      const move = view && view.phase !== "lobby" ? view.last : null;
+      last.hidden = !move;
+      // the bot's announcement of it, its first sentence (the rest says whose turn it is now)
+      const said = move && move.lines && move.lines[0] ? move.lines[0].split(/(?<=[.!?])\s/)[0] : "";
+      last.textContent = !move ? "" : said ? t("Last move: {move}", { move: said }) : t("Last move: {nick}: {move}", { nick: move.nick, move: move.said || move.text });
+      if (move && typeof move.seat === "number") last.className = "last-move seat-" + (move.seat % 6);
+    }
+    renderClock();
   }
 
   function renderTable() {
@@ -360,7 +472,7 @@
     }
     if (!view) {
       table.appendChild(el("p", "muted", WATCH ? t("Nothing is happening at this table yet.") : t("No game is running here yet. Sit down to play.")));
-      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null }, controls);
+      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null, seating: { free: 1, levels: [] } }, controls);
       return;
     }
     if (view.phase === "lobby") {
@@ -383,6 +495,7 @@
     }
     if (!drawn) drawn = el("pre", "board-fallback", (view.public && view.public.text) || r.board || "");
     table.appendChild(drawn);
+    markLastMover(view, table);
     if (WATCH) return;
     const you = view.you;
     if (you && typeof you.seat === "number" && view.phase === "running" && you.private) {
@@ -401,23 +514,58 @@
       if (!mine) mine = el("pre", "hand-text", you.private ? you.private.text || JSON.stringify(you.private) : t("You hold nothing secret in this game."));
       hand.appendChild(mine);
     }
-    if (view.phase === "over") renderLobbyControls(view, controls);
-    else renderMoveControls(view, renderer, h, controls);
+    renderLobbyControls(view, controls);
+    if (view.phase !== "over") renderMoveControls(view, renderer, h, controls);
+  }
+
+  /** The game's end: one result line, then the score by source per player (or the scores alone). */
+  /** The panel of whoever made the last move carries a mark (the game's renderer marks what moved). */
+  function markLastMover(view, table) {
+    const last = view.phase === "running" ? view.last : null;
+    if (!last || typeof last.seat !== "number") return;
+    for (const node of table.querySelectorAll('[data-seat="' + last.seat + '"]')) {
+      node.classList.add("last-mover");
+      node.dataset.lastMove = t("last move");
+    }
   }
 
   function resultBox(view) {
+    const result = view.result;
     const box = el("div", "result");
-    box.appendChild(el("strong", "result-head", view.result.headline));
+    box.appendChild(el("strong", "result-head", result.headline));
+    const seats = result.scores.map((s, seat) => ({ ...s, seat }));
+    const rows = Array.isArray(result.breakdown) ? result.breakdown : null;
+    if (rows && rows.length) {
+      const table = el("table", "result-breakdown");
+      const head = el("tr");
+      head.appendChild(el("th", "", ""));
+      for (const s of seats) {
+        const winner = result.winners.includes(s.seat);
+        head.appendChild(el("th", "seat-" + (s.seat % 6) + (winner ? " winner" : ""), (winner ? "★ " : "") + s.nick));
+      }
+      table.appendChild(head);
+      for (const row of rows) {
+        const tr = el("tr", row.total ? "total" : "");
+        tr.appendChild(el("td", "label", row.label));
+        seats.forEach((s) => tr.appendChild(el("td", "num", row.values[s.seat] === undefined ? "" : row.values[s.seat])));
+        table.appendChild(tr);
+      }
+      const wrap = el("div", "result-table");
+      wrap.appendChild(table);
+      box.appendChild(wrap);
+      if (view.game_id) box.appendChild(replayLink(view.game_id, t("Replay this game")));
+      return box;
+    }
     const list = el("ol", "result-scores");
     const rankOf = new Map();
-    view.result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
-    const order = view.result.scores.map((s, seat) => ({ ...s, seat })).sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
-    for (const s of order) {
-      const winner = view.result.winners.includes(s.seat);
+    result.ranking.forEach((group, i) => group.forEach((seat) => rankOf.set(seat, i)));
+    seats.sort((a, b) => (rankOf.get(a.seat) || 0) - (rankOf.get(b.seat) || 0));
+    for (const s of seats) {
+      const winner = result.winners.includes(s.seat);
       list.appendChild(el("li", winner ? "winner" : "", (winner ? "★ " : "") + s.nick + ": " + s.score));
     }
     box.appendChild(list);
-    if (view.result.detail) box.appendChild(el("p", "result-detail", view.result.detail));
+    // the result's detail repeats the headline's scores: the list says them once
     if (view.game_id) box.appendChild(replayLink(view.game_id, t("Replay this game")));
     return box;
   }
@@ -428,28 +576,50 @@
     const list = el("ul", "lobby-seats");
     for (let n = 1; n <= view.max; n++) {
       const seat = view.seats.find((s) => s.number === n);
-      const who = seat ? (seat.nick === view.host ? t("{nick} (host)", { nick: seat.nick }) : seat.nick) : t("free");
-      const li = el("li", seat ? "taken" : "free", t("Seat {n}: {who}", { n, who }));
+      const text = !seat
+        ? t("Seat {n}: free", { n })
+        : seat.nick === view.host
+          ? t("Seat {n}: {nick} (host)", { n, nick: seat.nick })
+          : t("Seat {n}: {nick}", { n, nick: seat.nick });
+      const li = el("li", seat ? "taken" : "free", text);
       list.appendChild(li);
     }
     box.appendChild(list);
     table.appendChild(box);
   }
 
+  /** The lobby and seat buttons: each sends the command a person could type. */
   function renderLobbyControls(view, controls) {
     if (!controls || WATCH) return;
     const you = view.you || {};
-    const group = el("div", "verb-group");
-    if (!you.seated) group.appendChild(commandButton("/join", t("Sit down")));
-    if (you.seated && (you.host || !view.host)) {
-      if (view.seats.length >= (view.min || 1)) group.appendChild(commandButton("/start", view.phase === "over" ? t("Rematch (/start)") : t("Start")));
+    const seating = view.seating || { free: 0, levels: [] };
+    const group = el("div", "verb-group seat-buttons");
+    const running = view.phase === "running";
+    if (you.take_back) group.appendChild(commandButton(you.take_back, t("Take my seat back"), "primary"));
+    else if (!you.seated && seating.free > 0) group.appendChild(commandButton("/join", running ? t("Sit in") : t("Sit down"), "primary"));
+    if (!running && you.seated && (you.host || !view.host) && view.seats.length >= (view.min || 1)) {
+      group.appendChild(commandButton("/start", view.phase === "over" ? t("Play again") : t("Start"), "primary"));
     }
-    if (you.seated) group.appendChild(commandButton("/leave", t("Get up")));
+    if (!running && you.seated && seating.free > 0 && seating.levels.length) {
+      const pick = el("select", "ai-level");
+      pick.id = "ai-level";
+      pick.setAttribute("aria-label", t("AI level"));
+      for (const level of seating.levels) {
+        const option = el("option", "", level);
+        option.value = level;
+        if (level === "medium") option.selected = true;
+        pick.appendChild(option);
+      }
+      const add = button(t("Add AI"), () => playCommand("/addbot " + pick.value), "btn move");
+      add.id = "add-ai";
+      group.append(add, pick);
+    }
+    if (!running && you.seated) group.appendChild(commandButton("/leave", t("Leave")));
     if (group.childElementCount) {
       controls.hidden = false;
       controls.appendChild(group);
     }
-    if (you.seated && you.host && view.games && view.games.length > 1) {
+    if (!running && you.seated && you.host && view.games && view.games.length > 1) {
       const other = el("div", "verb-group");
       other.appendChild(el("span", "verb", t("game")));
       for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
@@ -457,8 +627,8 @@
     }
   }
 
-  function commandButton(command, label) {
-    const b = button(label || command, () => playCommand(command), "btn move");
+  function commandButton(command, label, extra) {
+    const b = button(label || command, () => playCommand(command), "btn move" + (extra ? " " + extra : ""));
     b.dataset.command = command;
     return b;
   }
@@ -480,6 +650,7 @@
     const shown = (command) => said[command] || command; // the reader's words; the English is sent
     for (const command of commands) {
       const verb = shown(command).split(" ")[0];
+      if (drawnOffers(renderer, command, h)) continue; // the drawn table offers it itself
       if (!groups.has(verb)) groups.set(verb, []);
       groups.get(verb).push(command);
     }
@@ -489,7 +660,7 @@
       if (list.length <= MAX_BUTTONS) {
         for (const command of list) {
           const rest = shown(command).slice(verb.length).trim();
-          const b = commandButton(command, rest || verb);
+          const b = commandButton(command, describe(renderer, command, h) || rest || verb);
           b.title = shown(command);
           group.appendChild(b);
         }
@@ -497,7 +668,7 @@
         const select = el("select", "move-list");
         select.setAttribute("aria-label", t("{verb} moves", { verb }));
         for (const command of list) {
-          const option = el("option", "", shown(command));
+          const option = el("option", "", describe(renderer, command, h) || shown(command));
           option.value = command;
           select.appendChild(option);
         }
@@ -507,10 +678,34 @@
       }
       controls.appendChild(group);
     }
+    if (!controls.childElementCount) controls.hidden = true;
+  }
+
+  /** Whether the drawn table has its own control for a command (optional ``handles`` hook). */
+  function drawnOffers(renderer, command, h) {
+    if (!renderer || typeof renderer.handles !== "function") return false;
+    try {
+      return !!renderer.handles(command, h);
+    } catch (e) {
+      window.console.error(e);
+      return false;
+    }
+  }
+
+  /** The renderer's words for a command, if it has any (optional ``label`` hook). */
+  function describe(renderer, command, h) {
+    if (!renderer || !renderer.label) return null;
+    try {
+      return renderer.label(command, h);
+    } catch (e) {
+      window.console.error(e);
+      return null;
+    }
   }
 
   function playCommand(command) {
     if (!state.active) return;
+    setFeedback(state.active, null);
     const line = $("line");
     if (line) line.value = command;
     send({ t: "say", room: state.active, text: command });
@@ -532,6 +727,10 @@
     const r = room(name);
     r.view = view || null;
     if (view && name === state.active) window.bazaarbotI18n.setLanguage(view.lang || null);
+    if (view && view.clock && typeof view.clock.now === "number") {
+      r.clockOffset = view.clock.now - Date.now() / 1000;
+      startTicking();
+    }
     const me = view && view.you && view.you.seat;
     const mine = !!view && view.phase === "running" && typeof me === "number" && view.to_act.includes(me);
     const was = state.myTurn.has(name);
@@ -549,8 +748,9 @@
   /** The input hint and the help line show a move of the room's own game. */
   function showExample(view) {
     const example = view && view.example;
-    if (!example) return;
-    $("line").placeholder = t("Say something, or a command: /join /start {example}", { example: example });
+    const line = $("line");
+    if (!example || !line) return; // the watch page has no input
+    line.placeholder = t("Say something, or a command: /join /start {example}", { example: example });
     const code = $("example-move");
     if (code) code.textContent = example;
   }
@@ -731,7 +931,12 @@
         const fresh = r.log.childElementCount === 0;
         showHistory(f.room, f.history);
         const seated = f.view && f.view.you && f.view.you.seated;
-        if (fresh && !seated) {
+        const takeBack = f.view && f.view.you && f.view.you.take_back;
+        if (takeBack) {
+          const line = t("An AI plays your seat in {room} while you are away. Press “Take my seat back” (or type {command}) to play it again.", { room: f.room, command: takeBack });
+          roomLine(f.room, "system", "", line, undefined, true);
+          setFeedback(f.room, line, "answer");
+        } else if (fresh && !seated) {
           roomLine(
             f.room,
             "system",
@@ -783,7 +988,12 @@
         if (state.rooms.has(f.room)) append(room(f.room).log, "mine", t("you → {bot}", { bot: state.bot }), f.text);
         break;
       case "bot":
-        if (state.rooms.has(f.room)) roomLine(f.room, "bot", f.nick, f.text, f.at);
+        if (!state.rooms.has(f.room)) break;
+        if (f.asked && typeof f.asked.text === "string" && f.asked.nick !== state.nick) {
+          // a command's public answer: the others see what was asked
+          roomLine(f.room, "asked", f.asked.nick, f.asked.text, f.at);
+        }
+        roomLine(f.room, "bot", f.nick, f.text, f.at);
         break;
       case "board": {
         const r = state.rooms.get(f.room);
@@ -801,7 +1011,7 @@
       case "tell": {
         const r = state.active && state.rooms.get(state.active);
         if (!(r && r.view)) window.bazaarbotI18n.setLanguage(f.lang || null); // a table's view says it otherwise
-        privateLine("tell", f.text);
+        gotTell(f);
         break;
       }
       case "mine":
@@ -810,7 +1020,7 @@
       case "error":
         if (f.code === "nick" && (!state.nick || !$("nick-box").hidden)) showNickBox(f.text);
         else if (WATCH) break;
-        else privateLine("error", f.text);
+        else setFeedback(state.active, f.text, "error");
         break;
       default:
         break;
@@ -821,10 +1031,11 @@
   function submitLine(raw) {
     const line = raw.trim();
     if (!line) return;
+    setFeedback(state.active, null); // the next action: the last answer has been read
     const words = line.split(/\s+/);
     const cmd = words[0].toLowerCase();
     if ((cmd === "/join" || cmd === "/j") && words[1] && words[1].startsWith("#")) {
-      if (!ROOM_RE.test(words[1])) privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
+      if (!ROOM_RE.test(words[1])) setFeedback(state.active, t("A room name is # and 1 to 30 letters, digits, - or _."), "error");
       else {
         join(words[1]);
         activate(words[1].toLowerCase());
@@ -837,15 +1048,15 @@
       return;
     }
     if (cmd === "/nick") {
-      if (!words[1]) privateLine("error", t("Use /nick <new nick>."));
-      else if (!NICK_RE.test(words[1])) privateLine("error", t("A nick is 1 to 24 letters, digits or - _ [ ] {{ }} | ^ `."));
+      if (!words[1]) setFeedback(state.active, t("Use /nick <new nick>."), "error");
+      else if (!NICK_RE.test(words[1])) setFeedback(state.active, t("A nick is 1 to 24 letters, digits or - _ [ ] {{ }} | ^ `."), "error");
       else send({ t: "claim", nick: words[1] });
       return;
     }
     if (cmd === "/msg" || cmd === "/query" || cmd === "/dm") {
       const rest = cmd === "/dm" ? words.slice(1) : words.slice(2);
       if (cmd !== "/dm" && (!words[1] || words[1].toLowerCase() !== state.bot.toLowerCase())) {
-        privateLine("error", t("Private lines go to the bot only: /msg {bot} <text>.", { bot: state.bot }));
+        setFeedback(state.active, t("Private lines go to the bot only: /msg {bot} <text>.", { bot: state.bot }), "error");
         return;
       }
       if (rest.length) send({ t: "say", room: null, text: rest.join(" ") });
@@ -857,14 +1068,40 @@
       return;
     }
     if (!state.active) {
-      privateLine("error", t("You are in no room: /join #bazaar opens one."));
+      setFeedback(state.active, t("You are in no room: /join #bazaar opens one."), "error");
       return;
     }
     send({ t: "say", room: state.active, text: line });
   }
 
+  /** On a phone or tablet the chat is a drawer under the table: a tab opens it, the open tab closes it. */
+  const NARROW = window.matchMedia("(max-width: 900px)");
+
+  function drawerShut() {
+    return NARROW.matches && !document.body.classList.contains("drawer-open");
+  }
+
   function initTabs() {
-    for (const tab of document.querySelectorAll(".tab")) tab.addEventListener("click", () => showPane(tab.dataset.pane));
+    const body = document.body;
+    for (const tab of document.querySelectorAll(".tab")) {
+      tab.addEventListener("click", () => {
+        const open = body.classList.contains("drawer-open");
+        if (NARROW.matches && open && state.pane === tab.dataset.pane) body.classList.remove("drawer-open");
+        else {
+          showPane(tab.dataset.pane);
+          if (NARROW.matches) body.classList.add("drawer-open");
+          if (tab.dataset.pane === "logs" && $("chat-badge")) $("chat-badge").textContent = "";
+        }
+      });
+    }
+    const chat = document.querySelector(".chat");
+    if (chat && "ResizeObserver" in window) {
+      // the page keeps room under the table for the drawer, so nothing of the table hides behind it
+      new window.ResizeObserver(() => body.style.setProperty("--drawer", chat.offsetHeight + "px")).observe(chat);
+      // and for the answer standing over the input, so it never covers the table's last buttons
+      const answer = $("feedback");
+      if (answer) new window.ResizeObserver(() => body.style.setProperty("--answer", answer.offsetHeight + "px")).observe(answer);
+    }
   }
 
   function initNotify() {
@@ -891,6 +1128,8 @@
   function init() {
     initTabs();
     window.bazaarbotI18n.onChange(redraw);
+    const close = $("feedback-close");
+    if (close) close.addEventListener("click", () => setFeedback(state.active, null));
     document.addEventListener("visibilitychange", () => {
       if (!document.hidden && state.active) markSeen(state.active);
     });
@@ -908,7 +1147,7 @@
       const input = $("line");
       const text = input.value;
       if (text.length > state.max) {
-        privateLine("error", t("That line is too long (at most {max} characters).", { max: state.max }));
+        setFeedback(state.active, t("That line is too long (at most {max} characters).", { max: state.max }), "error");
         return;
       }
       input.value = "";
@@ -919,7 +1158,7 @@
       let name = $("join-room").value.trim();
       if (name && !name.startsWith("#")) name = "#" + name;
       if (!ROOM_RE.test(name)) {
-        privateLine("error", t("A room name is # and 1 to 30 letters, digits, - or _."));
+        setFeedback(state.active, t("A room name is # and 1 to 30 letters, digits, - or _."), "error");
         return;
       }
       $("join-room").value = "";

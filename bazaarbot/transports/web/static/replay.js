@@ -69,6 +69,7 @@
       seatName,
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
       initial: (seat) => seatName(seat).slice(0, 1).toUpperCase(),
+      term: (id) => (state.data && state.data.terms && state.data.terms[id]) || String(id).replace(/_/g, " "),
       commands: () => [],
       play: () => {},
       rerender: () => draw(),
