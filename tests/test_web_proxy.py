@@ -244,3 +244,26 @@ async def test_behind_a_real_nginx_the_page_and_websocket_work_under_a_prefix(tm
         finally:
             proxy.terminate()
             proxy.wait(10)
+
+
+async def test_the_page_plays_under_the_base_path_in_a_browser(tmp_path: Path):
+    from playwright.async_api import expect
+    from webfixtures import chromium
+
+    async with serve(tmp_path / "bot.sqlite", web={"base_path": "/bazaar"}) as served, chromium() as browser:
+        page = await browser.new_page(viewport={"width": 1366, "height": 768})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        await page.goto(served.url + "/bazaar/")
+        await page.fill("#nick-input", "alice")
+        await page.press("#nick-input", "Enter")
+        await expect(page.locator("#me-nick")).to_have_text("alice", timeout=10_000)
+        await page.fill("#line", "/join")
+        await page.press("#line", "Enter")
+        await expect(page.locator("body")).to_contain_text("alice joins", timeout=10_000)
+        href = await page.locator("#watch-link").get_attribute("href")
+        assert href is not None and href.startswith("/bazaar/watch/")
+        await page.goto(served.url + href)
+        await expect(page.locator("body")).to_contain_text("alice", timeout=10_000)
+        assert not errors, errors

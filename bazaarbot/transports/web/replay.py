@@ -28,12 +28,20 @@ def _game_id(request: web.Request) -> int:
 
 
 def add_replay_routes(
-    app: web.Application, hub: Callable[[], HubPort | None], network: Callable[[], str]
+    app: web.Application,
+    hub: Callable[[], HubPort | None],
+    network: Callable[[], str],
+    static_page: Callable[[str], web.StreamResponse] | None = None,
 ) -> None:
-    """Serve the replay page and its data from ``hub`` (read when a request comes)."""
+    """Serve the replay page and its data from ``hub`` (read when a request comes).
 
-    async def page(request: web.Request) -> web.FileResponse:
+    ``static_page`` serves a page of ``static/`` as the transport does (its links under the base path).
+    """
+
+    async def page(request: web.Request) -> web.StreamResponse:
         _game_id(request)
+        if static_page is not None:
+            return static_page("replay.html")
         return web.FileResponse(STATIC / "replay.html")
 
     async def data(request: web.Request) -> web.Response:

@@ -203,7 +203,7 @@ class WebTransport:
         app.router.add_get("/healthz", self._healthz)
         app.router.add_get("/games/{game}/{file}", self._game_file)
         app.router.add_get("/ratings/{room}", self._ratings)
-        add_replay_routes(app, lambda: self.hub, lambda: self.network)
+        add_replay_routes(app, lambda: self.hub, lambda: self.network, self._page)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)

@@ -63,10 +63,10 @@
     loading.add(game);
     const css = document.createElement("link");
     css.rel = "stylesheet";
-    css.href = "/games/" + game + "/table.css";
+    css.href = bazaarbotBase.url("/games/" + game + "/table.css");
     document.head.appendChild(css);
     const script = document.createElement("script");
-    script.src = "/games/" + game + "/table.js";
+    script.src = bazaarbotBase.url("/games/" + game + "/table.js");
     script.addEventListener("error", () => {
       renderers.set(game, null);
       css.remove();
@@ -104,7 +104,7 @@
 
   function replayLink(id, label) {
     const a = el("a", "replay-link", label);
-    a.href = "/replay/" + encodeURIComponent(id);
+    a.href = bazaarbotBase.url("/replay/" + encodeURIComponent(id));
     a.target = "_blank";
     a.rel = "noopener";
     return a;
@@ -215,7 +215,7 @@
     }
     $("room-title").textContent = name;
     const link = $("watch-link");
-    if (link) link.href = "/watch/" + encodeURIComponent(name.slice(1));
+    if (link) link.href = bazaarbotBase.url("/watch/" + encodeURIComponent(name.slice(1)));
     r.log.scrollTop = r.log.scrollHeight;
     r.gamelog.scrollTop = r.gamelog.scrollHeight;
     renderBoard();
@@ -775,7 +775,7 @@
 
   function connect() {
     const scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
-    const ws = new WebSocket(scheme + window.location.host + "/ws");
+    const ws = new WebSocket(scheme + window.location.host + bazaarbotBase.url("/ws"));
     state.ws = ws;
     setStatus(t("connecting…"), "connecting");
     ws.addEventListener("open", () => {
@@ -1134,7 +1134,7 @@
       if (!document.hidden && state.active) markSeen(state.active);
     });
     if (WATCH) {
-      const part = decodeURIComponent(window.location.pathname.split("/").filter(Boolean)[1] || "bazaar");
+      const part = decodeURIComponent(bazaarbotBase.path().split("/").filter(Boolean)[1] || "bazaar");
       state.watchRoom = ("#" + part).toLowerCase();
       $("room-title").textContent = state.watchRoom;
       document.title = t("bazaarbot — watching {room}", { room: state.watchRoom });

@@ -11,7 +11,7 @@
 
   const style = document.createElement("link");
   style.rel = "stylesheet";
-  style.href = "/static/ratings.css";
+  style.href = bazaarbotBase.url("/static/ratings.css");
   document.head.appendChild(style);
 
   const pane = document.createElement("section");
@@ -39,7 +39,7 @@
     const title = document.getElementById("room-title");
     const shown = title ? title.textContent.trim() : "";
     if (shown.startsWith("#")) return shown.slice(1);
-    if (watching) return decodeURIComponent(location.pathname.split("/").pop() || "");
+    if (watching) return decodeURIComponent(bazaarbotBase.path().split("/").pop() || "");
     return "";
   }
 
@@ -89,7 +89,7 @@
     if (!name) return;
     asked = name;
     try {
-      const response = await fetch("/ratings/" + encodeURIComponent(name), { cache: "no-store" });
+      const response = await fetch(bazaarbotBase.url("/ratings/" + encodeURIComponent(name)), { cache: "no-store" });
       if (!response.ok) return;
       const view = await response.json();
       if (asked === name) render(view);

@@ -7,7 +7,7 @@
 (() => {
   const t = (text, args) => window.bazaarbotI18n.t(text, args);
   const $ = (id) => document.getElementById(id);
-  const gameId = (window.location.pathname.split("/").filter(Boolean)[1] || "").replace(/[^0-9]/g, "");
+  const gameId = (bazaarbotBase.path().split("/").filter(Boolean)[1] || "").replace(/[^0-9]/g, "");
   const state = { data: null, at: 0, renderer: null };
 
   function el(tag, className, text) {
@@ -44,10 +44,10 @@
     if (!/^[a-z0-9_]{1,40}$/.test(game)) return;
     const css = document.createElement("link");
     css.rel = "stylesheet";
-    css.href = "/games/" + game + "/table.css";
+    css.href = bazaarbotBase.url("/games/" + game + "/table.css");
     document.head.appendChild(css);
     const script = document.createElement("script");
-    script.src = "/games/" + game + "/table.js";
+    script.src = bazaarbotBase.url("/games/" + game + "/table.js");
     script.addEventListener("error", () => css.remove());
     document.head.appendChild(script);
   }
@@ -199,7 +199,7 @@
     if (!gameId) return fail(t("No such game."));
     let response;
     try {
-      response = await fetch("/replay/" + gameId + "/data", { cache: "no-store" });
+      response = await fetch(bazaarbotBase.url("/replay/" + gameId + "/data"), { cache: "no-store" });
     } catch (e) {
       return fail(t("The replay could not be loaded."));
     }
