@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from bazaarbot.table import Table
+from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.ai_seats import AI_LEVELS
 from bazaarbot.table.seats import SKIPPED
 
@@ -33,7 +34,9 @@ def seating(table: Table) -> dict[str, Any]:
     else:
         people = []
         free = max(0, table.plugin.max_players - len(table.seats))
-    return {"free": free, "levels": list(AI_LEVELS), "people": people}
+    #: each level's name as the reader reads it (the button sends the level itself)
+    names = {level: level_word(level) for level in AI_LEVELS}
+    return {"free": free, "levels": list(AI_LEVELS), "level_names": names, "people": people}
 
 
 def take_back(table: Table, key: str) -> str | None:

@@ -161,6 +161,7 @@ async def test_a_german_room_on_the_page_writes_no_english_game_word(tmp_path: P
         # the lobby's seat buttons and seats speak German too
         await _expect(page.locator("#add-ai")).to_have_text("KI dazusetzen", timeout=TIMEOUT)
         await _expect(page.locator("#ai-level")).to_have_attribute("aria-label", "KI-Stufe")
+        await _expect(page.locator('#ai-level option[value="medium"]')).to_have_text("mittel")
         await _expect(page.locator("#table")).to_contain_text("Platz 1: otto (Gastgeber)")
         room_before = await page.locator("#logs .k-bot .text").count()
         private_before = await page.locator("#private .k-tell .text").count()

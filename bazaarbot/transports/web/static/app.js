@@ -605,7 +605,7 @@
       pick.id = "ai-level";
       pick.setAttribute("aria-label", t("AI level"));
       for (const level of seating.levels) {
-        const option = el("option", "", level);
+        const option = el("option", "", (seating.level_names && seating.level_names[level]) || level);
         option.value = level;
         if (level === "medium") option.selected = true;
         pick.appendChild(option);
