@@ -304,6 +304,12 @@ def _ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _store_options(command: argparse.ArgumentParser, db_help: str = "sqlite file") -> None:
+    """The ``-c/--config`` and ``--db`` pair of a command that opens the bot's store (``_db`` reads them)."""
+    command.add_argument("-c", "--config", help="TOML config file")
+    command.add_argument("--db", help=db_help)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bazaarbot", description="A chat-room game bot.")
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug output")
@@ -330,16 +336,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     export = sub.add_parser("export", help="print a game as JSON")
     export.add_argument("game_id", type=int)
-    export.add_argument("-c", "--config", help="TOML config file")
-    export.add_argument("--db", help="sqlite file")
+    _store_options(export)
     export.set_defaults(func=_export)
 
     backup = sub.add_parser(
         "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
     )
     backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
-    backup.add_argument("-c", "--config", help="TOML config file")
-    backup.add_argument("--db", help="sqlite file to copy (default: the config's, bazaarbot.sqlite)")
+    _store_options(backup, "sqlite file to copy (default: the config's, bazaarbot.sqlite)")
     backup.set_defaults(func=_backup)
 
     check = sub.add_parser(
@@ -350,16 +354,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")
     ratings.add_argument("action", choices=["rebuild"], help="rebuild: every rating again from the results")
-    ratings.add_argument("-c", "--config", help="TOML config file")
-    ratings.add_argument("--db", help="sqlite file")
+    _store_options(ratings)
     ratings.set_defaults(func=_ratings)
 
     token = sub.add_parser(
         "admin-token", help="print a one-time web admin token for NAME (only its hash is kept)"
     )
     token.add_argument("name", help="who the admin is (a name for the log, not a nick)")
-    token.add_argument("-c", "--config", help="TOML config file")
-    token.add_argument("--db", help="sqlite file (default: the config's, bazaarbot.sqlite)")
+    _store_options(token, "sqlite file (default: the config's, bazaarbot.sqlite)")
     token.set_defaults(func=_admin_token)
     return parser
 

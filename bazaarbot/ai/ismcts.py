@@ -50,6 +50,10 @@ def _overrides(game: GamePlugin, name: str) -> bool:
 class Search:
     """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action."""
 
+    #: a node also gains a visit when an edge is selected from it (beside the backup); the AI's
+    #: tuned play relies on it, a search whose means are read as chances turns it off
+    counts_selections: bool = True
+
     def __init__(
         self,
         game: GamePlugin,
@@ -102,6 +106,7 @@ class Search:
         state = game.determinize(self.state, self.seat, rng)
         node = self.root
         path: list[tuple[Node, int]] = []
+        counts = self.counts_selections
         while True:
             result = game.result(state)
             if result is not None:
@@ -112,7 +117,8 @@ class Search:
                 return
             actor = actors[0]
             actions = game.ai_actions(state, actor)
-            node.visits += 1
+            if counts:
+                node.visits += 1
             action, child, expanded = self._select(node, state, actor, actions)
             game.ai_play(state, actor, action)
             path.append((child, actor))

@@ -18,7 +18,6 @@ from typing import Any
 
 from bazaarbot.ai.ismcts import Search, SearchBudget
 from bazaarbot.ai.node import Node
-from bazaarbot.ai.rewards import final_rewards
 from bazaarbot.plugin import GamePlugin
 
 #: a judged move needs at least this share of the iterations (or ``MIN_VISITS``) for its chance to count
@@ -49,29 +48,8 @@ class _JudgingSearch(Search):
     halves its mean; here only the backup counts.
     """
 
+    counts_selections = False
     forced: Any = None
-
-    def iterate(self) -> None:
-        game = self.game
-        state = game.determinize(self.state, self.seat, self.rng)
-        node = self.root
-        path: list[tuple[Node, int]] = []
-        while True:
-            result = game.result(state)
-            if result is not None:
-                self._backprop(path, final_rewards(result, self.seats))
-                return
-            actors = game.to_act(state)
-            if not actors:
-                return
-            actor = actors[0]
-            action, child, expanded = self._select(node, state, actor, game.ai_actions(state, actor))
-            game.ai_play(state, actor, action)
-            path.append((child, actor))
-            node = child
-            if expanded:
-                break
-        self._backprop(path, self._rollout(state))
 
     def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
         if node is self.root and self.forced is not None and self.forced in actions:

@@ -47,6 +47,7 @@ from bazaarbot.transports.irc.readers import follow_rename, forget_reader
 from bazaarbot.transports.irc.sendqueue import SendQueue
 from bazaarbot.transports.irc.split import LINELEN, pack_lines, payload_budget, prefix_length, split_text
 from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat_user
+from bazaarbot.transports.welcome_back import welcome_back
 
 log = logging.getLogger(__name__)
 
@@ -555,17 +556,7 @@ class IrcTransport:
             if self.roster.fold(event.user.nick) == self.roster.fold(self.settings.nick):
                 self._try_regain()
         else:
-            self._hub(lambda: self._returned(event.channel, event.user))
-
-    async def _returned(self, channel: str, user: User) -> None:
-        """Somebody joined: their own pending leave ends, and a seated player gets their hand again."""
-        hub = self.hub
-        if hub is None:
-            return
-        await hub.user_returned(self.network, user)
-        view = hub.private_view(self.network, channel, user.key)
-        if view:
-            await self.send(Tell(self.network, user.nick, view, key=user.key))
+            self._hub(lambda: welcome_back(self.hub, network, event.channel, event.user, self.send))
 
     def _on_ping(self, line: Line) -> None:
         """Answer the server's PING at once (a server drops a client that does not)."""

@@ -51,6 +51,7 @@ from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.matrix import content
 from bazaarbot.transports.matrix.outbox import Board, Item, Outbox
 from bazaarbot.transports.matrix.state import MatrixState
+from bazaarbot.transports.welcome_back import welcome_back
 
 #: how commands are named in what the bot says: Matrix clients such as Element keep a leading ``/``
 COMMAND_PREFIX = "!"
@@ -670,17 +671,7 @@ class MatrixTransport:
             grace = self.settings.leave_grace
             self._hub(lambda: hub.user_left(network, channel, user, grace))
         elif event.membership == "join" and event.prev_membership != "join":
-            self._hub(lambda: self._returned(channel, user))
-
-    async def _returned(self, channel: str, user: User) -> None:
-        """Somebody joined: their pending leave ends, and a seated player gets their hand again."""
-        hub = self.hub
-        if hub is None:
-            return
-        await hub.user_returned(self.network, user)
-        view = hub.private_view(self.network, channel, user.key)
-        if view:
-            await self.send(Tell(self.network, user.nick, view, key=user.key))
+            self._hub(lambda: welcome_back(self.hub, network, channel, user, self.send))
 
     def _forget_dm(self, room_id: str) -> None:
         user_id = self.dm_owner.pop(room_id, None)

@@ -59,43 +59,16 @@
   };
 
   function loadRenderer(game) {
-    if (renderers.has(game) || loading.has(game) || !/^[a-z0-9_]{1,40}$/.test(game)) return;
-    loading.add(game);
-    const css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = bazaarbotBase.url("/games/" + game + "/table.css");
-    document.head.appendChild(css);
-    const script = document.createElement("script");
-    script.src = bazaarbotBase.url("/games/" + game + "/table.js");
-    script.addEventListener("error", () => {
+    if (renderers.has(game) || loading.has(game)) return;
+    const missing = () => {
       renderers.set(game, null);
-      css.remove();
       renderTable();
-    });
-    document.head.appendChild(script);
+    };
+    if (window.bazaarbotTableKit.load(game, missing)) loading.add(game);
   }
 
   // --- rendering (text only) ---------------------------------------------------------
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function svg(tag, attrs, text) {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function button(label, onClick, className) {
-    const b = el("button", className || "btn", label);
-    b.type = "button";
-    b.addEventListener("click", onClick);
-    return b;
-  }
+  const { el, svg, button } = window.bazaarbotTableKit; // static/tables.js
 
   function stamp(at) {
     const d = typeof at === "number" ? new Date(at * 1000) : new Date();

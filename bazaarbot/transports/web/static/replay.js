@@ -10,26 +10,7 @@
   const gameId = (bazaarbotBase.path().split("/").filter(Boolean)[1] || "").replace(/[^0-9]/g, "");
   const state = { data: null, at: 0, renderer: null };
 
-  function el(tag, className, text) {
-    const node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function svg(tag, attrs, text) {
-    const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
-    if (text !== undefined && text !== null) node.textContent = String(text);
-    return node;
-  }
-
-  function button(label, onClick, className) {
-    const b = el("button", className || "btn", label);
-    b.type = "button";
-    b.addEventListener("click", onClick);
-    return b;
-  }
+  const { el, svg, button } = window.bazaarbotTableKit; // static/tables.js
 
   window.bazaarbotTables = {
     register(game, renderer) {
@@ -39,18 +20,6 @@
       }
     },
   };
-
-  function loadRenderer(game) {
-    if (!/^[a-z0-9_]{1,40}$/.test(game)) return;
-    const css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = bazaarbotBase.url("/games/" + game + "/table.css");
-    document.head.appendChild(css);
-    const script = document.createElement("script");
-    script.src = bazaarbotBase.url("/games/" + game + "/table.js");
-    script.addEventListener("error", () => css.remove());
-    document.head.appendChild(script);
-  }
 
   function frame(at) {
     const d = state.data;
@@ -209,7 +178,7 @@
     $("replay-title").textContent = t("game {id}, {title}: {players}", { id: d.game_id, title: d.title, players: d.players.join(", ") });
     document.title = "bazaarbot — " + t("replay of game {id}", { id: d.game_id });
     if (!d.replayable) return fail(d.reason);
-    loadRenderer(d.game);
+    window.bazaarbotTableKit.load(d.game);
     draw();
   }
 
