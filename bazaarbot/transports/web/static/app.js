@@ -638,21 +638,23 @@
       const ask = button(t("Leave"), () => {
         leaveAsked = state.active;
         renderTable();
-      }, "btn move");
+      }, "btn");
       ask.id = "leave-game";
       box.appendChild(ask);
       return box;
     }
     box.classList.add("asking");
     box.appendChild(el("span", "leave-question", t("Leave the game? An AI plays on for you.")));
-    const yes = commandButton("/leave", t("Yes, leave"), "danger");
-    yes.addEventListener("click", () => {
+    // plain buttons, not moves: what offers a move to tap stays the game's own controls
+    const yes = button(t("Yes, leave"), () => {
       leaveAsked = null;
-    });
+      playCommand("/leave");
+    }, "btn danger");
+    yes.dataset.command = "/leave";
     const no = button(t("Stay"), () => {
       leaveAsked = null;
       renderTable();
-    }, "btn move");
+    }, "btn");
     no.id = "leave-stay";
     box.append(yes, no);
     return box;
