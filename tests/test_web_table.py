@@ -591,5 +591,6 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
             line = page.locator("#table .ys-souk", has=page.locator(".ys-shop.last-here"))
             assert await line.get_attribute("data-souk") == souk, command
             await _expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
+        await _shot(bob, "yspahan-phone-last-move.png")
         for page in (alice, bob):
             assert not page.errors, page.errors
