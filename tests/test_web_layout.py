@@ -160,16 +160,19 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         await _play_until([page, watcher], served, rng, lambda t: not mine(t), at_least=1)
         await _caught_up(page, served)
         await _check_everywhere(page, game, "off-turn", n, hand)
-        # the rest of the game: the spectator watches all of Jaipur's; for the long games both pages step
-        # away and come back at the end (a reload finds the nick and the room again), which keeps the
-        # browser from drawing hundreds of tables nobody looks at
+        # the rest of the game: the spectator watches a whole game of each game (at two players), and the
+        # player's page all of Jaipur's; the other pages step away and come back at the end (a reload finds
+        # the nick and the room again), which keeps the browser from drawing tables nobody looks at
         whole = game == "jaipur"
-        if not whole:
-            for tab in (page, watcher):
+        watched = n == 2
+        staying = [tab for tab, stays in ((page, whole), (watcher, watched)) if stays]
+        for tab in (page, watcher):
+            if tab not in staying:
                 await tab.goto("about:blank")
-        await _play_until([page, watcher] if whole else [], served, rng, lambda t: False)
+        await _play_until(staying, served, rng, lambda t: False)
         if not whole:
             await page.goto(served.url + "/")
+        if not watched:
             await watcher.goto(served.url + "/watch/bazaar")
         await _expect(page.locator(".result")).to_be_visible(timeout=TIMEOUT)
         await _check_everywhere(page, game, "end", n, [".result", ".result-breakdown tr"])

@@ -207,6 +207,35 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
         assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
 
 
+async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob", 1366, 768)
+        await _button(alice, "/join").click()
+        await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
+        await _button(bob, "/join").click()
+        await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
+        await _button(alice, "/start").click()
+        await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+        table = served.hub.tables[("web", "#bazaar")]
+        seat = table.game_seat_of("a:alice")
+        # one tap only asks; "Stay" keeps the seat as it was
+        await alice.locator("#leave-game").click()
+        await _expect(alice.locator(".leave-question")).to_contain_text("An AI plays on for you")
+        assert await _button(alice, "/leave").count() == 1
+        await alice.locator("#leave-stay").click()
+        await _expect(alice.locator("#leave-game")).to_be_visible()
+        assert table.players[seat].ai is None and await _button(alice, "/leave").count() == 0
+        # asked again and confirmed: /leave is sent, an AI plays on, the page offers the seat back
+        await alice.locator("#leave-game").click()
+        await _button(alice, "/leave").click()
+        await _expect(alice.locator("#logs")).to_contain_text("/leave", timeout=TIMEOUT)
+        await _expect(_button(alice, "/join")).to_have_text("Take my seat back", timeout=TIMEOUT)
+        assert table.players[seat].ai is not None and table.running
+        await _expect(alice.locator("#leave-game")).to_have_count(0)
+        assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
+
+
 async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a_shop(
     browser: Any, tmp_path: Path
 ) -> None:

@@ -496,3 +496,101 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
         await _expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
         assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
         assert not alice.errors, alice.errors
+
+
+async def _play_via_hub(served: Served, pick: Any, seed: int = 5, limit: int = 400) -> tuple[str, str]:
+    """Random legal moves until ``pick(commands)`` names one; that one is played: (nick, command)."""
+    table = served.hub.tables[("web", ROOM)]
+    game = table.plugin
+    rng = random.Random(seed)
+    for _ in range(limit):
+        seat = game.to_act(table.state)[0]
+        nick = table.players[seat].nick
+        commands = game.legal_commands(table.state, seat)
+        wanted = pick(commands)
+        command = wanted or rng.choice(commands)
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
+        if wanted:
+            return nick, command
+    raise AssertionError("no such move came up")
+
+
+async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_market(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 390, 844)
+        bob = await _open(browser, served, "bob", 390, 844)
+        pages = {"alice": alice, "bob": bob}
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
+        exchange = lambda cs: next((c for c in cs if " give " in c), None)  # noqa: E731
+        nick, command = await _play_via_hub(served, exchange)
+        table = await _settled(served, [alice, bob])
+        took, gave = command.split(" give ")
+        for page in pages.values():
+            strip = page.locator("#table .jp-market .jp-taken.last-here .jp-took")
+            await _expect(strip).to_have_count(_cards_in(took.removeprefix("take ")))
+            marked = page.locator("#table .jp-market .jp-card.jp-came.last-here")
+            assert await marked.count() == _cards_in(gave), command
+        # the other player sees it on their own turn: the shot of a phone on its turn with the move marked
+        other = alice if nick == "bob" else bob
+        await _expect(other.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        await _shot(other, "jaipur-phone-last-move.png")
+        # a plain take marks its one card; camels, one camel for all of them
+        for want in ("take camels", "take "):
+            pick = lambda cs, w=want: next((c for c in cs if c.startswith(w) and " give " not in c), None)  # noqa: E731
+            _nick, command = await _play_via_hub(served, pick, seed=len(want))
+            await _settled(served, [alice, bob])
+            kind = command.split()[-1]
+            kind = "camel" if kind == "camels" else kind
+            took = alice.locator("#table .jp-taken .jp-took")
+            await _expect(took).to_have_count(1)
+            assert "jp-" + kind in (await took.get_attribute("class") or "").split(), command
+        assert table.running
+        for page in pages.values():
+            assert not page.errors, page.errors
+
+
+def _cards_in(words: str) -> int:
+    """How many cards a list such as '2 camels spice' names."""
+    total, n = 0, 1
+    for word in words.split():
+        if word.isdigit():
+            n = int(word)
+            continue
+        total, n = total + n, 1
+    return total
+
+
+async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_last_move(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 1366, 768)
+        bob = await _open(browser, served, "bob", 390, 844)
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
+        moving = lambda cs: next((c for c in cs if c.startswith("move ")), None)  # noqa: E731
+        await _play_via_hub(served, moving)
+        table = await _settled(served, [alice, bob])
+        supervisor = GAMES["yspahan"].public_data(table.state)["supervisor"]
+        for page in (alice, bob):
+            marked = page.locator("#table .ys-space.last-here")
+            await _expect(marked).to_have_count(1)
+            assert await marked.get_attribute("data-space") == supervisor
+            await _expect(page.locator("#table .ys-shop.last-here")).to_have_count(0)
+        placing = lambda cs: next((c for c in cs if c.startswith("place ")), None)  # noqa: E731
+        _nick, command = await _play_via_hub(served, placing)
+        await _settled(served, [alice, bob])
+        souk = command.split()[1]
+        for page in (alice, bob):
+            shop = page.locator("#table .ys-souk .ys-shop.last-here")
+            await _expect(shop).to_have_count(1)
+            assert "ys-cube" in (await shop.get_attribute("class") or "")  # the cube just put there
+            line = page.locator("#table .ys-souk", has=page.locator(".ys-shop.last-here"))
+            assert await line.get_attribute("data-souk") == souk, command
+            await _expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
+        await _shot(bob, "yspahan-phone-last-move.png")
+        for page in (alice, bob):
+            assert not page.errors, page.errors

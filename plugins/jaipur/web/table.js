@@ -117,6 +117,34 @@
     return node;
   }
 
+  /** What the last move took from the market (and gave to it), read from its English text. */
+  function lastTaken(h) {
+    if (h.view.phase !== "running" || !h.view.last) return null;
+    const words = String(h.view.last.text).split(" ");
+    if (words[0] !== "take") return null;
+    if (words[1] === "camels" && words.length === 2) return { m: { camel: 0 }, h: {} };
+    const give = words.indexOf("give");
+    const m = counts(give < 0 ? words.slice(1) : words.slice(1, give));
+    const g = give < 0 ? {} : counts(words.slice(give + 1));
+    return m && g ? { m, h: g } : null;
+  }
+
+  /** The cards the last move took, drawn beside the market with the last-move mark. */
+  function takenStrip(h, taken) {
+    const strip = h.el("div", "jp-taken last-here");
+    strip.title = t("last move") + ": " + (h.view.last.said || h.view.last.text);
+    strip.appendChild(h.el("span", "jp-taken-label", t("last move")));
+    for (const [kind, n] of Object.entries(taken.m)) {
+      // "take camels" takes them all; the count is gone from the market, so one card stands for them
+      for (let i = 0; i < Math.max(1, n); i += 1) strip.appendChild(card(h, kind, labelOf(h, kind), { cls: "jp-took" }));
+    }
+    return strip;
+  }
+
+  function labelOf(h, kind) {
+    return h.label(kind, kind);
+  }
+
   function board(pub, h) {
     fresh(h);
     const L = (k, f) => h.label(k, f);
@@ -140,8 +168,13 @@
     market.appendChild(h.el("span", "jp-label", L("market", "Market")));
     const cards = h.el("div", "jp-cards");
     const camels = pub.market.map((k, i) => (k === "camel" ? i : -1)).filter((i) => i >= 0);
+    const taken = lastTaken(h);
+    const given = Object.assign({}, taken ? taken.h : {});
     pub.market.forEach((kind, i) => {
-      const node = card(h, kind, L(kind, kind), { button: mine });
+      // the cards an exchange gave are in the market now: point them out
+      const came = (given[kind] || 0) > 0;
+      if (came) given[kind] -= 1;
+      const node = card(h, kind, L(kind, kind), { button: mine, cls: came ? "last-here jp-came" : "" });
       if (mine) {
         const priv = h.you.private;
         if (kind === "camel") {
@@ -174,6 +207,8 @@
     deck.appendChild(h.el("span", "jp-deck-n", String(pub.deck)));
     deck.appendChild(h.el("span", "jp-deck-label", L("deck", "Deck")));
     market.appendChild(deck);
+    // after the deck, so on a narrow screen it is the mark that wraps, not the deck
+    if (taken) market.appendChild(takenStrip(h, taken));
     root.appendChild(market);
 
     // goods token piles: top value first

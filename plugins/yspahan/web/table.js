@@ -95,17 +95,41 @@
     return command;
   }
 
+  /** The last move's words while the game runs (English, as played), else none. */
+  function lastWords(h) {
+    return h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
+  }
+
+  /** Where the last move put a cube: its souk and, for a shop on the road, the space named. */
+  function lastPlaced(h) {
+    const w = lastWords(h);
+    if (w[0] === "place") return { souk: w[1], space: w[2] || null };
+    if (w[0] === "play" && w[1] === "souk_cube") return { souk: w[2], space: w[3] || null };
+    return null;
+  }
+
+  /** The shop of this souk the last move filled: the named road shop, else the last inner shop taken. */
+  function placedShop(souk, placed) {
+    if (!placed || placed.souk !== souk.id) return null;
+    if (placed.space) return souk.shops.find((s) => s.owner !== null && s.space && s.space.split("/").includes(placed.space)) || null;
+    const inner = souk.shops.filter((s) => !s.space && s.owner !== null);
+    return inner.length ? inner[inner.length - 1] : null;
+  }
+
   function quarter(nb, h, L) {
     const legal = new Set(h.commands().filter((c) => c.startsWith("place ")));
     const used = new Set();
+    const placed = lastPlaced(h);
     const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
     part.appendChild(h.el("h4", "", term(h, nb.name)));
     for (const souk of nb.souks) {
       const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
+      line.dataset.souk = souk.id;
       const name = h.el("span", "ys-souk-name", term(h, souk.id));
       name.appendChild(h.el("span", "ys-points", " " + souk.points));
       line.appendChild(name);
       const shops = h.el("span", "ys-shops");
+      const fresh = placedShop(souk, placed);
       for (const shop of souk.shops) {
         const command = shop.owner === null ? placeCommand(souk, shop, legal, used) : null;
         let cell;
@@ -117,6 +141,7 @@
           offered.add(command);
         } else cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
         cell.classList.add("ys-shop");
+        if (shop === fresh) cell.classList.add("last-here");
         if (shop.space) {
           cell.classList.add("road");
           cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
@@ -184,6 +209,8 @@
       grid.appendChild(part);
     }
     const along = alongTheRoad(pub);
+    // the supervisor just moved: its space carries the last-move mark
+    const moved = lastWords(h)[0] === "move";
     const cells = [{ name: "X", x: left, y: top }];
     for (const arm of pub.road) {
       const [dx, dy] = STEP[arm.arm] || [0, 0];
@@ -194,6 +221,7 @@
       const options = to[c.name] || [];
       const cell = options.length ? h.el("button", "ys-space dest") : h.el("div", "ys-space");
       if (here) cell.classList.add("sup");
+      if (here && moved) cell.classList.add("last-here");
       cell.style.gridColumn = String(c.x + 1);
       cell.style.gridRow = String(c.y + 1);
       cell.dataset.space = c.name;

@@ -588,6 +588,7 @@
       group.append(add, pick);
     }
     if (!running && you.seated) group.appendChild(commandButton("/leave", t("Leave")));
+    if (running && you.seated && !you.take_back) group.appendChild(leaveRunning());
     if (group.childElementCount) {
       controls.hidden = false;
       controls.appendChild(group);
@@ -598,6 +599,38 @@
       for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
       controls.appendChild(other);
     }
+  }
+
+  // the room whose running game the player asked to leave: the question stays over redraws until answered
+  let leaveAsked = null;
+
+  /** Leave during a game, asked twice so a stray tap on a phone does not hand the seat to an AI. */
+  function leaveRunning() {
+    const box = el("span", "leave-running");
+    if (leaveAsked !== state.active) {
+      const ask = button(t("Leave"), () => {
+        leaveAsked = state.active;
+        renderTable();
+      }, "btn");
+      ask.id = "leave-game";
+      box.appendChild(ask);
+      return box;
+    }
+    box.classList.add("asking");
+    box.appendChild(el("span", "leave-question", t("Leave the game? An AI plays on for you.")));
+    // plain buttons, not moves: what offers a move to tap stays the game's own controls
+    const yes = button(t("Yes, leave"), () => {
+      leaveAsked = null;
+      playCommand("/leave");
+    }, "btn danger");
+    yes.dataset.command = "/leave";
+    const no = button(t("Stay"), () => {
+      leaveAsked = null;
+      renderTable();
+    }, "btn");
+    no.id = "leave-stay";
+    box.append(yes, no);
+    return box;
   }
 
   function commandButton(command, label, extra) {
