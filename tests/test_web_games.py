@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from webfixtures import Served, WsClient
 
-from bazaarbot.config import BotSettings, RateLimit, WebSettings
+from bazaarbot.config import BotSettings, RateLimit, WebLimits, WebSettings
 from bazaarbot.hub import Hub
 from bazaarbot.registry import discover
 from bazaarbot.store import Store
@@ -34,7 +34,10 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
     nicks = ["ann", "ben", "cat", "dan", "eve", "fay"][: game.max_players]
     settings = BotSettings(default_game=name, seed=5, rate_limit=RateLimit(commands=100_000, per_seconds=1))
     hub = Hub(Store(tmp_path / "web.sqlite"), games=GAMES, settings=settings)
-    transport = WebTransport(WebSettings(host="127.0.0.1", port=0), frame_rate=100_000, frame_burst=100_000)
+    # the scripted tabs read only when they expect a frame: room for a whole game's frames unread
+    limits = WebLimits(send_buffer_bytes=64_000_000, address_buffer_bytes=512_000_000)
+    web = WebSettings(host="127.0.0.1", port=0, limits=limits)
+    transport = WebTransport(web, frame_rate=100_000, frame_burst=100_000)
     hub.attach(transport)
     await transport.start(hub)
     served = Served(hub, transport)
