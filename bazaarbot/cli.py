@@ -84,6 +84,7 @@ def _console(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from bazaarbot.collector import CollectorPolicy
     from bazaarbot.hub import Hub
     from bazaarbot.shutdown import shut_down
 
@@ -168,8 +169,13 @@ def _run(args: argparse.Namespace) -> int:
                 flush=True,
             )
         await hub.start()
+        collector = CollectorPolicy()  # the restored tables are frozen out of collection from here
+        collector.install()
+        sweeper = loop.create_task(collector.run())
         await stop.wait()
+        sweeper.cancel()
         await shut_down(hub, transports)
+        collector.uninstall()
         return 0
 
     return asyncio.run(main())

@@ -58,11 +58,17 @@ class GameLogs:
         self.games = games
         self._replays: dict[int, Replay] = {}
 
-    def latest(self, table_id: int | None, running: tuple[int, int] | None = None) -> Replay | None:
+    def latest(
+        self,
+        table_id: int | None,
+        running: tuple[int, int] | None = None,
+        nicks: list[str] | None = None,
+    ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
         ``running`` is the (game id, moves made) the table knows of; when the replay is already
-        there, the store is not asked again.
+        there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
+        that game only reads the moves it has not had (nobody left or was renamed meanwhile).
         """
         if table_id is None:
             return None
@@ -70,10 +76,13 @@ class GameLogs:
         if (
             running is not None
             and replay is not None
-            and (replay.game_id, replay.moves_read) == running
+            and replay.game_id == running[0]
             and replay.status == "running"
         ):
-            return replay
+            if replay.moves_read == running[1]:
+                return replay
+            if nicks is not None and nicks == replay.nicks and replay.moves_read < running[1]:
+                return replay if self._caught_up(table_id, replay) else None
         row = self.store.last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
@@ -85,13 +94,17 @@ class GameLogs:
             self._replays[table_id] = replay
         replay.status = row.status
         replay.nicks = [p["nick"] for p in row.players]
+        return replay if self._caught_up(table_id, replay) else None
+
+    def _caught_up(self, table_id: int, replay: Replay) -> bool:
+        """Play the moves the replay has not had; a replay that fails is forgotten (False)."""
         try:
             self._catch_up(replay)
         except Exception:
-            log.exception("game %s could not be replayed for its log", row.id)
+            log.exception("game %s could not be replayed for its log", replay.game_id)
             self._replays.pop(table_id, None)
-            return None
-        return replay
+            return False
+        return True
 
     def _start(self, row: GameRow) -> Replay | None:
         plugin = self.games[row.plugin]

@@ -9,7 +9,9 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
@@ -25,7 +27,7 @@ from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Table
-from bazaarbot.tableview import table_view
+from bazaarbot.tableview import public_view, your_view
 from bazaarbot.teach.replay import replay_view
 
 
@@ -100,19 +102,42 @@ class TransportViews:
 
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         """A channel's table as structured data (``tableview``); private parts only for ``key``."""
+        parts = self.room_views(network, channel, [key])
+        if parts is None:
+            return None
+        _lang, public, you = parts[key]
+        return public | {"you": you}
+
+    def room_views(
+        self, network: str, channel: str, keys: Iterable[str | None]
+    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+        """Each reader's view of a channel's table in parts: (language, public part, their own part).
+
+        The public part is built once per language and shared by the readers of that language
+        (a transport encodes it once); ``None`` as a key is a spectator, whose own part is None.
+        """
         table = self.tables.get((network, channel.lower()))
         if table is None:
             return None
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
-        lang = self.page_language(network, channel, key)
-        with language(lang):  # the page's words (labels, names, status) in its reader's language
-            view = table_view(table, self.game_logs.latest(table.id, running), key)
-            spoken = current_language()
-        view["lang"] = lang
-        last = view.get("last")
-        if last and spoken != (self.channel_language(network, channel) or default_language()):
-            view["last"] = last | {"lines": []}  # the room's announcement is not in the reader's words
-        return view
+        nicks = [s.nick for s in table.players] if table.running else None
+        replay = self.game_logs.latest(table.id, running, nicks)
+        room_words = self.channel_language(network, channel) or default_language()
+        publics: dict[str | None, dict[str, Any]] = {}
+        parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
+        for key in keys:
+            lang = self.page_language(network, channel, key)
+            with language(lang):  # the page's words (labels, names, status) in its reader's language
+                public = publics.get(lang)
+                if public is None:
+                    public = publics[lang] = public_view(table, replay)
+                    public["lang"] = lang
+                    last = public.get("last")
+                    if last and current_language() != room_words:
+                        # the room's announcement is not in the reader's words
+                        public["last"] = last | {"lines": []}
+                parts[key] = (lang, public, your_view(table, key))
+        return parts
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""

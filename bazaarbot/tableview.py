@@ -1,8 +1,10 @@
 """A table as structured data for a drawn web table: lobby, public board, whose turn, your part.
 
-One function builds it from a ``Table`` and the replay of its latest game.
-Without a key it holds public facts only (what a spectator may see); with the
-key of a seated player it adds that seat's private data and legal commands.
+It is built from a ``Table`` and the replay of its latest game in two parts:
+the public one (what a spectator may see), the same for everybody who reads
+the room in one language, and the reader's own (``you``: their seat, and for
+a seated player that seat's private data and legal commands), so a change is
+built once for the room and once per seated reader.
 """
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ def _example(table: Table) -> str:
 
 def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str, Any]:
     """Everything a drawn table shows; private parts only for ``key``'s own seat."""
+    return public_view(table, replay) | {"you": your_view(table, key)}
+
+
+def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
+    """What everybody at the room sees of its table (``you`` is None): built once per change and language."""
     plugin = table.plugin
     view: dict[str, Any] = {
         "game": plugin.name,
@@ -73,14 +80,6 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         "seating": seating(table),
         "clock": clock(table),
     }
-    if key is not None:
-        seat = table.seat_of(key)
-        view["you"] = {
-            "seated": seat is not None,
-            "host": seat is not None and table.host == key,
-            "seat": None,
-            "take_back": take_back(table, key),
-        }
     if table.running:
         state = table.state
         view.update(
@@ -93,14 +92,6 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
             moves=table.moves_made,
             game_id=table.game_id,
         )
-        game_seat = table.game_seat_of(key) if key is not None else None
-        if game_seat is not None:
-            you = view["you"]
-            you["seat"] = game_seat
-            you["private"] = plugin.private_data(state, game_seat)
-            you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in view["to_act"] else []
-            #: each command as the reader types it in their language (buttons show these, send the English)
-            you["said"] = {c: command_here(plugin, state, game_seat, c) for c in you["commands"]}
     elif replay is not None and replay.status == "finished":
         result = replay.plugin.result(replay.state)
         view.update(
@@ -127,3 +118,25 @@ def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str
         last = replay.entries[-1] if replay.entries else None
         view["last"] = last.as_dict() | {"said": view["log"][-1]["text"]} if last is not None else None
     return view
+
+
+def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
+    """The reader's own part of the table: their seat, and in a game their private data and commands."""
+    if key is None:
+        return None
+    seat = table.seat_of(key)
+    you: dict[str, Any] = {
+        "seated": seat is not None,
+        "host": seat is not None and table.host == key,
+        "seat": None,
+        "take_back": take_back(table, key),
+    }
+    game_seat = table.game_seat_of(key) if table.running else None
+    if game_seat is not None:
+        plugin, state = table.plugin, table.state
+        you["seat"] = game_seat
+        you["private"] = plugin.private_data(state, game_seat)
+        you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in plugin.to_act(state) else []
+        #: each command as the reader types it in their language (buttons show these, send the English)
+        you["said"] = {c: command_here(plugin, state, game_seat, c) for c in you["commands"]}
+    return you

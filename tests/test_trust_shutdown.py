@@ -9,7 +9,6 @@ does; triggers stand in for it) and the process gets SIGTERM.
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 import signal
 import sqlite3
@@ -18,6 +17,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
+from webfixtures import frames_in
 
 REFUSE = (
     "CREATE TRIGGER full_{table} BEFORE INSERT ON {table} "
@@ -35,9 +35,9 @@ async def tab(session: aiohttp.ClientSession, port: int, nick: str) -> aiohttp.C
 
 async def frames_until(ws: aiohttp.ClientWebSocketResponse, match) -> dict:
     while True:
-        frame = json.loads((await ws.receive(timeout=20)).data)
-        if match(frame):
-            return frame
+        for frame in frames_in((await ws.receive(timeout=20)).data):
+            if match(frame):
+                return frame
 
 
 async def play_a_move(port: int) -> str:

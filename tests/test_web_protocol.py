@@ -385,3 +385,18 @@ async def test_after_a_restart_players_who_do_not_come_back_are_played_by_the_ai
         table = served.hub.tables[("web", "#bazaar")]
         assert [s.nick for s in table.seats] == ["bob"] and table.running
         assert table.players[0].ai is not None
+
+
+async def test_the_frames_one_move_sends_a_tab_arrive_together_as_one_message(served: Served) -> None:
+    alice, bob = await _start_count_game(served)
+    await bob.sync()
+    raw: list[str] = []
+    await alice.say("#bazaar", "add 2")
+    kinds: list[str] = []
+    while "view" not in kinds:  # bob's tab: the move's public line, its board, its view, its log
+        msg = await bob.ws.receive(timeout=5)
+        raw.append(msg.data)
+        decoded = json.loads(msg.data)
+        kinds += [f["t"] for f in decoded] if isinstance(decoded, list) else [decoded["t"]]
+    assert {"bot", "board", "view", "log"} <= set(kinds)
+    assert len(raw) <= 2, raw  # not a message per frame

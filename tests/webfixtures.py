@@ -92,6 +92,12 @@ async def serve(
         await hub.close()
 
 
+def frames_in(data: str) -> list[dict[str, Any]]:
+    """The frames one websocket message carries: one object, or an array of those sent together."""
+    decoded = json.loads(data)
+    return decoded if isinstance(decoded, list) else [decoded]
+
+
 @dataclass
 class WsClient:
     """A scripted browser tab speaking the JSON protocol; keeps every frame it received."""
@@ -124,7 +130,7 @@ class WsClient:
             msg = await self.ws.receive(timeout=timeout)
             if msg.type != aiohttp.WSMsgType.TEXT:
                 return msg
-            self.seen.append(json.loads(msg.data))
+            self.seen += frames_in(msg.data)
 
     async def send(self, **frame: Any) -> None:
         await self.ws.send_str(json.dumps(frame))
@@ -133,9 +139,9 @@ class WsClient:
         msg = await self.ws.receive(timeout=timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"websocket ended: {msg.type} {msg.data!r} {msg.extra!r}")
-        frame = json.loads(msg.data)
-        self.seen.append(frame)
-        return frame
+        frames = frames_in(msg.data)
+        self.seen += frames
+        return frames[-1]
 
     async def expect(
         self,

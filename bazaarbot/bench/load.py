@@ -36,6 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bazaarbot.collector import CollectorPolicy
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
@@ -310,74 +311,79 @@ async def run_load(
         bench = LoadBench(path, tables, game, seed, bots=bots)
         await bench.setup()
         rss_tables = rss_bytes() - rss_before
-        say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, sqlite file, full sync")
-        figures = Figures()
-        latencies, wall, cpu = await bench.closed_loop(seconds)
-        writer = bench.hub.store.writer
-        rate_closed = latencies.count / wall
-        results.update(
-            closed_commands_per_s=rate_closed,
-            closed_moves_per_s=len(latencies.moves) / wall,
-            cpu_ms_per_command=cpu * 1000 / max(1, latencies.count),
-            rss_per_table=rss_tables / max(1, tables),
-        )
-        figures.add(
-            "closed loop", f"{rate_closed:,.0f} commands/s ({len(latencies.moves) / wall:,.0f} moves/s)"
-        )
-        figures.add("  moves", _latency_line(latencies.moves))
-        figures.add("  /moves all", _latency_line(latencies.listings))
-        figures.add("  CPU per command", f"{results['cpu_ms_per_command']:.3f} ms")
-        figures.add(
-            "  lines per commit",
-            f"{writer.units_committed / max(1, writer.commits):.1f} ({writer.commits:,} commits)",
-        )
-        paced = await bench.paced(seconds, rate, bench.players[bots:])
-        results.update(
-            paced_move_p99_ms=_percentile(paced.moves, 0.99) * 1000,
-            paced_listing_p99_ms=_percentile(paced.listings, 0.99) * 1000,
-        )
-        figures.add(f"paced at {rate:g}/s: moves", _latency_line(paced.moves))
-        figures.add("  /moves all", _latency_line(paced.listings))
-        if bots:
-            others, ai_moves = await bench.with_ais(seconds, rate)
-            results["ai_other_p99_ms"] = _percentile(others.moves + others.listings, 0.99) * 1000
-            figures.add(
-                f"paced beside {bots} hard AIs",
-                _latency_line(others.moves + others.listings) + f", {ai_moves:,} AI moves",
+        collector = CollectorPolicy()  # what ``bazaarbot run`` does once its tables are restored
+        collector.install()
+        try:
+            say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, sqlite file, full sync")
+            figures = Figures()
+            latencies, wall, cpu = await bench.closed_loop(seconds)
+            writer = bench.hub.store.writer
+            rate_closed = latencies.count / wall
+            results.update(
+                closed_commands_per_s=rate_closed,
+                closed_moves_per_s=len(latencies.moves) / wall,
+                cpu_ms_per_command=cpu * 1000 / max(1, latencies.count),
+                rss_per_table=rss_tables / max(1, tables),
             )
-        figures.add("RSS per live table", f"{rss_tables / max(1, tables) / 1024:,.1f} KiB")
-        logged = int(bench.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
-        # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
-        crashed_path = Path(tmp) / "crashed.sqlite"
-        bench.hub.store.commit_now()
-        crashed = sqlite3.connect(crashed_path)
-        bench.hub.store.db.conn.backup(crashed)
-        crashed.close()
-        await bench.close()
-        for label, file in (("restore all tables", path), ("  after a crash", crashed_path)):
-            start = time.perf_counter()
-            hub = Hub(Store(file), settings=bench.settings)
-            restore = time.perf_counter() - start
-            running = sum(1 for t in hub.tables.values() if t.running)
-            hub.store.close()
-            results.setdefault("restore_s", restore)
-            results["restore_after_crash_s"] = restore
             figures.add(
-                label, f"{restore * 1000:,.0f} ms ({running:,} running games, {logged:,} logged moves)"
+                "closed loop", f"{rate_closed:,.0f} commands/s ({len(latencies.moves) / wall:,.0f} moves/s)"
             )
-        free_path = Path(tmp) / "free.sqlite"
-        free = LoadBench(free_path, tables, game, seed, durable=False)
-        await free.setup()
-        free_latencies, free_wall, free_cpu = await free.closed_loop(seconds)
-        await free.close()
-        free_rate = free_latencies.count / free_wall
-        free_cpu_ms = free_cpu * 1000 / max(1, free_latencies.count)
-        results["store_free_commands_per_s"] = free_rate
-        figures.add(
-            "store-free closed loop",
-            f"{free_rate:,.0f} commands/s, CPU {free_cpu_ms:.3f} ms/command"
-            f" (durable/free {rate_closed / free_rate:.2f})",
-        )
+            figures.add("  moves", _latency_line(latencies.moves))
+            figures.add("  /moves all", _latency_line(latencies.listings))
+            figures.add("  CPU per command", f"{results['cpu_ms_per_command']:.3f} ms")
+            figures.add(
+                "  lines per commit",
+                f"{writer.units_committed / max(1, writer.commits):.1f} ({writer.commits:,} commits)",
+            )
+            paced = await bench.paced(seconds, rate, bench.players[bots:])
+            results.update(
+                paced_move_p99_ms=_percentile(paced.moves, 0.99) * 1000,
+                paced_listing_p99_ms=_percentile(paced.listings, 0.99) * 1000,
+            )
+            figures.add(f"paced at {rate:g}/s: moves", _latency_line(paced.moves))
+            figures.add("  /moves all", _latency_line(paced.listings))
+            if bots:
+                others, ai_moves = await bench.with_ais(seconds, rate)
+                results["ai_other_p99_ms"] = _percentile(others.moves + others.listings, 0.99) * 1000
+                figures.add(
+                    f"paced beside {bots} hard AIs",
+                    _latency_line(others.moves + others.listings) + f", {ai_moves:,} AI moves",
+                )
+            figures.add("RSS per live table", f"{rss_tables / max(1, tables) / 1024:,.1f} KiB")
+            logged = int(bench.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
+            # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
+            crashed_path = Path(tmp) / "crashed.sqlite"
+            bench.hub.store.commit_now()
+            crashed = sqlite3.connect(crashed_path)
+            bench.hub.store.db.conn.backup(crashed)
+            crashed.close()
+            await bench.close()
+            for label, file in (("restore all tables", path), ("  after a crash", crashed_path)):
+                start = time.perf_counter()
+                hub = Hub(Store(file), settings=bench.settings)
+                restore = time.perf_counter() - start
+                running = sum(1 for t in hub.tables.values() if t.running)
+                hub.store.close()
+                results.setdefault("restore_s", restore)
+                results["restore_after_crash_s"] = restore
+                figures.add(
+                    label, f"{restore * 1000:,.0f} ms ({running:,} running games, {logged:,} logged moves)"
+                )
+            free_path = Path(tmp) / "free.sqlite"
+            free = LoadBench(free_path, tables, game, seed, durable=False)
+            await free.setup()
+            free_latencies, free_wall, free_cpu = await free.closed_loop(seconds)
+            await free.close()
+            free_rate = free_latencies.count / free_wall
+            free_cpu_ms = free_cpu * 1000 / max(1, free_latencies.count)
+            results["store_free_commands_per_s"] = free_rate
+            figures.add(
+                "store-free closed loop",
+                f"{free_rate:,.0f} commands/s, CPU {free_cpu_ms:.3f} ms/command"
+                f" (durable/free {rate_closed / free_rate:.2f})",
+            )
+        finally:
+            collector.uninstall()
         for line in figures.lines:
             say(line)
     return results

@@ -105,12 +105,13 @@ class Tab:
         async for msg in self.ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
-            if '"t":"view"' not in msg.data[:12]:
+            if '"t":"view"' not in msg.data:
                 continue
-            frame = json.loads(msg.data)
-            if frame.get("room") == self.room:
-                self.view = frame.get("view")
-                self.changed.set()
+            decoded = json.loads(msg.data)  # one frame, or an array of the frames sent together
+            for frame in decoded if isinstance(decoded, list) else [decoded]:
+                if frame.get("t") == "view" and frame.get("room") == self.room:
+                    self.view = frame.get("view")
+                    self.changed.set()
 
     async def next_view(self, timeout: float = 30.0) -> None:
         self.changed.clear()

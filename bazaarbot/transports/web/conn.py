@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections.abc import Callable
@@ -19,8 +18,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bazaarbot.commandmark import render_all
 from bazaarbot.transports.web.budget import SendBudget
+from bazaarbot.transports.web.encoding import BATCH_BYTES, batch, encode
 
 log = logging.getLogger(__name__)
 
@@ -52,10 +51,7 @@ class TokenBucket:
         return False
 
 
-def encode(kind: str, **fields: Any) -> str:
-    """One server frame: a JSON object whose ``t`` says what it is."""
-    # every command a text names, as a web user types it (``/more``)
-    return json.dumps({"t": kind, **render_all(fields)}, ensure_ascii=False, separators=(",", ":"))
+__all__ = ["Conn", "TokenBucket", "encode"]
 
 
 class Conn:
@@ -145,19 +141,32 @@ class Conn:
         self.send("error", code=code, text=text)
 
     async def _write(self) -> None:
+        """Send what waits, as one message per wake-up (``batch``): a move costs a tab one write."""
+        queue = self.queue
         while True:
-            frame, size = await self.queue.get()
-            if not frame or self.dead or self.ws.closed:
-                return  # "" ends the writer once everything queued before it is sent
+            frame, size = await queue.get()
+            frames, sizes, last = [frame], size, not frame
+            while not last and not queue.empty() and sizes < BATCH_BYTES:
+                frame, size = queue.get_nowait()
+                if not frame:
+                    last = True  # "" ends the writer once everything queued before it is sent
+                    break
+                frames.append(frame)
+                sizes += size
+            if last and frames[-1] == "":
+                frames.pop()
             try:
-                await self.ws.send_str(frame)
+                if frames and not self.dead and not self.ws.closed:
+                    await self.ws.send_str(batch(frames))
             except (ConnectionError, RuntimeError):
                 return
             finally:
-                if not self.dead:  # once dead, _release_queue gives back everything, this frame too
-                    self.queued_bytes -= size
+                if not self.dead:  # once dead, _release_queue gives back everything, these frames too
+                    self.queued_bytes -= sizes
                     if self.budget is not None:
-                        self.budget.refund(self.address, size)
+                        self.budget.refund(self.address, sizes)
+            if last or self.dead or self.ws.closed:
+                return
 
     async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
         """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""

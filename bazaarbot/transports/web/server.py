@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import time
@@ -85,13 +84,15 @@ from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 from bazaarbot.transports.web.admission import make_room
 from bazaarbot.transports.web.budget import SendBudget, limit_kernel_buffer
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
-from bazaarbot.transports.web.conn import Conn, TokenBucket, encode
+from bazaarbot.transports.web.conn import Conn, TokenBucket
+from bazaarbot.transports.web.encoding import dumps, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
+from bazaarbot.transports.web.viewframe import EncodedPublic
 
 log = logging.getLogger(__name__)
 
@@ -118,16 +119,6 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cache-Control": "no-cache",
 }
-
-
-def _plain(view: dict[str, Any] | None) -> str:
-    """A view as compared with the last one sent: the clock's reading alone is no change to send."""
-    if view is None:
-        return "null"
-    clock = view.get("clock")
-    if isinstance(clock, dict):
-        view = {**view, "clock": {k: clock.get(k) for k in ("seats", "seconds", "paused")}}
-    return json.dumps(view, sort_keys=True)
 
 
 class WebTransport:
@@ -529,7 +520,7 @@ class WebTransport:
         if self.hub is None or conn.nick is None or conn.watching is not None:
             return
         tables = self.hub.my_tables(self.network, self._user(conn.nick).key)
-        plain = json.dumps(tables, sort_keys=True)
+        plain = dumps(tables, sort_keys=True)
         if plain != conn.tables:
             conn.tables = plain
             conn.send("tables", tables=tables)
@@ -872,13 +863,22 @@ class WebTransport:
         Its game log goes out as a ``log`` frame right after the frame that carries the view.
         """
         assert self.hub is not None
-        key = None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
-        view = self.hub.table_view(self.network, room, key)
-        entries = view.pop("log", []) if view else []
-        conn.views[room] = _plain(view)
+        key = self._view_key(conn)
+        parts = self.hub.room_views(self.network, room, [key])
+        if parts is None:
+            conn.views[room] = "null"
+            return None
+        _lang, public, you = parts[key]
+        encoded = EncodedPublic.of(public)
+        conn.views[room] = encoded.frame(dumps(room), you)[1]
         conn.logged.pop(room, None)
-        asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, entries)
+        view = {k: v for k, v in public.items() if k != "log"} | {"you": you}
+        asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, encoded.entries)
         return view
+
+    def _view_key(self, conn: Conn) -> str | None:
+        """Whose private parts a tab's view carries: none for a spectator or a tab without a nick."""
+        return None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
 
     def _send_log(
         self, conn: Conn, room: str, view: dict[str, Any] | None, entries: list[dict[str, Any]]
@@ -901,23 +901,40 @@ class WebTransport:
             asyncio.get_running_loop().call_soon(self._flush_views)
 
     def _flush_views(self) -> None:
-        """One view per tab of every changed room, only where it differs from the last one sent."""
+        """One view per tab of every changed room, only where it differs from the last one sent.
+
+        The room's public part is encoded once per language, each reader's own part once per
+        reader, and a frame is the two spliced together.
+        """
         self._flush_scheduled = False
         rooms, self._dirty = self._dirty, set()
         if self.hub is None or self._stopping:
             return
         for room in rooms:
-            by_key: dict[str | None, tuple[str, str]] = {}
-            for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
-                key = None if tab.watching is not None or tab.nick is None else self._user(tab.nick).key
-                if key not in by_key:
-                    view = self.hub.table_view(self.network, room, key)
-                    entries = view.pop("log", []) if view else []
-                    plain = _plain(view)
-                    by_key[key] = (view, entries, plain, encode("view", room=room, view=view))
-                view, entries, plain, frame = by_key[key]
+            tabs = [*self.rooms.get(room, ()), *self.watchers.get(room, ())]
+            keys = {tab: self._view_key(tab) for tab in tabs}
+            parts = self.hub.room_views(self.network, room, set(keys.values()))
+            room_json = dumps(room)
+            if parts is None:
+                frame = encode("view", room=room, view=None)
+                for tab in tabs:
+                    if tab.views.get(room) != "null":
+                        tab.views[room] = "null"
+                        tab.push(frame)
+                continue
+            publics: dict[int, EncodedPublic] = {}
+            frames: dict[str | None, tuple[str, str, EncodedPublic]] = {}
+            for tab in tabs:
+                key = keys[tab]
+                if key not in frames:
+                    _lang, public, you = parts[key]
+                    encoded = publics.get(id(public))
+                    if encoded is None:
+                        encoded = publics[id(public)] = EncodedPublic.of(public)
+                    frames[key] = (*encoded.frame(room_json, you), encoded)
+                frame, plain, encoded = frames[key]
                 if tab.views.get(room) != plain:
                     tab.views[room] = plain
                     tab.push(frame)
-                    self._send_log(tab, room, view, entries)
+                    self._send_log(tab, room, encoded.view, encoded.entries)
                     self._send_tables(tab)

@@ -797,7 +797,10 @@
       } catch (_e) {
         return;
       }
-      if (frame && typeof frame.t === "string") handle(frame);
+      // frames that left together come as one array of them
+      for (const one of Array.isArray(frame) ? frame : [frame]) {
+        if (one && typeof one.t === "string") handle(one);
+      }
     });
     ws.addEventListener("close", () => {
       if (state.ws !== ws) return;
