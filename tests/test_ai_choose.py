@@ -12,7 +12,7 @@ from bazaarbot.ai import ai_seed, choose
 from bazaarbot.ai.choose import choose_action, game_named
 from bazaarbot.ai.greedy import ranked_actions
 from bazaarbot.ai.ismcts import Search, SearchBudget
-from bazaarbot.ai.levels import DEFAULT_LEVELS
+from bazaarbot.ai.levels import DEFAULT_LEVELS, HARD_ITERATIONS, HARD_TIME_CAP
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -88,3 +88,16 @@ def test_easy_is_not_the_greedy_policy():
             greedy = choose_action(game, state, state.turn, "greedy", random.Random(rng_seed))
             differ += easy != greedy
     assert 0 < differ < 60 * DEFAULT_LEVELS["easy"].mistakes + 15
+
+
+def test_hard_never_spends_more_than_a_second_of_cpu_on_one_decision():
+    """The shipped ``hard`` cuts the rare long search at one CPU second (``HARD_TIME_CAP``)."""
+    hard = DEFAULT_LEVELS["hard"]
+    assert hard.time_cap == HARD_TIME_CAP <= 1.0
+    assert hard.iterations == HARD_ITERATIONS
+    state = COUNT.setup(["a", "b"], random.Random(1), {"target": 30})
+    clock = iter(x / 10 for x in range(10**6))  # an injected clock: a tenth of a second per look
+    search = Search(COUNT, state, 0, hard.budget(), random.Random(1), lambda: next(clock))
+    search.run()
+    assert search.iterations < hard.iterations  # the cap, not the iterations, ended it
+    assert search.iterations <= 8 * (HARD_TIME_CAP * 10 + 2)

@@ -47,6 +47,7 @@ def test_bench_load_web_plays_through_websockets_and_prints_the_ratio(capsys):
         "bot CPU per command",
         "web paced at 60/s: moves",
         "web / in-process CPU per command",
+        "web / in-process CPU per move",
         "web paced move p99",
     ):
         assert label in out, label

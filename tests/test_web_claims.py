@@ -61,3 +61,20 @@ def test_claims_survive_reopening_the_file(tmp_path: Path) -> None:
     store = Store(tmp_path / "keep.sqlite")
     assert Claims(store.db.conn, "bazaarbot").nick_for(token) == "alice"
     store.close()
+
+
+def test_marking_many_seated_nicks_is_one_transaction_not_one_per_nick(store: Store) -> None:
+    claims = Claims(store.db.conn, "bazaarbot")
+    nicks = [f"p{i}" for i in range(300)]
+    for nick in nicks:
+        claims.claim(None, nick)
+    statements: list[str] = []
+    store.db.conn.set_trace_callback(statements.append)
+    try:
+        claims.mark_sat(nicks)
+    finally:
+        store.db.conn.set_trace_callback(None)
+    begins = [s for s in statements if s.strip().upper().startswith("BEGIN")]
+    assert len(begins) == 1 and statements.index(begins[0]) < 2  # a sweep must not flush per nick
+    marked = store.db.conn.execute("SELECT COUNT(*) FROM web_sessions WHERE sat=1").fetchone()[0]
+    assert marked == 300

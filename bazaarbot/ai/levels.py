@@ -33,10 +33,16 @@ class Level:
         return SearchBudget(self.iterations, self.time_cap, self.depth, self.exploration)
 
 
+#: ``hard``'s search: 1,500 iterations take about 0.3-0.6 s of one core in every game here
+HARD_ITERATIONS = 1500
+#: the most CPU one ``hard`` decision may take; the rare larger search is cut short here, so a
+#: player never waits more than a second of the bot's CPU for its move (measured by ``bench ai``)
+HARD_TIME_CAP = 1.0
+
 DEFAULT_LEVELS: dict[str, Level] = {
     "easy": Level("easy", iterations=0, time_cap=1.0, mistakes=0.35),
     "medium": Level("medium", iterations=300, time_cap=1.0),
-    "hard": Level("hard", iterations=1500, time_cap=4.0),
+    "hard": Level("hard", iterations=HARD_ITERATIONS, time_cap=HARD_TIME_CAP),
 }
 
 #: the baselines the bench may play against, besides the levels

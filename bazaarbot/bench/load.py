@@ -323,6 +323,8 @@ async def run_load(
                 closed_commands_per_s=rate_closed,
                 closed_moves_per_s=len(latencies.moves) / wall,
                 cpu_ms_per_command=cpu * 1000 / max(1, latencies.count),
+                # a turn: the player asks for the moves, then plays one
+                cpu_ms_per_move=cpu * 1000 / max(1, len(latencies.moves)),
                 rss_per_table=rss_tables / max(1, tables),
             )
             figures.add(

@@ -142,6 +142,7 @@ class Claims:
         if not fresh:
             return
         with self.conn:
+            self.conn.execute("BEGIN")  # one transaction, one flush: not one per nick
             self.conn.executemany(
                 "UPDATE web_sessions SET sat=1 WHERE nick_key=? AND sat=0", [[n] for n in fresh]
             )
@@ -159,6 +160,7 @@ class Claims:
         gone = [[row[0]] for row in rows if row[1] not in keep]
         if gone:
             with self.conn:
+                self.conn.execute("BEGIN")
                 self.conn.executemany("DELETE FROM web_sessions WHERE token_hash=?", gone)
         return len(gone)
 
