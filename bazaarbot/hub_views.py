@@ -153,6 +153,11 @@ class TransportViews:
         """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
         return replay_view(self.store, self.games, network, game_id)
 
+    def drawn_table(self, network: str, channel: str) -> bool:
+        """Whether the channel's game (or the network's default) is drawn by a browser renderer."""
+        table = self.tables.get((network, channel.lower()))
+        return self.game_assets(table.game_name if table is not None else self.default_game()) is not None
+
     def game_assets(self, game: str) -> Path | None:
         """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
         plugin = self.games.get(game)

@@ -5,6 +5,7 @@ Adding a game means adding a folder; no core file changes.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import logging
 import pkgutil
@@ -40,5 +41,11 @@ def web_folder(game: GamePlugin) -> Path | None:
     origin = getattr(module, "__file__", None)
     if not origin:
         return None
+    return _web_beside(origin)
+
+
+@functools.cache
+def _web_beside(origin: str) -> Path | None:
+    """The ``web/`` folder beside a module file (looked up once: the page asks at every change)."""
     folder = Path(origin).parent / "web"
     return folder if folder.is_dir() else None

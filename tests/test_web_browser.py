@@ -119,7 +119,8 @@ async def test_two_browsers_play_jaipur(browser: Any, tmp_path: Path) -> None:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob")
         await _seat_both(alice, bob)
-        for page in (alice, bob):
+        for page in (alice, bob):  # a drawn game's text board comes once "Board as text" is open
+            await page.locator("details.board-text summary").click()
             await _expect(page.locator("#board")).to_contain_text("Jaipur", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
         pages = {0: alice, 1: bob}

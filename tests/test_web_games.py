@@ -49,11 +49,14 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
             await client.hello()
             assert (await client.claim(nick))["t"] == "claimed"
             await client.join(ROOM)
+            await client.send(t="board", room=ROOM, on=True)  # this tab shows the text board too
+            await client.expect("board", lambda f: f["room"] == ROOM)
             clients[nick] = client
+        key = ("web", ROOM)
         await clients[nicks[0]].say(ROOM, f"/new {name}")
+        await wait_for(lambda: key in hub.tables and len(hub.tables[key].seats) == 1)  # the host first
         for nick in nicks[1:]:
             await clients[nick].say(ROOM, "/join")
-        key = ("web", ROOM)
         await wait_for(lambda: key in hub.tables and len(hub.tables[key].seats) == len(nicks))
         table = hub.tables[key]
         await clients[nicks[0]].say(ROOM, "/start")

@@ -10,8 +10,9 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
 from bazaarbot.messages import Incoming, SeatedPerson, User
@@ -83,6 +84,14 @@ class HubPort(Protocol):
         With a seated player's ``key`` it adds that seat's private data and legal commands;
         without one it holds public facts only.
         """
+
+    def room_views(
+        self, network: str, channel: str, keys: Iterable[str | None]
+    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+        """Each reader's view in parts, (language, public part, own part): the public part shared."""
+
+    def drawn_table(self, network: str, channel: str) -> bool:
+        """Whether the channel's game has a browser renderer (else a page shows the text board)."""
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in: their /lang, else the room's; None: the browser's."""

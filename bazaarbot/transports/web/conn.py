@@ -87,6 +87,8 @@ class Conn:
         self.greeted = False
         self.watching: str | None = None
         self.rooms: set[str] = set()
+        #: rooms whose text board this tab shows though their game is drawn ("board as text" open)
+        self.board_rooms: set[str] = set()
         #: the last table view sent per room (JSON), so an unchanged table is not sent again
         self.views: dict[str, str] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON

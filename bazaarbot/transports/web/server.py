@@ -17,6 +17,7 @@ Client frames (JSON objects, ``t`` says which)::
     watch {room}             -> watching {room, board, view, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
+    board {room, on}         -> board {room, text|null}, and again after each change while on
 
 ``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
 ``GET /replay/<game-id>`` is a finished game's replay page, ``/replay/<game-id>/data`` its JSON
@@ -27,14 +28,17 @@ view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, mem
 tell {text, role, room, lang|null} (lang: the reader's own choice, for a tab with no table yet),
 mine {text}, error {code, text}, tables {tables} (the nick's tables, ``/tables``:
 each {channel, game, running, your_move, turn, left, paused, text}, their move first; sent when
-the page opens and again when it changes). A tell's ``role`` is ``answer`` (to a line its reader
+the page opens and again when it changes). One websocket message carries one server frame,
+or a JSON array of the frames that left together. A game with a drawn table sends its text
+``board`` only to the tabs that asked for it (``board {room, on: true}``); a game without one
+sends it to every tab of the room after each change. A tell's ``role`` is ``answer`` (to a line its reader
 typed in ``room``), ``hand`` (the private view of ``room``'s game again) or ``private``; a bot
 line answering a command names it in ``asked {nick, text}``. A claim that renames a browser sends
 claimed {nick, token} to every tab of it.
 
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
 ``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
-data (``HubPort.table_view``: public data, whose turn, the result, and for a seated player
+data (``HubPort.room_views``: public data, whose turn, the result, and for a seated player
 their private data and legal commands, with ``said``: each command in the reader's words); it is
 built in the reader's language and says which in ``lang`` (null: the browser's); it is sent after
 every change, once per change and only when it differs, and a spectator's never carries private
@@ -450,8 +454,8 @@ class WebTransport:
                 await self._bad_frame(conn, "frame", "Not a message this server understands.")
             return
         kind = frame["t"]
-        if conn.watching is not None and kind != "ping":
-            return  # a spectator's connection is read-only
+        if conn.watching is not None and kind not in ("ping", "board"):
+            return  # a spectator's connection is read-only (it may ask for the text board)
         handler = {
             "hello": self._hello,
             "claim": self._claim,
@@ -461,6 +465,7 @@ class WebTransport:
             "watch": self._watch,
             "ping": self._ping,
             "admin": self._admin,
+            "board": self._board_request,
         }.get(kind)
         if handler is None:
             await self._bad_frame(conn, "frame", f"Unknown message type {kind[:20]!r}.")
@@ -650,6 +655,7 @@ class WebTransport:
     def _leave_room(self, conn: Conn, room: str) -> None:
         conn.rooms.discard(room)
         conn.views.pop(room, None)
+        conn.board_rooms.discard(room)
         members = self.rooms.get(room)
         if members is not None:
             members.discard(conn)
@@ -818,9 +824,35 @@ class WebTransport:
         self.boards[room] = board
         return board
 
-    def _refresh_board(self, room: str) -> None:
-        """After a public line: re-render the board only if the table changed since the last render."""
+    def _board_readers(self, room: str) -> list[Conn]:
+        """The room's tabs that show its text board: all of them where the game is not drawn, else
+        those that opened their "board as text" (a drawn table needs no text board re-rendered)."""
         assert self.hub is not None
+        tabs = [*self.rooms.get(room, ()), *self.watchers.get(room, ())]
+        if not tabs or not self.hub.drawn_table(self.network, room):
+            return tabs
+        return [tab for tab in tabs if room in tab.board_rooms]
+
+    async def _board_request(self, conn: Conn, frame: dict[str, Any]) -> None:
+        """``board {room, on}``: this tab shows (or no longer shows) the room's text board."""
+        room = frame.get("room")
+        if not isinstance(room, str) or not (room.lower() in conn.rooms or room.lower() == conn.watching):
+            conn.error("frame", _("Join the room first."))
+            return
+        room = room.lower()
+        if frame.get("on", True) is False:
+            conn.board_rooms.discard(room)
+            return
+        conn.board_rooms.add(room)
+        conn.send("board", room=room, text=self._board(room))
+
+    def _refresh_board(self, room: str) -> None:
+        """After a public line: re-render the board only if the table changed since the last render
+        and somebody shows it."""
+        assert self.hub is not None
+        readers = self._board_readers(room)
+        if not readers:
+            return
         version = self.hub.board_version(self.network, room)
         if room in self.boards and self.board_versions.get(room) == version:
             return
@@ -830,7 +862,7 @@ class WebTransport:
             return
         self.boards[room] = board
         frame = encode("board", room=room, text=board)
-        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
+        for tab in readers:
             tab.push(frame)
 
     async def send(self, message: Outgoing) -> None:

@@ -141,6 +141,18 @@
     return r;
   }
 
+  // The text board: the server renders it for a drawn game only while "Board as text" is open here.
+  let textBoardRoom = null; // the room whose text board this tab asked the server for
+  function askTextBoard() {
+    const box = document.querySelector("details.board-text");
+    const r = state.active && state.rooms.get(state.active);
+    const want = box && box.open && r && (r.joined || WATCH) ? state.active : null;
+    if (want === textBoardRoom) return;
+    if (textBoardRoom) send({ t: "board", room: textBoardRoom, on: false });
+    if (want && !send({ t: "board", room: want, on: true })) return;
+    textBoardRoom = want;
+  }
+
   function renderBoard() {
     const r = state.active && state.rooms.get(state.active);
     const text = r && r.board ? r.board : t("No game is running here yet.");
@@ -192,6 +204,7 @@
     r.log.scrollTop = r.log.scrollHeight;
     r.gamelog.scrollTop = r.gamelog.scrollHeight;
     renderBoard();
+    askTextBoard();
     renderTable();
     renderFeedback();
     renderMembers();
@@ -805,6 +818,7 @@
     ws.addEventListener("close", () => {
       if (state.ws !== ws) return;
       state.ws = null;
+      textBoardRoom = null; // a new connection asks again
       for (const r of state.rooms.values()) r.joined = false;
       enableInput(false);
       const wait = Math.round(state.backoff * (1 + Math.random() * 0.3));
@@ -877,6 +891,7 @@
     const r = state.rooms.get(name);
     if (!r) return;
     send({ t: "part", room: name });
+    if (textBoardRoom === name) textBoardRoom = null; // the server forgets it with the room
     r.log.remove();
     r.gamelog.remove();
     if (r.item) r.item.remove();
@@ -963,6 +978,7 @@
         if (f.room === state.active) {
           renderBoard();
           renderMembers();
+          askTextBoard();
         }
         break;
       }
@@ -975,6 +991,7 @@
           showHistory(f.room, f.history);
         }
         r.view = f.view || null;
+        r.joined = true;
         activate(f.room);
         break;
       }
@@ -1136,6 +1153,8 @@
 
   function init() {
     initTabs();
+    const boardText = document.querySelector("details.board-text");
+    if (boardText) boardText.addEventListener("toggle", askTextBoard);
     window.bazaarbotI18n.onChange(redraw);
     const close = $("feedback-close");
     if (close) close.addEventListener("click", () => setFeedback(state.active, null));
