@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
@@ -34,6 +34,21 @@ class LogEntry:
         return {"n": self.n, "seat": self.seat, "nick": self.nick, "text": self.text, "lines": self.lines}
 
 
+class PlayedMove(NamedTuple):
+    """A move a table has just played and recorded, with what the bot announced for it.
+
+    The replay of a running game takes it into its log as it is, instead of reading it back
+    from the store and playing it again; it is played on the replay's state only when that
+    state is needed (the game is over, or a move comes the other way).
+    """
+
+    game_id: int
+    n: int
+    seat: int
+    text: str
+    lines: list[str]
+
+
 @dataclass
 class Replay:
     """A game rebuilt from its seed and move log, up to the last move read."""
@@ -44,10 +59,20 @@ class Replay:
     nicks: list[str]
     state: Any
     entries: list[LogEntry] = field(default_factory=list)
+    #: (seat, text) of logged moves not yet played on ``state``, oldest first
+    unplayed: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def moves_read(self) -> int:
         return len(self.entries)
+
+    def settled_state(self) -> Any:
+        """The state after every logged move (the ones taken from the table played now)."""
+        plugin = self.plugin
+        while self.unplayed:
+            seat, text = self.unplayed.pop(0)
+            plugin.apply(self.state, seat, plugin.parse(self.state, seat, text))
+        return self.state
 
 
 class GameLogs:
@@ -63,12 +88,14 @@ class GameLogs:
         table_id: int | None,
         running: tuple[int, int] | None = None,
         nicks: list[str] | None = None,
+        played: PlayedMove | None = None,
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
         ``running`` is the (game id, moves made) the table knows of; when the replay is already
         there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
-        that game only reads the moves it has not had (nobody left or was renamed meanwhile).
+        that game only reads the moves it has not had (nobody left or was renamed meanwhile),
+        and the table's ``played`` move, when it is the one missing, is taken as it is.
         """
         if table_id is None:
             return None
@@ -82,6 +109,9 @@ class GameLogs:
             if replay.moves_read == running[1]:
                 return replay
             if nicks is not None and nicks == replay.nicks and replay.moves_read < running[1]:
+                if played is not None and self._next_of(replay, played, running[1]):
+                    self._take(replay, played)  # the one move missing: as the table played it
+                    return replay
                 return replay if self._caught_up(table_id, replay) else None
         row = self.store.last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
@@ -116,8 +146,20 @@ class GameLogs:
             return None
         return Replay(row.id, plugin, row.status, nicks, state)
 
+    @staticmethod
+    def _next_of(replay: Replay, played: PlayedMove, moves_made: int) -> bool:
+        """Whether ``played`` is the replay's next move and the table's last one."""
+        return played.game_id == replay.game_id and played.n == replay.moves_read == moves_made - 1
+
+    @staticmethod
+    def _take(replay: Replay, played: PlayedMove) -> None:
+        nick = replay.nicks[played.seat] if played.seat < len(replay.nicks) else "?"
+        replay.entries.append(LogEntry(played.n, played.seat, nick, played.text, list(played.lines)))
+        replay.unplayed.append((played.seat, played.text))
+
     def _catch_up(self, replay: Replay) -> None:
         plugin = replay.plugin
+        replay.settled_state()
         for record in self.store.moves(replay.game_id, replay.moves_read):
             seat, text = record["seat"], record["text"]
             outcome = plugin.apply(replay.state, seat, plugin.parse(replay.state, seat, text))

@@ -121,7 +121,7 @@ class TransportViews:
             return None
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
         nicks = [s.nick for s in table.players] if table.running else None
-        replay = self.game_logs.latest(table.id, running, nicks)
+        replay = self.game_logs.latest(table.id, running, nicks, table.last_played)
         room_words = self.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}

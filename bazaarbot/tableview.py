@@ -93,19 +93,20 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
             game_id=table.game_id,
         )
     elif replay is not None and replay.status == "finished":
-        result = replay.plugin.result(replay.state)
+        final = replay.settled_state()
+        result = replay.plugin.result(final)
         view.update(
             phase="over",
             game=replay.plugin.name,
             title=replay.plugin.title,
             players=list(replay.nicks),
-            public=replay.plugin.public_data(replay.state),
+            public=replay.plugin.public_data(final),
             moves=replay.moves_read,
             game_id=replay.game_id,
             result=result_data(result, replay.nicks) if result is not None else None,
         )
         if view["result"] is not None:
-            view["result"]["breakdown"] = replay.plugin.breakdown(replay.state)
+            view["result"]["breakdown"] = replay.plugin.breakdown(final)
     if replay is not None and view["phase"] != "lobby":
         lang = current_language()
         view["log"] = [

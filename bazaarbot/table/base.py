@@ -13,6 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
+from bazaarbot.gamelog import PlayedMove
 from bazaarbot.i18n import _, language, localized_text
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
@@ -55,6 +56,8 @@ class TableBase(ABC):
         self.state: Any = None
         self.game_id: int | None = None
         self.moves_made = 0
+        #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
+        self.last_played: PlayedMove | None = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)

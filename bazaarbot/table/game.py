@@ -7,6 +7,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
+from bazaarbot.gamelog import PlayedMove
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Result
@@ -152,6 +153,8 @@ class RunningGame(AiSeats):
             return [
                 self.tell(answer_to, _("Sorry, that move could not be saved; nothing changed. Try again."))
             ]
+        assert self.game_id is not None
+        self.last_played = PlayedMove(self.game_id, self.moves_made - 1, seat, text, list(outcome.public))
         self.undo_point = None
         if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
             self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)

@@ -1,0 +1,53 @@
+"""The game log of a table's latest game: fed by the moves the table plays, the same as read back."""
+
+from __future__ import annotations
+
+import random
+
+from botdriver import NETWORK, Driver
+
+from bazaarbot.config import BotSettings, RateLimit
+from bazaarbot.gamelog import GameLogs
+from bazaarbot.registry import discover
+
+GAMES = discover()
+
+
+def _driver(tmp_path, game: str) -> Driver:
+    settings = BotSettings(default_game=game, seed=3, rate_limit=RateLimit(commands=100_000, per_seconds=1))
+    return Driver(tmp_path / "bot.sqlite", games=GAMES, settings=settings)
+
+
+def _look(driver: Driver):
+    """The log as the web table reads it after a change (the table's last move fed in)."""
+    table = driver.table
+    running = (table.game_id, table.moves_made) if table.game_id is not None else None
+    nicks = [s.nick for s in table.players] if table.running else None
+    return driver.hub.game_logs.latest(table.id, running, nicks, table.last_played)
+
+
+def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same_state(tmp_path):
+    for game in ("jaipur", "bazaar", "yspahan"):
+        (tmp_path / game).mkdir()
+        driver = _driver(tmp_path / game, game)
+        driver.line("ann", "/join")
+        driver.line("ben", "/join")
+        driver.line("ann", "/start")
+        table = driver.table
+        plugin = table.plugin
+        rng = random.Random(7)
+        read_back = 0
+        while table.running:
+            seat = plugin.to_act(table.state)[0]
+            driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
+            replay = _look(driver)
+            assert replay is not None and replay.moves_read == table.moves_made or not table.running
+            read_back += not replay.unplayed if table.running else 0
+        fed = _look(driver)
+        fresh = GameLogs(driver.hub.store, GAMES).latest(table.id)  # everything read from the store
+        assert fed is not None and fresh is not None and fed.status == "finished"
+        assert [e.as_dict() for e in fed.entries] == [e.as_dict() for e in fresh.entries], game
+        assert plugin.to_json(fed.settled_state()) == plugin.to_json(fresh.state), game
+        assert read_back <= 1, "each move was taken as the table played it, not read back"
+        view = driver.hub.table_view(NETWORK, "#t", None)
+        assert view is not None and view["phase"] == "over" and view["result"] is not None
