@@ -90,6 +90,9 @@ class Tell:
     #: every line is one command the player can type (``/moves all``): a transport short of lines
     #: (IRC) may put several on one line, separated by `` | ``; the console and the web keep one a line
     commands: bool = False
+    #: the channel whose game this line shows the reader's private view of (their hand again), if
+    #: it is one: a transport that draws the hand itself need not render the view to tell
+    hand_of: str | None = None
 
 
 Outgoing = Say | Tell

@@ -7,7 +7,7 @@ page when it opens, and tells a returning player where it is their move.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from bazaarbot.i18n import _
 from bazaarbot.table import Table
@@ -91,9 +91,13 @@ def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
     """The list as JSON-able data for the web page, each with its line in the current language."""
     return [
         {
-            **asdict(e),
+            "channel": e.channel,
+            "game": e.game,
+            "running": e.running,
+            "your_move": e.your_move,
             "turn": list(e.turn),
             "left": None if e.left is None else round(e.left),
+            "paused": e.paused,
             "text": str(entry_line(e)),
         }
         for e in found

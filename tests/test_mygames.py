@@ -134,3 +134,14 @@ async def test_tables_over_irc_and_a_welcome_back_on_joining(
     await client.expect(f"PRIVMSG {mover} :#one, Jaipur: your move")
     await client.join("#two")  # joining any channel the bot is in: told where it is their move
     await client.expect(f"PRIVMSG {mover} :Welcome back! Your move at #one (Jaipur")
+
+
+def test_the_pages_list_carries_every_field_of_an_entry_and_its_line() -> None:
+    from dataclasses import fields
+
+    from bazaarbot.mygames import TableEntry, as_data
+
+    entry = TableEntry("#a", "Jaipur", True, True, ("ann",), 61.4, False)
+    (data,) = as_data([entry])
+    assert set(data) == {f.name for f in fields(TableEntry)} | {"text"}
+    assert data["turn"] == ["ann"] and data["left"] == 61 and data["text"].startswith("#a, Jaipur: your move")

@@ -110,12 +110,27 @@ class TableBase(ABC):
         return Say(self.network, self.channel, text, colors=self.colors)
 
     def tell(
-        self, nick: str, text: str, listing: bool = False, key: str | None = None, commands: bool = False
+        self,
+        nick: str,
+        text: str,
+        listing: bool = False,
+        key: str | None = None,
+        commands: bool = False,
+        hand: bool = False,
     ) -> Tell:
-        """A private line in its reader's language; with ``key`` only for that identity."""
+        """A private line in its reader's language; with ``key`` only for that identity.
+
+        ``hand``: the line is the reader's private view of this table's game.
+        """
         lang = self.language_of(key) if key else None
         return Tell(
-            self.network, nick, localized_text(text, lang), listing=listing, key=key, commands=commands
+            self.network,
+            nick,
+            localized_text(text, lang),
+            listing=listing,
+            key=key,
+            commands=commands,
+            hand_of=self.channel if hand else None,
         )
 
     def view_of(self, index: int) -> str | None:
@@ -129,10 +144,13 @@ class TableBase(ABC):
         if self.on_change is not None:
             self.on_change(self)
 
-    def tell_seat(self, index: int, text: str) -> list[Outgoing]:
-        """A private line for the person who plays game seat ``index``; nothing while an AI plays it."""
+    def tell_seat(self, index: int, text: str, hand: bool = False) -> list[Outgoing]:
+        """A private line for the person who plays game seat ``index``; nothing while an AI plays it.
+
+        ``hand``: the line is that seat's private view.
+        """
         seat = self.players[index]
-        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key)]
+        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key, hand=hand)]
 
     def seat_of(self, key: str) -> Seat | None:
         return next((s for s in self.seats if s.key == key), None)

@@ -188,7 +188,7 @@ class RunningGame(AiSeats):
         for index, old in enumerate(before):
             new = self.view_of(index)
             if new and new != old:
-                out += self.tell_seat(index, new)
+                out += self.tell_seat(index, new, hand=True)
         return out
 
     def undo(self, actor: Actor) -> list[Outgoing]:

@@ -882,7 +882,9 @@ class WebTransport:
             key = message.key or self._user(message.nick).key
             lang = self.hub.page_language(self.network, None, key) if tabs else None
             rooms = self._rooms_of(message.nick)
-            kind, where = sort_tell(self.hub, self.network, message.nick, key, message.text, rooms)
+            kind, where = sort_tell(
+                self.hub, self.network, message.nick, key, message.text, rooms, message.hand_of
+            )
             for tab in tabs:
                 tab.send("tell", text=message.text, role=kind, room=where, lang=lang)
                 for room in tab.rooms:

@@ -54,12 +54,25 @@ def asked_here(room: str) -> tuple[str, str] | None:
 
 
 def sort_tell(
-    hub: _Hands, network: str, nick: str, key: str, text: str, rooms: Iterable[str]
+    hub: _Hands,
+    network: str,
+    nick: str,
+    key: str,
+    text: str,
+    rooms: Iterable[str],
+    hand_of: str | None = None,
 ) -> tuple[Kind, str | None]:
-    """The kind of a private line for ``nick`` and the room it belongs to (None: no single room)."""
+    """The kind of a private line for ``nick`` and the room it belongs to (None: no single room).
+
+    ``hand_of`` is the room whose private view the line says it is (``Tell.hand_of``); without
+    it, the rooms' private views are rendered to see whether the line is one of them.
+    """
     rooms = sorted(rooms)
     current = _ANSWERING.get()
     answer = current is not None and current[0].lower() == nick.lower() and current[1] in rooms
+    asked_for_hand = answer and current is not None and _asks_for_hand(current[2])
+    if hand_of is not None and hand_of.lower() in rooms and not asked_for_hand:
+        return "hand", hand_of.lower()
     views = {room: hub.private_view(network, room, key) for room in rooms}
     hands = [room for room, view in views.items() if view is not None and view == text]
     if hands and not (answer and current is not None and _asks_for_hand(current[2])):
