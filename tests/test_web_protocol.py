@@ -399,4 +399,4 @@ async def test_the_frames_one_move_sends_a_tab_arrive_together_as_one_message(se
         decoded = json.loads(msg.data)
         kinds += [f["t"] for f in decoded] if isinstance(decoded, list) else [decoded["t"]]
     assert {"bot", "board", "view", "log"} <= set(kinds)
-    assert len(raw) <= 2, raw  # not a message per frame
+    assert len(raw) == 1, raw  # one message, not one per frame

@@ -147,6 +147,8 @@ class Conn:
         queue = self.queue
         while True:
             frame, size = await queue.get()
+            # what the same change queues next (its view, after its lines) goes in this message too
+            await asyncio.sleep(0)
             frames, sizes, last = [frame], size, not frame
             while not last and not queue.empty() and sizes < BATCH_BYTES:
                 frame, size = queue.get_nowait()
