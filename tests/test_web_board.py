@@ -5,28 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from countgame import GAME as COUNT
-from webfixtures import player, serve
+from webfixtures import Served, player, serve, two_seated
+
+
+def _count_renders(served: Served) -> list[str]:
+    """The rooms whose text board the hub renders from now on, one entry a render."""
+    renders: list[str] = []
+    hub = served.hub
+    original = hub.public_board
+
+    def counted(network: str, channel: str) -> str | None:
+        renders.append(channel)
+        return original(network, channel)
+
+    hub.public_board = counted  # type: ignore[method-assign]
+    return renders
 
 
 async def test_the_board_is_rendered_once_per_change_not_per_line_said(tmp_path: Path) -> None:
     async with serve(tmp_path / "bot.sqlite") as served:
-        alice, _ = await player(served, "alice")
-        bob, _ = await player(served, "bob")
-        await alice.say("#bazaar", "/join")
-        await alice.expect("bot", lambda f: "alice joins" in f["text"])
-        await bob.say("#bazaar", "/join")
-        await bob.expect("bot", lambda f: "bob joins" in f["text"])
+        alice, bob = await two_seated(served)
         await alice.say("#bazaar", "/start")
         await alice.expect("board", lambda f: f["text"] and "Total 0" in f["text"])
-        renders: list[str] = []
-        hub = served.hub
-        original = hub.public_board
-
-        def counted(network: str, channel: str) -> str | None:
-            renders.append(channel)
-            return original(network, channel)
-
-        hub.public_board = counted  # type: ignore[method-assign]
+        renders = _count_renders(served)
         await alice.say("#bazaar", "add 2")  # two public lines: the move and whose turn it is
         await bob.expect("board", lambda f: "Total 2" in f["text"])
         await bob.expect("bot", lambda f: "bob to act" in f["text"])
@@ -45,21 +46,9 @@ async def test_a_drawn_games_text_board_is_rendered_only_for_tabs_that_show_it(t
 
     games = {"jaipur": jaipur, "count": COUNT}
     async with serve(tmp_path / "bot.sqlite", games=games, default_game="jaipur") as served:
-        alice, _ = await player(served, "alice")
-        bob, _ = await player(served, "bob")
-        await alice.say("#bazaar", "/join")
-        await alice.expect("bot", lambda f: "alice joins" in f["text"])
-        await bob.say("#bazaar", "/join")
-        await bob.expect("bot", lambda f: "bob joins" in f["text"])
-        renders: list[str] = []
+        alice, bob = await two_seated(served)
+        renders = _count_renders(served)
         hub = served.hub
-        original = hub.public_board
-
-        def counted(network: str, channel: str) -> str | None:
-            renders.append(channel)
-            return original(network, channel)
-
-        hub.public_board = counted  # type: ignore[method-assign]
         await alice.say("#bazaar", "/start")
         await alice.expect("view", lambda f: f["view"]["phase"] == "running")
         await alice.sync()

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from webfixtures import Served, WsClient, player, serve
+from webfixtures import Served, WsClient, player, serve, two_seated
 
 from bazaarbot.store import Store
 from bazaarbot.transports.web.claims import valid_nick, valid_room
@@ -23,12 +23,7 @@ async def served(tmp_path: Path):
 
 
 async def _start_count_game(served: Served) -> tuple[WsClient, WsClient]:
-    alice, _ = await player(served, "alice")
-    bob, _ = await player(served, "bob")
-    await alice.say("#bazaar", "/join")
-    await alice.expect("bot", lambda f: "alice joins" in f["text"])
-    await bob.say("#bazaar", "/join")
-    await bob.expect("bot", lambda f: "bob joins" in f["text"])
+    alice, bob = await two_seated(served)
     await alice.say("#bazaar", "/start")
     await alice.expect("board", lambda f: f["text"] and "Total 0" in f["text"])
     await bob.expect("board", lambda f: f["text"] and "Total 0" in f["text"])

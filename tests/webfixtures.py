@@ -220,3 +220,14 @@ async def chromium() -> AsyncIterator[Any]:
             yield browser
         finally:
             await browser.close()
+
+
+async def two_seated(served: Served) -> tuple[WsClient, WsClient]:
+    """alice and bob, each in a tab, both seated at #bazaar's table."""
+    alice, _ = await player(served, "alice")
+    bob, _ = await player(served, "bob")
+    await alice.say("#bazaar", "/join")
+    await alice.expect("bot", lambda f: "alice joins" in f["text"])
+    await bob.say("#bazaar", "/join")
+    await bob.expect("bot", lambda f: "bob joins" in f["text"])
+    return alice, bob
