@@ -96,8 +96,14 @@ def test_hard_never_spends_more_than_a_second_of_cpu_on_one_decision():
     assert hard.time_cap == HARD_TIME_CAP <= 1.0
     assert hard.iterations == HARD_ITERATIONS
     state = COUNT.setup(["a", "b"], random.Random(1), {"target": 30})
-    clock = iter(x / 10 for x in range(10**6))  # an injected clock: a tenth of a second per look
-    search = Search(COUNT, state, 0, hard.budget(), random.Random(1), lambda: next(clock))
+    readings: list[float] = []
+
+    def clock() -> float:  # an injected clock: a hundredth of a second per iteration
+        readings.append(search.iterations / 100 if readings else 0.0)
+        return readings[-1]
+
+    search = Search(COUNT, state, 0, hard.budget(), random.Random(1), clock)
     search.run()
     assert search.iterations < hard.iterations  # the cap, not the iterations, ended it
-    assert search.iterations <= 8 * (HARD_TIME_CAP * 10 + 2)
+    assert search.iterations / 100 <= HARD_TIME_CAP  # and the last iteration ended within it
+    assert search.iterations >= 100 * HARD_TIME_CAP - 1  # without stopping much earlier
