@@ -138,6 +138,9 @@ def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
         you["seat"] = game_seat
         you["private"] = plugin.private_data(state, game_seat)
         you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in plugin.to_act(state) else []
-        #: each command as the reader types it in their language (buttons show these, send the English)
-        you["said"] = {c: command_here(plugin, state, game_seat, c) for c in you["commands"]}
+        #: each command the reader types otherwise in their language (buttons show these, send the
+        #: English); a command typed as it is is left out, and the page shows it as it is
+        you["said"] = {
+            c: words for c in you["commands"] if (words := command_here(plugin, state, game_seat, c)) != c
+        }
     return you

@@ -10,7 +10,7 @@ from bazaarbot.commands.local_names import LOCAL_NAMES
 from bazaarbot.commands.registry import REGISTRY
 from bazaarbot.config import BotSettings, RateLimit
 from bazaarbot.i18n import _, language, localized
-from bazaarbot.movewords import command_phrase
+from bazaarbot.movewords import command_here, command_phrase
 from bazaarbot.registry import discover
 from plugins.jaipur import GAME as JAIPUR
 
@@ -158,3 +158,22 @@ def test_at_a_spanish_yspahan_table_german_and_spanish_moves_are_answered(tmp_pa
     for typed in ("toma camellos", "tomar camellos", "nimm kamele"):
         out = driver.line(mover(), typed)
         assert out, f"{typed!r} got no answer"
+
+
+def test_the_views_words_for_the_moves_list_only_what_the_reader_types_otherwise(tmp_path):
+    driver = bot(tmp_path)
+    driver.line("otto", "/new jaipur")
+    driver.line("eve", "/join")
+    driver.line("otto", "/start")
+    table = driver.table
+    seat = table.plugin.to_act(table.state)[0]
+    mover = table.players[seat]
+    english = driver.hub.table_view(NETWORK, "#t", mover.key)["you"]
+    assert english["commands"] and english["said"] == {}  # typed as they are: not sent twice
+    driver.dm(mover.nick, "/sprache de")
+    german = driver.hub.table_view(NETWORK, "#t", mover.key)["you"]
+    assert german["commands"] == english["commands"]
+    with language("de"):
+        typed = {c: command_here(table.plugin, table.state, seat, c) for c in german["commands"]}
+    assert {c: german["said"].get(c, c) for c in german["commands"]} == typed  # the page's fallback
+    assert german["said"] and all(words != command for command, words in german["said"].items())

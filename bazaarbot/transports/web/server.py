@@ -39,7 +39,8 @@ claimed {nick, token} to every tab of it.
 A line the hub takes as a command or a move is not chat: it is not shown to the room (only
 ``echo`` back to its author's tabs); the room sees the bot's answer. ``view`` is the table as
 data (``HubPort.room_views``: public data, whose turn, the result, and for a seated player
-their private data and legal commands, with ``said``: each command in the reader's words); it is
+their private data and legal commands, with ``said``: each command the reader's words say
+otherwise, the others being typed as they are); it is
 built in the reader's language and says which in ``lang`` (null: the browser's); it is sent after
 every change, once per change and only when it differs, and a spectator's never carries private
 parts. The game log (accepted moves and the bot's announcements of them) comes apart in ``log``
