@@ -1,12 +1,12 @@
-"""Server frames: encoded once, commands rendered in the text, spliced views, batches of frames."""
+"""Server frames: encoded once, commands rendered in the text, views as what changed, batches."""
 
 from __future__ import annotations
 
 import json
 
 from bazaarbot.commandmark import MARK
-from bazaarbot.transports.web.encoding import batch, dumps, encode, render_marks, splice
-from bazaarbot.transports.web.viewframe import EncodedPublic, compared
+from bazaarbot.transports.web.encoding import batch, dumps, encode, render_marks
+from bazaarbot.transports.web.viewframe import EncodedPublic, encode_you
 
 
 def test_a_marked_command_reads_as_the_web_types_it():
@@ -37,33 +37,47 @@ def test_frames_that_leave_together_are_one_array_and_a_single_frame_goes_alone(
     assert json.loads(batch([one, two])) == [{"t": "a", "n": 1}, {"t": "b", "n": 2}]
 
 
-def test_a_spliced_frame_reads_as_the_whole_frame_encoded_at_once():
-    head = dumps({"x": 1, "y": [1, 2]})[:-1]
-    frame = splice("view", '"room":"#r","view":', head, ',"you":null}')
-    assert json.loads(frame) == {"t": "view", "room": "#r", "view": {"x": 1, "y": [1, 2], "you": None}}
-
-
-def test_a_view_frame_is_the_public_part_with_the_readers_own_part_spliced_in():
+def test_a_first_view_frame_is_whole_with_the_readers_own_part():
     public = {
         "game": "jaipur",
         "log": [{"n": 0, "text": "sell cloth"}],
-        "clock": {"seats": [0], "seconds": 60, "paused": False, "left": 41.5},
+        "clock": {"seats": [0], "seconds": 60, "paused": False, "now": 100.0},
         "you": None,
         "status": f"{MARK}start when seated",
     }
     encoded = EncodedPublic.of(public)
     you = {"seat": 1, "commands": ["take spice"], "hint": f"{MARK}moves"}
-    frame, plain = encoded.frame(dumps("#r"), you)
-    view = json.loads(frame)["view"]
-    assert view == {
+    frame, sent = encoded.frame(dumps("#r"), encode_you(you), None)
+    assert frame is not None
+    decoded = json.loads(frame)
+    assert "partial" not in decoded and decoded["room"] == "#r"
+    assert decoded["view"] == {
         "game": "jaipur",
         "clock": public["clock"],
         "status": "/start when seated",
         "you": {"seat": 1, "commands": ["take spice"], "hint": "/moves"},
     }
     assert encoded.entries == public["log"]  # the log goes as a frame of its own
-    # the clock's running reading is no change to send; a move of the reader's is
-    later = EncodedPublic.of(public | {"clock": public["clock"] | {"left": 12.0}})
-    assert later.frame(dumps("#r"), you)[1] == plain
-    assert encoded.frame(dumps("#r"), you | {"commands": []})[1] != plain
-    assert compared(None) == "null"
+    assert set(sent.members) == {"game", "clock", "status", "you"}
+
+
+def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the_whole():
+    public = {"game": "jaipur", "phase": "running", "moves": 3, "clock": {"seats": [0], "now": 1.0}}
+    you = encode_you({"seat": 0, "commands": ["take spice"]})
+    first, sent = EncodedPublic.of(public).frame('"#r"', you, None)
+    page = json.loads(first)["view"]
+    # the clock's reading alone: nothing to send, and what the tab has stays as it was
+    frame, still = EncodedPublic.of(public | {"clock": {"seats": [0], "now": 9.0}}).frame('"#r"', you, sent)
+    assert frame is None and still == sent
+    # a move: the members that changed, with a fresh clock, and nothing else
+    later = public | {"moves": 4, "clock": {"seats": [1], "now": 12.0}}
+    mine = encode_you({"seat": 0, "commands": []})
+    frame, sent = EncodedPublic.of(later).frame('"#r"', mine, sent)
+    decoded = json.loads(frame)
+    assert decoded["partial"] is True
+    assert decoded["view"] == {"moves": 4, "clock": later["clock"], "you": {"seat": 0, "commands": []}}
+    assert {**page, **decoded["view"]} == later | {"you": {"seat": 0, "commands": []}}
+    # a member more or less (a game over, a lobby): the whole view again
+    over = later | {"result": {"winners": [0]}}
+    frame, _ = EncodedPublic.of(over).frame('"#r"', mine, sent)
+    assert "partial" not in json.loads(frame)

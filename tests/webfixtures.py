@@ -98,6 +98,19 @@ def frames_in(data: str) -> list[dict[str, Any]]:
     return decoded if isinstance(decoded, list) else [decoded]
 
 
+def whole_views(frames: list[dict[str, Any]], views: dict[str, Any]) -> list[dict[str, Any]]:
+    """The frames with each partial ``view`` merged into the room's view before it, as the page does.
+
+    ``views`` holds the latest whole view per room (from ``joined``, ``watching`` and ``view``).
+    """
+    for frame in frames:
+        if frame.get("t") in ("joined", "watching", "view") and "room" in frame and "view" in frame:
+            if frame.get("t") == "view" and frame.get("partial"):
+                frame["view"] = {**(views.get(frame["room"]) or {}), **frame["view"]}
+            views[frame["room"]] = frame["view"]
+    return frames
+
+
 @dataclass
 class WsClient:
     """A scripted browser tab speaking the JSON protocol; keeps every frame it received."""
@@ -106,6 +119,8 @@ class WsClient:
     ws: aiohttp.ClientWebSocketResponse
     seen: list[dict[str, Any]] = field(default_factory=list)
     _cursor: int = 0
+    #: the latest whole view of each room (partial ``view`` frames are merged into it)
+    views: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     async def open(
@@ -130,7 +145,7 @@ class WsClient:
             msg = await self.ws.receive(timeout=timeout)
             if msg.type != aiohttp.WSMsgType.TEXT:
                 return msg
-            self.seen += frames_in(msg.data)
+            self.seen += whole_views(frames_in(msg.data), self.views)
 
     async def send(self, **frame: Any) -> None:
         await self.ws.send_str(json.dumps(frame))
@@ -139,7 +154,7 @@ class WsClient:
         msg = await self.ws.receive(timeout=timeout)
         if msg.type != aiohttp.WSMsgType.TEXT:
             raise ConnectionError(f"websocket ended: {msg.type} {msg.data!r} {msg.extra!r}")
-        frames = frames_in(msg.data)
+        frames = whole_views(frames_in(msg.data), self.views)
         self.seen += frames
         return frames[-1]
 

@@ -106,12 +106,15 @@ class Tab:
         async for msg in self.ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
-            if '"t":"view"' not in msg.data:
+            if '"view":' not in msg.data:
                 continue
             decoded = json.loads(msg.data)  # one frame, or an array of the frames sent together
             for frame in decoded if isinstance(decoded, list) else [decoded]:
-                if frame.get("t") == "view" and frame.get("room") == self.room:
-                    self.view = frame.get("view")
+                if frame.get("t") in ("joined", "view") and frame.get("room") == self.room:
+                    view = frame.get("view")
+                    if frame.get("partial"):  # what changed, merged as the page merges it
+                        view = {**(self.view or {}), **view}
+                    self.view = view
                     self.changed.set()
 
     async def next_view(self, timeout: float = 30.0) -> None:

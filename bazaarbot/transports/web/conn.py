@@ -89,8 +89,9 @@ class Conn:
         self.rooms: set[str] = set()
         #: rooms whose text board this tab shows though their game is drawn ("board as text" open)
         self.board_rooms: set[str] = set()
-        #: the last table view sent per room (JSON), so an unchanged table is not sent again
-        self.views: dict[str, str] = {}
+        #: per room, the table view last sent (``viewframe.SentView``, or "null": no table), so a change
+        #: sends only what differs and an unchanged table nothing
+        self.views: dict[str, Any] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON
         self.tables = ""
         #: per room, (game id, last move number) of the game log entries already sent

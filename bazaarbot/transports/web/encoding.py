@@ -43,15 +43,6 @@ def encode(kind: str, **fields: Any) -> str:
     return render_marks(dumps({"t": kind, **fields}))
 
 
-def splice(kind: str, head: str, body: str, tail: str = "") -> str:
-    """A frame ``{"t": kind, <head>, <key>: <body>...}`` from JSON parts already encoded once.
-
-    ``head`` is the frame's other members (``"room":"#a","view":``), ``body`` an encoded value
-    shared by many frames, ``tail`` what follows it; the result reads as ``encode`` would write it.
-    """
-    return f'{{"t":{dumps(kind)},{head}{body}{tail}}}'
-
-
 def batch(frames: list[str]) -> str:
     """Frames that leave together as one message: a JSON array of them (one frame goes alone)."""
     return frames[0] if len(frames) == 1 else "[" + ",".join(frames) + "]"

@@ -97,7 +97,7 @@ from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
-from bazaarbot.transports.web.viewframe import EncodedPublic
+from bazaarbot.transports.web.viewframe import EncodedPublic, SentView, encode_you
 
 log = logging.getLogger(__name__)
 
@@ -905,7 +905,8 @@ class WebTransport:
             return None
         _lang, public, you = parts[key]
         encoded = EncodedPublic.of(public)
-        conn.views[room] = encoded.frame(dumps(room), you)[1]
+        # the frame that carries this view carries it whole
+        conn.views[room] = encoded.frame(dumps(room), encode_you(you), None)[1]
         conn.logged.pop(room, None)
         view = {k: v for k, v in public.items() if k != "log"} | {"you": you}
         asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, encoded.entries)
@@ -938,8 +939,8 @@ class WebTransport:
     def _flush_views(self) -> None:
         """One view per tab of every changed room, only where it differs from the last one sent.
 
-        The room's public part is encoded once per language, each reader's own part once per
-        reader, and a frame is the two spliced together.
+        The room's public part is encoded once per language, member by member, each reader's own
+        part once per reader; a tab that has the room's view gets only the members that changed.
         """
         self._flush_scheduled = False
         rooms, self._dirty = self._dirty, set()
@@ -958,18 +959,20 @@ class WebTransport:
                         tab.push(frame)
                 continue
             publics: dict[int, EncodedPublic] = {}
-            frames: dict[str | None, tuple[str, str, EncodedPublic]] = {}
+            yours: dict[str | None, str] = {}
             for tab in tabs:
                 key = keys[tab]
-                if key not in frames:
-                    _lang, public, you = parts[key]
-                    encoded = publics.get(id(public))
-                    if encoded is None:
-                        encoded = publics[id(public)] = EncodedPublic.of(public)
-                    frames[key] = (*encoded.frame(room_json, you), encoded)
-                frame, plain, encoded = frames[key]
-                if tab.views.get(room) != plain:
-                    tab.views[room] = plain
+                _lang, public, you = parts[key]
+                encoded = publics.get(id(public))
+                if encoded is None:
+                    encoded = publics[id(public)] = EncodedPublic.of(public)
+                if key not in yours:
+                    yours[key] = encode_you(you)
+                sent = tab.views.get(room)
+                frame, tab.views[room] = encoded.frame(
+                    room_json, yours[key], sent if isinstance(sent, SentView) else None
+                )
+                if frame is not None:
                     tab.push(frame)
                     self._send_log(tab, room, encoded.view, encoded.entries)
                     self._send_tables(tab)

@@ -1,10 +1,13 @@
-"""A room's table view as frames: the public part encoded once, each reader's part spliced in.
+"""A room's table view as frames: encoded once per member, sent to each tab as what changed for it.
 
 Every tab in a room gets a ``view`` frame when its table changes. The public
-part is the same for all who read the room in one language, so it is encoded
-once (``EncodedPublic``); each reader's own part (``you``) is encoded once per
-reader and spliced after it. What is compared with the last frame a tab was
-sent leaves out the clock's running reading, which the page counts down itself.
+part is the same for all who read the room in one language, so each of its
+top-level members is encoded once (``EncodedPublic``); each reader's own part
+(``you``) is encoded once per reader. A tab that already has the room's view
+gets a partial frame (``"partial": true``) with only the members that differ
+from what it was sent, and the clock (whose reading a page counts from); the
+page merges it into the view it holds. A tab gets nothing when only the
+clock's running reading moved, which the page counts down itself.
 """
 
 from __future__ import annotations
@@ -12,41 +15,68 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bazaarbot.transports.web.encoding import dumps, render_marks, splice
+from bazaarbot.transports.web.encoding import dumps, render_marks
+
+#: the clock's members that are a change worth a frame (its reading, ``now``, is not)
+CLOCK_STABLE = ("seats", "seconds", "paused")
 
 
-def compared(view: dict[str, Any] | None) -> str:
-    """A view's public part as compared with the last one sent: the clock's reading alone is no change."""
-    if view is None:
-        return "null"
-    clock = view.get("clock")
-    if isinstance(clock, dict):
-        view = {**view, "clock": {k: clock.get(k) for k in ("seats", "seconds", "paused")}}
-    return dumps({k: v for k, v in view.items() if k != "you"}, sort_keys=True)
+def _clock_stable(clock: object) -> str:
+    if not isinstance(clock, dict):
+        return dumps(clock)
+    return dumps({k: clock.get(k) for k in CLOCK_STABLE})
+
+
+@dataclass(frozen=True)
+class SentView:
+    """What a tab was last sent of a room's view: each member's JSON, and the clock's stable part."""
+
+    members: dict[str, str]
+    clock: str
 
 
 @dataclass
 class EncodedPublic:
-    """A room's public view in one language, encoded once for every tab that reads it."""
+    """A room's public view in one language, each member encoded once for every tab that reads it."""
 
     view: dict[str, Any]
-    #: the view's JSON up to its closing brace, without ``you`` (each tab's own part follows it)
-    head: str
-    #: what is compared with the last view a tab was sent
-    plain: str
+    #: member name -> its JSON (commands rendered as the web types them); without ``log`` and ``you``
+    members: dict[str, str]
+    #: the clock's stable part
+    clock: str
     #: the game log entries, sent apart as a ``log`` frame
     entries: list[dict[str, Any]]
 
     @classmethod
     def of(cls, view: dict[str, Any]) -> EncodedPublic:
         entries = view.get("log") or []
-        shown = {k: v for k, v in view.items() if k not in ("log", "you")}
-        return cls(view, render_marks(dumps(shown))[:-1], compared(shown), entries)
+        members = {k: render_marks(dumps(v)) for k, v in view.items() if k not in ("log", "you")}
+        return cls(view, members, _clock_stable(view.get("clock")), entries)
 
-    def frame(self, room_json: str, you: dict[str, Any] | None) -> tuple[str, str]:
-        """The ``view`` frame of one reader and what is compared for it (``you`` is theirs)."""
-        mine = render_marks(dumps(you))
-        return (
-            splice("view", f'"room":{room_json},"view":', self.head, f',"you":{mine}}}'),
-            self.plain + mine,
-        )
+    def frame(self, room_json: str, you: str, sent: SentView | None) -> tuple[str | None, SentView]:
+        """The ``view`` frame for one reader (None: nothing they would see changed) and what it sends.
+
+        ``you`` is the reader's own part, encoded (``encode_you``); ``sent`` what their tab has of
+        this room's view.
+        """
+        current = {**self.members, "you": you}
+        now = SentView(current, self.clock)
+        if sent is None or sent.members.keys() != current.keys():
+            return _view_frame(room_json, current, partial=False), now
+        changed = {k: v for k, v in current.items() if k != "clock" and sent.members[k] != v}
+        if not changed and sent.clock == self.clock:
+            return None, sent
+        if "clock" in current:
+            changed["clock"] = current["clock"]  # a fresh reading with any change: the page counts from it
+        return _view_frame(room_json, changed, partial=True), now
+
+
+def encode_you(you: dict[str, Any] | None) -> str:
+    """A reader's own part of a view, encoded once for their tabs."""
+    return render_marks(dumps(you))
+
+
+def _view_frame(room_json: str, members: dict[str, str], partial: bool) -> str:
+    body = ",".join(f"{dumps(k)}:{v}" for k, v in members.items())
+    flag = ',"partial":true' if partial else ""
+    return f'{{"t":"view","room":{room_json}{flag},"view":{{{body}}}}}'

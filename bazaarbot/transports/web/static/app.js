@@ -1029,7 +1029,10 @@
         break;
       }
       case "view":
-        if (state.rooms.has(f.room)) gotView(f.room, f.view);
+        if (!state.rooms.has(f.room)) break;
+        // a partial view holds the members that changed: the rest is the view this tab has
+        if (f.partial) gotView(f.room, Object.assign({}, state.rooms.get(f.room).view || {}, f.view));
+        else gotView(f.room, f.view);
         break;
       case "log":
         if (state.rooms.has(f.room)) gameLog(f.room, f);
