@@ -81,3 +81,16 @@ def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the
     over = later | {"result": {"winners": [0]}}
     frame, _ = EncodedPublic.of(over).frame('"#r"', mine, sent)
     assert "partial" not in json.loads(frame)
+
+
+def test_a_deadline_the_clocks_tick_moved_is_sent_its_running_reading_is_not():
+    clock = {"seats": [0], "seconds": 45, "deadline": 145.2, "now": 100.0}
+    public = {"game": "jaipur", "clock": clock}
+    you = encode_you(None)
+    _, sent = EncodedPublic.of(public).frame('"#r"', you, None)
+    ticking = EncodedPublic.of({"game": "jaipur", "clock": clock | {"now": 130.0}})
+    assert ticking.frame('"#r"', you, sent)[0] is None
+    # the clock started at its tick, two seconds after the view foresaw: every tab is told
+    moved = EncodedPublic.of({"game": "jaipur", "clock": clock | {"deadline": 147.3, "now": 102.0}})
+    frame, _ = moved.frame('"#r"', you, sent)
+    assert frame is not None and json.loads(frame)["view"]["clock"]["deadline"] == 147.3

@@ -88,6 +88,8 @@ async def _caught_up(page: Any, served: Served) -> None:
     table = served.hub.tables[("web", "#bazaar")]
     moves = str(table.moves_made)
     await _expect(page.locator("#table")).to_have_attribute("data-moves", moves, timeout=TIMEOUT)
+    # and drawn by the game's renderer, which the page loads by itself the first time (not the text)
+    await _expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
 
 
 async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: list[str]) -> None:

@@ -22,9 +22,14 @@ CLOCK_STABLE = ("seats", "seconds", "paused")
 
 
 def _clock_stable(clock: object) -> str:
+    """The clock as compared: who it waits for, its length, a pause, and its deadline to the second
+    (a deadline set by the clock's tick differs from the one a view foresaw before it)."""
     if not isinstance(clock, dict):
         return dumps(clock)
-    return dumps({k: clock.get(k) for k in CLOCK_STABLE})
+    deadline = clock.get("deadline")
+    stable = {k: clock.get(k) for k in CLOCK_STABLE}
+    stable["deadline"] = round(deadline) if isinstance(deadline, (int, float)) else None
+    return dumps(stable)
 
 
 @dataclass(frozen=True)
