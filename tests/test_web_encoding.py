@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from bazaarbot.commandmark import MARK
+from bazaarbot.transports.web import viewframe
 from bazaarbot.transports.web.encoding import batch, dumps, encode, render_marks
 from bazaarbot.transports.web.viewframe import EncodedPublic, encode_you
 
@@ -61,7 +62,8 @@ def test_a_first_view_frame_is_whole_with_the_readers_own_part():
     assert set(sent.members) == {"game", "clock", "status", "you"}
 
 
-def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the_whole():
+def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the_whole(monkeypatch):
+    monkeypatch.setattr(viewframe, "SEND_PARTIAL", True)
     public = {"game": "jaipur", "phase": "running", "moves": 3, "clock": {"seats": [0], "now": 1.0}}
     you = encode_you({"seat": 0, "commands": ["take spice"]})
     first, sent = EncodedPublic.of(public).frame('"#r"', you, None)
@@ -94,3 +96,14 @@ def test_a_deadline_the_clocks_tick_moved_is_sent_its_running_reading_is_not():
     moved = EncodedPublic.of({"game": "jaipur", "clock": clock | {"deadline": 147.3, "now": 102.0}})
     frame, _ = moved.frame('"#r"', you, sent)
     assert frame is not None and json.loads(frame)["view"]["clock"]["deadline"] == 147.3
+
+
+def test_by_default_a_changed_view_goes_whole_and_an_unchanged_one_not_at_all():
+    public = {"game": "jaipur", "moves": 3, "clock": {"seats": [0], "now": 1.0}}
+    you = encode_you(None)
+    _, sent = EncodedPublic.of(public).frame('"#r"', you, None)
+    ticking = EncodedPublic.of(public | {"clock": {"seats": [0], "now": 5.0}})
+    assert ticking.frame('"#r"', you, sent)[0] is None
+    frame, _ = EncodedPublic.of(public | {"moves": 4}).frame('"#r"', you, sent)
+    decoded = json.loads(frame)
+    assert "partial" not in decoded and decoded["view"]["game"] == "jaipur" and decoded["view"]["moves"] == 4
