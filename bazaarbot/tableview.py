@@ -50,11 +50,6 @@ def _example(table: Table) -> str:
     return plugin.command_in(state, -1, plugin.example_move, current_language())
 
 
-def table_view(table: Table, replay: Replay | None, key: str | None) -> dict[str, Any]:
-    """Everything a drawn table shows; private parts only for ``key``'s own seat."""
-    return public_view(table, replay) | {"you": your_view(table, key)}
-
-
 def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
     """What everybody at the room sees of its table (``you`` is None): built once per change and language."""
     plugin = table.plugin

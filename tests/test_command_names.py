@@ -11,7 +11,7 @@ from bazaarbot.i18n import _, language
 from bazaarbot.messages import Tell
 from bazaarbot.sanitize import sanitize
 from bazaarbot.transports.console import ConsoleTransport
-from bazaarbot.transports.web.conn import encode
+from bazaarbot.transports.web.encoding import encode
 
 
 def test_a_sentence_marks_the_bot_commands_it_names_and_nothing_else() -> None:

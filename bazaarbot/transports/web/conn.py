@@ -51,9 +51,6 @@ class TokenBucket:
         return False
 
 
-__all__ = ["Conn", "TokenBucket", "encode"]
-
-
 class Conn:
     """A websocket from one browser tab (a player's, or a spectator's)."""
 
