@@ -27,7 +27,7 @@ from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Table
-from bazaarbot.tableview import public_view, your_view
+from bazaarbot.tableview import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
 
@@ -138,6 +138,14 @@ class TransportViews:
                         public["last"] = last | {"lines": []}
                 parts[key] = (lang, public, your_view(table, key))
         return parts
+
+    def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
+        """A seated reader's commands of one verb (all without one), in their page's words."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        with language(self.page_language(network, channel, key)):
+            return verb_commands(table, key, verb)
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""

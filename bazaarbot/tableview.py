@@ -21,6 +21,10 @@ from bazaarbot.table import Table
 #: log entries a view carries (the page keeps what it has seen; a reload shows this many)
 LOG_TAIL = 80
 
+#: a verb with at most this many commands comes with the view (the page shows them as buttons); the
+#: commands of a longer verb (a list, a card picker) the page asks for when it draws them
+INLINE_COMMANDS = 8
+
 
 def _score(value: float) -> int | float:
     return int(value) if float(value).is_integer() else value
@@ -132,10 +136,56 @@ def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
         plugin, state = table.plugin, table.state
         you["seat"] = game_seat
         you["private"] = plugin.private_data(state, game_seat)
-        you["commands"] = plugin.legal_commands(state, game_seat) if game_seat in plugin.to_act(state) else []
-        #: each command the reader types otherwise in their language (buttons show these, send the
-        #: English); a command typed as it is is left out, and the page shows it as it is
-        you["said"] = {
-            c: words for c in you["commands"] if (words := command_here(plugin, state, game_seat, c)) != c
-        }
+        legal = plugin.legal_commands(state, game_seat) if game_seat in plugin.to_act(state) else []
+        groups = commands_by_verb(legal)
+        #: every verb the reader may play now, in the rules' order: the English verb, the reader's
+        #: word for it, and how many commands it has
+        you["verbs"] = [
+            {
+                "verb": verb,
+                "word": command_here(plugin, state, game_seat, group[0]).split(" ", 1)[0],
+                "count": len(group),
+            }
+            for verb, group in groups.items()
+        ]
+        #: the commands of the short verbs; a longer verb's come in a ``moves`` answer (``verb_commands``)
+        you["commands"] = [c for group in groups.values() if len(group) <= INLINE_COMMANDS for c in group]
+        you["said"] = said_of(table, game_seat, you["commands"])
     return you
+
+
+def verb_of(command: str) -> str:
+    """A command's verb: its first word, in English as the rules spell it."""
+    return command.split(" ", 1)[0]
+
+
+def commands_by_verb(commands: list[str]) -> dict[str, list[str]]:
+    """The commands grouped by verb, verbs and commands in the rules' order."""
+    groups: dict[str, list[str]] = {}
+    for command in commands:
+        groups.setdefault(verb_of(command), []).append(command)
+    return groups
+
+
+def said_of(table: Table, seat: int, commands: list[str]) -> dict[str, str]:
+    """Each command the reader types otherwise in their language (buttons show these and send the
+    English); a command typed as it is is left out, and the page shows it as it is."""
+    plugin, state = table.plugin, table.state
+    return {c: words for c in commands if (words := command_here(plugin, state, seat, c)) != c}
+
+
+def verb_commands(table: Table, key: str, verb: str | None) -> dict[str, Any] | None:
+    """The reader's commands of one verb now (all of them without a verb), for the page that draws
+    them; None when the reader has no seat in the running game."""
+    seat = table.game_seat_of(key) if table.running else None
+    if seat is None:
+        return None
+    plugin, state = table.plugin, table.state
+    legal = plugin.legal_commands(state, seat) if seat in plugin.to_act(state) else []
+    commands = legal if verb is None else [c for c in legal if verb_of(c) == verb]
+    return {
+        "game_id": table.game_id,
+        "moves": table.moves_made,
+        "commands": commands,
+        "said": said_of(table, seat, commands),
+    }

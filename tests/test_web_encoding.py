@@ -62,8 +62,7 @@ def test_a_first_view_frame_is_whole_with_the_readers_own_part():
     assert set(sent.members) == {"game", "clock", "status", "you"}
 
 
-def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the_whole(monkeypatch):
-    monkeypatch.setattr(viewframe, "SEND_PARTIAL", True)
+def test_a_later_view_frame_holds_what_changed_and_the_clock_and_merges_into_the_whole():
     public = {"game": "jaipur", "phase": "running", "moves": 3, "clock": {"seats": [0], "now": 1.0}}
     you = encode_you({"seat": 0, "commands": ["take spice"]})
     first, sent = EncodedPublic.of(public).frame('"#r"', you, None)
@@ -98,7 +97,8 @@ def test_a_deadline_the_clocks_tick_moved_is_sent_its_running_reading_is_not():
     assert frame is not None and json.loads(frame)["view"]["clock"]["deadline"] == 147.3
 
 
-def test_by_default_a_changed_view_goes_whole_and_an_unchanged_one_not_at_all():
+def test_without_partial_views_a_changed_view_goes_whole_and_an_unchanged_one_not_at_all(monkeypatch):
+    monkeypatch.setattr(viewframe, "SEND_PARTIAL", False)
     public = {"game": "jaipur", "moves": 3, "clock": {"seats": [0], "now": 1.0}}
     you = encode_you(None)
     _, sent = EncodedPublic.of(public).frame('"#r"', you, None)

@@ -107,7 +107,7 @@ async def test_views_carry_your_private_data_and_moves_and_a_spectators_none(tmp
             seat = table.game_seat_of("a:" + nick)
             assert view["you"]["seat"] == seat
             assert view["you"]["private"] == game.private_data(table.state, seat)
-            assert view["you"]["commands"] == game.legal_commands(table.state, seat)
+            assert await client.commands(ROOM, view) == game.legal_commands(table.state, seat)
             assert view["public"] == game.public_data(table.state)
         seen = (await watcher.expect("view", lambda f: f["view"]["moves"] == 1))["view"]
         assert seen["you"] is None and seen["public"] == game.public_data(table.state)

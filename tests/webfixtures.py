@@ -184,6 +184,22 @@ class WsClient:
         await self.send(t="ping")
         await self.expect("pong")
 
+    async def commands(self, room: str, view: dict[str, Any]) -> list[str]:
+        """Every legal command a view offers, as the page gathers them: the view's own, and each
+        long verb's asked for with a ``moves`` frame, in the view's order of verbs."""
+        you = view.get("you") or {}
+        inline = list(you.get("commands") or [])
+        found: list[str] = []
+        for verb in you.get("verbs") or []:
+            own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
+            if len(own) < verb["count"]:
+                await self.send(t="moves", room=room, verb=verb["verb"])
+                answer = await self.expect("moves", lambda f, v=verb["verb"]: f["verb"] == v)
+                assert (answer["game_id"], answer["moves"]) == (view["game_id"], view["moves"])
+                own = answer["commands"]
+            found += own
+        return found
+
     def texts(self, kind: str) -> list[str]:
         return [str(f.get("text")) for f in self.seen if f.get("t") == kind]
 

@@ -5,9 +5,10 @@ file and a free loopback port, the per-client limits raised for the run), so
 its CPU is measured apart from the load generator's: from ``/proc/<pid>/stat``
 before and after each phase. Every player has a tab of their own: a websocket
 that claims a nick and joins its table's room, and plays like the page does —
-it waits for the ``view`` frame that lists its legal commands and says one of
-them. A move's latency runs from the frame that says it to the first ``view``
-frame that shows it played.
+it waits for the ``view`` frame that names its verbs, asks for the commands of
+the long ones (``moves``) as the page does when it draws the table, and says
+one of them. A move's latency runs from the frame that says it to the first
+``view`` frame that shows it played.
 
 Phases: a closed loop (each table plays its next move as soon as the last is
 seen) and a paced one (a fixed rate of moves over all tables).
@@ -85,11 +86,36 @@ class Tab:
     #: set whenever a new view arrives
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     reader: asyncio.Task[None] | None = None
+    #: the answers to ``moves`` requests of this moment of the game: verb -> its commands
+    answered: dict[str, list[str]] = field(default_factory=dict)
+    #: set whenever a ``moves`` answer arrives
+    answer: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
-    def commands(self) -> list[str]:
+    def has_moves(self) -> bool:
         you = (self.view or {}).get("you") or {}
-        return list(you.get("commands") or [])
+        return bool(you.get("verbs"))
+
+    async def commands(self) -> list[str]:
+        """Every command the view offers, as the page gathers them: the view's own, and each long
+        verb's asked for (``moves``), as the page asks for them when it draws the table."""
+        you = (self.view or {}).get("you") or {}
+        inline = list(you.get("commands") or [])
+        verbs = list(you.get("verbs") or [])
+        found: list[str] = []
+        for verb in verbs:
+            own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
+            if len(own) < verb["count"]:
+                await self.ws.send_str(json.dumps({"t": "moves", "room": self.room, "verb": verb["verb"]}))
+        for verb in verbs:
+            own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
+            if len(own) < verb["count"]:
+                while verb["verb"] not in self.answered:
+                    self.answer.clear()
+                    await asyncio.wait_for(self.answer.wait(), 10.0)
+                own = self.answered[verb["verb"]]
+            found += own
+        return found
 
     @property
     def moves(self) -> int:
@@ -106,16 +132,23 @@ class Tab:
         async for msg in self.ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
-            if '"view":' not in msg.data:
+            if '"view":' not in msg.data and '"t":"moves"' not in msg.data:
                 continue
             decoded = json.loads(msg.data)  # one frame, or an array of the frames sent together
             for frame in decoded if isinstance(decoded, list) else [decoded]:
-                if frame.get("t") in ("joined", "view") and frame.get("room") == self.room:
+                if frame.get("room") != self.room:
+                    continue
+                if frame.get("t") in ("joined", "view"):
                     view = frame.get("view")
                     if frame.get("partial"):  # what changed, merged as the page merges it
                         view = {**(self.view or {}), **view}
+                    if (view or {}).get("moves") != (self.view or {}).get("moves"):
+                        self.answered = {}  # another moment: what was asked is asked again
                     self.view = view
                     self.changed.set()
+                elif frame.get("t") == "moves" and frame.get("moves") == (self.view or {}).get("moves"):
+                    self.answered[frame["verb"]] = list(frame.get("commands") or [])
+                    self.answer.set()
 
     async def next_view(self, timeout: float = 30.0) -> None:
         self.changed.clear()
@@ -129,7 +162,7 @@ class WebTable:
     rng: random.Random
 
     def to_move(self) -> Tab | None:
-        return next((tab for tab in self.tabs if tab.commands), None)
+        return next((tab for tab in self.tabs if tab.has_moves), None)
 
 
 class WebLoadBench:
@@ -220,7 +253,10 @@ class WebLoadBench:
             return 0
         before = tab.moves
         started = time.perf_counter()
-        await tab.say(table.rng.choice(tab.commands))
+        commands = await tab.commands()
+        if not commands:
+            return 0
+        await tab.say(table.rng.choice(commands))
         with contextlib.suppress(asyncio.TimeoutError):
             while tab.moves == before and tab.phase == "running":
                 await tab.next_view(10.0)

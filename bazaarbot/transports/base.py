@@ -90,6 +90,10 @@ class HubPort(Protocol):
     ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
         """Each reader's view in parts, (language, public part, own part): the public part shared."""
 
+    def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
+        """A seated reader's legal commands of one verb now (all without one): ``game_id``, ``moves``,
+        ``commands`` and their ``said`` words; None without a seat in the running game."""
+
     def drawn_table(self, network: str, channel: str) -> bool:
         """Whether the channel's game has a browser renderer (else a page shows the text board)."""
 

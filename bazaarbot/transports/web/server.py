@@ -111,6 +111,9 @@ SWEEP_EVERY = 10.0
 #: frames dropped by the flood limit before the connection is closed
 MAX_DROPPED = 400
 
+#: the longest verb a ``moves`` request may name (the games' verbs are short words)
+MAX_VERB = 40
+
 #: the files a game's ``web/`` folder may serve
 GAME_FILE = re.compile(r"^[a-z0-9_-]{1,40}\.(js|css|svg|png)$")
 
@@ -467,6 +470,7 @@ class WebTransport:
             "ping": self._ping,
             "admin": self._admin,
             "board": self._board_request,
+            "moves": self._moves_request,
         }.get(kind)
         if handler is None:
             await self._bad_frame(conn, "frame", f"Unknown message type {kind[:20]!r}.")
@@ -846,6 +850,22 @@ class WebTransport:
             return
         conn.board_rooms.add(room)
         conn.send("board", room=room, text=self._board(room))
+
+    async def _moves_request(self, conn: Conn, frame: dict[str, Any]) -> None:
+        """``moves {room, verb}``: the tab's legal commands of one verb (all without one), which the
+        view leaves out when a verb has many; answered for this moment of the game (``moves``)."""
+        assert self.hub is not None
+        room, verb = frame.get("room"), frame.get("verb")
+        if not isinstance(room, str) or room.lower() not in conn.rooms or conn.nick is None:
+            conn.error("frame", _("Join the room first."))
+            return
+        if verb is not None and not (isinstance(verb, str) and 0 < len(verb) <= MAX_VERB):
+            conn.error("frame", _("That is not a verb of the game."))
+            return
+        room = room.lower()
+        answer = self.hub.verb_commands(self.network, room, self._user(conn.nick).key, verb)
+        empty = {"game_id": None, "moves": None, "commands": [], "said": {}}
+        conn.send("moves", room=room, verb=verb, **(answer or empty))
 
     def _refresh_board(self, room: str) -> None:
         """After a public line: re-render the board only if the table changed since the last render

@@ -7,7 +7,8 @@ top-level members is encoded once (``EncodedPublic``); each reader's own part
 differs from what it was sent, and nothing when only the clock's running
 reading moved, which the page counts down itself. With ``SEND_PARTIAL`` the
 frame holds only the members that differ and the clock (``"partial": true``),
-which the page merges into the view it holds; by default the view goes whole.
+which the page merges into the view it holds (and draws once per animation
+frame, so a page that fell behind a fast game catches up at once).
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ from typing import Any
 
 from bazaarbot.transports.web.encoding import dumps, render_marks
 
-#: whether a tab that has the view is sent only what changed; off: a changed view goes whole (the
-#: page and the test clients merge partial views, but a page once fell behind a fast game with
-#: them in a loaded test run, not understood yet)
-SEND_PARTIAL = False
+#: whether a tab that has the view is sent only what changed (off: a changed view goes whole)
+SEND_PARTIAL = True
 
 #: the clock's members that are a change worth a frame (its reading, ``now``, is not)
 CLOCK_STABLE = ("seats", "seconds", "paused")

@@ -331,7 +331,71 @@
     return (view.players && view.players[seat]) || "?";
   }
 
+  // --- the commands of a long verb -----------------------------------------------------
+  // A view carries the commands of its short verbs; a long verb's (a list, a card picker) the page
+  // asks for when it draws the table (a ``moves`` frame), kept for this moment of the game only.
+  const verbOf = (command) => command.split(" ")[0];
+
+  function verbStore(name, view) {
+    const r = room(name);
+    const key = String(view.game_id) + ":" + String(view.moves);
+    if (!r.verbs || r.verbs.key !== key) r.verbs = { key, got: new Map(), asked: new Set() };
+    return r.verbs;
+  }
+
+  /** The long verbs of the view whose commands the page has not had yet. */
+  function longVerbs(view) {
+    const you = view.you;
+    if (!you || !you.verbs) return [];
+    const inline = new Map();
+    for (const command of you.commands || []) inline.set(verbOf(command), (inline.get(verbOf(command)) || 0) + 1);
+    return you.verbs.filter((v) => (inline.get(v.verb) || 0) < v.count).map((v) => v.verb);
+  }
+
+  /** Ask for the commands of the long verbs this table draws (once per verb and moment). */
+  function askLongVerbs(name, view) {
+    if (!view || view.phase !== "running" || !state.ws) return;
+    const store = verbStore(name, view);
+    for (const verb of longVerbs(view)) {
+      if (store.got.has(verb) || store.asked.has(verb)) continue;
+      store.asked.add(verb);
+      send({ t: "moves", room: name, verb });
+    }
+  }
+
+  function gotVerb(f) {
+    const r = state.rooms.get(f.room);
+    const view = r && r.view;
+    if (!view || f.game_id !== view.game_id || f.moves !== view.moves) return; // another moment's
+    verbStore(f.room, view).got.set(f.verb, { commands: f.commands || [], said: f.said || {} });
+    if (f.room === state.active) renderTableSoon();
+  }
+
+  /** Every command the page knows now: the view's and the long verbs' answered, in the verbs' order. */
+  function knownCommands(name, view) {
+    const you = view.you;
+    if (!you || !you.commands) return [];
+    if (!you.verbs) return you.commands;
+    const store = verbStore(name, view);
+    const out = [];
+    for (const v of you.verbs) {
+      const got = store.got.get(v.verb);
+      if (got) out.push(...got.commands);
+      else out.push(...you.commands.filter((c) => verbOf(c) === v.verb));
+    }
+    return out;
+  }
+
+  /** A command as the reader types it (the view's words, or a long verb's answer's). */
+  function saidOf(name, view, command) {
+    const you = view.you;
+    if (you && you.said && you.said[command]) return you.said[command];
+    const got = you && you.verbs ? verbStore(name, view).got.get(verbOf(command)) : null;
+    return (got && got.said[command]) || command;
+  }
+
   function helpers(view) {
+    const name = state.active;
     return {
       el,
       svg,
@@ -344,9 +408,9 @@
       initial: (seat) => initialOf(view, seat),
       // the name of a game thing in the reader's language (from the server); never an identifier alone
       term: (id) => (view.terms && view.terms[id]) || String(id).replace(/_/g, " "),
-      commands: () => (view.you && view.you.commands) || [],
+      commands: () => (name ? knownCommands(name, view) : []),
       t, // the page's words in its reader's language
-      said: (command) => (view.you && view.you.said && view.you.said[command]) || command,
+      said: (command) => (name ? saidOf(name, view, command) : command),
       play: (command) => playCommand(command),
       rerender: () => renderTable(),
     };
@@ -442,7 +506,19 @@
     renderClock();
   }
 
+  // a burst of views (a fast game, a page that was busy) is drawn once, at the next frame; a page
+  // that drew each of them in turn would fall further behind the table the faster it is played
+  let tableDrawPending = false;
+  function renderTableSoon() {
+    if (tableDrawPending) return;
+    tableDrawPending = true;
+    window.requestAnimationFrame(() => {
+      if (tableDrawPending) renderTable();
+    });
+  }
+
   function renderTable() {
+    tableDrawPending = false;
     const r = state.active && state.rooms.get(state.active);
     const view = r ? r.view : null;
     renderTurn(view);
@@ -469,6 +545,7 @@
     if (!renderers.has(view.game)) loadRenderer(view.game);
     const renderer = renderers.get(view.game);
     const h = helpers(view);
+    if (!WATCH) askLongVerbs(state.active, view);
     if (view.phase === "over" && view.result) table.appendChild(resultBox(view));
     let drawn = null;
     if (renderer && view.public) {
@@ -665,20 +742,21 @@
       }
     }
     const groups = new Map();
-    const said = (view.you && view.you.said) || {};
-    const shown = (command) => said[command] || command; // the reader's words; the English is sent
+    const shown = (command) => h.said(command); // the reader's words; the English is sent
     for (const command of commands) {
-      const verb = shown(command).split(" ")[0];
       if (drawnOffers(renderer, command, h)) continue; // the drawn table offers it itself
+      const verb = verbOf(command);
       if (!groups.has(verb)) groups.set(verb, []);
       groups.get(verb).push(command);
     }
-    for (const [verb, list] of groups) {
+    for (const list of groups.values()) {
+      const verb = shown(list[0]).split(" ")[0]; // the group is named in the reader's words
       const group = el("div", "verb-group");
       group.appendChild(el("span", "verb", verb));
       if (list.length <= MAX_BUTTONS) {
         for (const command of list) {
-          const rest = shown(command).slice(verb.length).trim();
+          const words = shown(command);
+          const rest = words.slice(words.split(" ")[0].length).trim();
           const b = commandButton(command, describe(renderer, command, h) || rest || verb);
           b.title = shown(command);
           group.appendChild(b);
@@ -758,7 +836,7 @@
     if (mine && !was) notifyTurn(name);
     if (view && view.game && view.phase !== "lobby") loadRenderer(view.game);
     if (name === state.active) {
-      renderTable();
+      renderTableSoon();
       showExample(view);
     }
     updateTitle();
@@ -819,7 +897,10 @@
       if (state.ws !== ws) return;
       state.ws = null;
       textBoardRoom = null; // a new connection asks again
-      for (const r of state.rooms.values()) r.joined = false;
+      for (const r of state.rooms.values()) {
+        r.joined = false;
+        r.verbs = null; // what was asked of the old connection is asked again
+      }
       enableInput(false);
       const wait = Math.round(state.backoff * (1 + Math.random() * 0.3));
       state.backoff = Math.min(state.backoff * 2, 10000);
@@ -1036,6 +1117,9 @@
         break;
       case "log":
         if (state.rooms.has(f.room)) gameLog(f.room, f);
+        break;
+      case "moves":
+        gotVerb(f);
         break;
       case "tell": {
         const r = state.active && state.rooms.get(state.active);
