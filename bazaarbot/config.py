@@ -97,6 +97,9 @@ class WebLimits:
     http_per_address: int = 40
     #: seconds a new HTTP connection may take to send its first request's headers
     header_timeout: float = 10.0
+    #: frames one websocket may send per second, after a burst of ``frame_burst`` (more are dropped)
+    frames_per_second: float = 5.0
+    frame_burst: int = 30
 
 
 @dataclass(frozen=True)

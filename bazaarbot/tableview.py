@@ -136,7 +136,7 @@ def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
         plugin, state = table.plugin, table.state
         you["seat"] = game_seat
         you["private"] = plugin.private_data(state, game_seat)
-        legal = plugin.legal_commands(state, game_seat) if game_seat in plugin.to_act(state) else []
+        legal = table.legal_now(game_seat) if game_seat in plugin.to_act(state) else []
         groups = commands_by_verb(legal)
         #: every verb the reader may play now, in the rules' order: the English verb, the reader's
         #: word for it, and how many commands it has
@@ -181,8 +181,8 @@ def verb_commands(table: Table, key: str, verb: str | None) -> dict[str, Any] | 
     if seat is None:
         return None
     plugin, state = table.plugin, table.state
-    legal = plugin.legal_commands(state, seat) if seat in plugin.to_act(state) else []
-    commands = legal if verb is None else [c for c in legal if verb_of(c) == verb]
+    legal = table.legal_now(seat) if seat in plugin.to_act(state) else []
+    commands = list(legal) if verb is None else [c for c in legal if verb_of(c) == verb]
     return {
         "game_id": table.game_id,
         "moves": table.moves_made,

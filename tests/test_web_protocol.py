@@ -11,6 +11,7 @@ import aiohttp
 import pytest
 from webfixtures import Served, WsClient, player, serve, two_seated
 
+from bazaarbot.config import WebLimits
 from bazaarbot.store import Store
 from bazaarbot.transports.web.claims import valid_nick, valid_room
 from bazaarbot.transports.web.history import History
@@ -402,3 +403,13 @@ async def test_the_frames_one_move_sends_a_tab_arrive_together_as_one_message(se
         kinds += [f["t"] for f in decoded] if isinstance(decoded, list) else [decoded["t"]]
     assert {"bot", "board", "view", "log"} <= set(kinds)
     assert len(raw) == 1, raw  # one message, not one per frame
+
+
+async def test_the_frame_budget_of_a_tab_is_set_in_the_web_limits(tmp_path: Path) -> None:
+    limits = WebLimits(frames_per_second=2.0, frame_burst=3)
+    async with serve(tmp_path / "b.sqlite", limits=limits) as served:
+        assert (served.transport.frame_rate, served.transport.frame_burst) == (2.0, 3)
+        alice, _ = await player(served, "alice")
+        for n in range(12):
+            await alice.say("#bazaar", f"spam {n}")
+        assert "Slow down" in (await alice.expect("error", lambda f: f["code"] == "flood"))["text"]

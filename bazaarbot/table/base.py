@@ -56,6 +56,10 @@ class TableBase(ABC):
         self.state: Any = None
         self.game_id: int | None = None
         self.moves_made = 0
+        #: per game seat, its private view as last built and what it was built from (``view_of``)
+        self._seat_views: dict[int, tuple[tuple[object, ...], str | None]] = {}
+        #: per game seat, its legal commands as last listed and the step of the game they are for
+        self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
         self.last_played: PlayedMove | None = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
@@ -134,10 +138,35 @@ class TableBase(ABC):
         )
 
     def view_of(self, index: int) -> str | None:
-        """Game seat ``index``'s private view, built in its owner's language."""
+        """Game seat ``index``'s private view, built in its owner's language.
+
+        A move compares every seat's view before and after it, so the view is kept with what it
+        was built from: the state (replaced on a reload or an undo, changed in place only by a
+        recorded step, which counts in ``moves_made``), the players' names in it and the language.
+        The next move's "before" is then this one's "after", built once.
+        """
         seat = self.players[index]
-        with language(self.language_of(seat.key) if seat.ai is None else None):
-            return self.plugin.private_view(self.state, index)
+        lang = self.language_of(seat.key) if seat.ai is None else None
+        names = getattr(self.state, "players", None)
+        built_from = (id(self.state), self.game_id, self.moves_made, lang, tuple(names or ()))
+        kept = self._seat_views.get(index)
+        if kept is not None and kept[0] == built_from:
+            return kept[1]
+        with language(lang):
+            view = self.plugin.private_view(self.state, index)
+        self._seat_views[index] = (built_from, view)
+        return view
+
+    def legal_now(self, index: int) -> list[str]:
+        """Game seat ``index``'s legal commands (as the rules spell them), listed once per step of
+        the game: a view, the page's ``moves`` request and ``/moves`` share them. Not to be changed."""
+        built_from = (id(self.state), self.game_id, self.moves_made)
+        kept = self._seat_commands.get(index)
+        if kept is not None and kept[0] == built_from:
+            return kept[1]
+        legal = self.plugin.legal_commands(self.state, index)
+        self._seat_commands[index] = (built_from, legal)
+        return legal
 
     def notify(self) -> None:
         """Tell whoever watches this table that its game moved or changed hands."""

@@ -88,7 +88,7 @@ class Views(TableBase):
             waiting = ", ".join(self.players[s].label for s in self.plugin.to_act(self.state))
             return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
-            legal = self.plugin.legal_commands(self.state, seat)
+            legal = self.legal_now(seat)
             shown = [command_here(self.plugin, self.state, seat, c) for c in legal]
             if word:  # the word may be English or the reader's
                 needle = word.lower()

@@ -136,8 +136,8 @@ class WebTransport:
         self,
         settings: WebSettings | None = None,
         *,
-        frame_rate: float = 5.0,
-        frame_burst: int = 30,
+        frame_rate: float | None = None,
+        frame_burst: int | None = None,
         leave_grace: float | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -149,8 +149,9 @@ class WebTransport:
         self.host = self.settings.host
         #: the port actually bound (settings.port 0 means any free port)
         self.port = self.settings.port
-        self.frame_rate = frame_rate
-        self.frame_burst = frame_burst
+        #: frames a tab may send per second after a burst (``[web.limits]``, or a test's own)
+        self.frame_rate = frame_rate if frame_rate is not None else self.limits.frames_per_second
+        self.frame_burst = frame_burst if frame_burst is not None else self.limits.frame_burst
         #: seconds a disconnected player keeps their seats (None: the hub's setting)
         self.leave_grace = leave_grace
         self.hub: HubPort | None = None
