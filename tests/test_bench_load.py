@@ -45,8 +45,11 @@ def test_bench_load_web_plays_through_websockets_and_prints_the_ratio(capsys):
         "bench load --web: 3 live jaipur tables, 6 tabs",
         "web closed loop",
         "bot CPU per command",
+        "bot CPU per request",
+        "moves requests",
         "web paced at 60/s: moves",
         "web / in-process CPU per command",
+        "web / in-process CPU per request",
         "web / in-process CPU per move",
         "web paced move p99",
     ):

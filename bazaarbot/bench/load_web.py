@@ -92,6 +92,8 @@ class Tab:
     answered: dict[str, list[str]] = field(default_factory=dict)
     #: set whenever a ``moves`` answer arrives
     answer: asyncio.Event = field(default_factory=asyncio.Event)
+    #: ``moves`` requests sent so far
+    asked: int = 0
 
     @property
     def has_moves(self) -> bool:
@@ -109,6 +111,7 @@ class Tab:
             own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
             if len(own) < verb["count"]:
                 await self.ws.send_str(json.dumps({"t": "moves", "room": self.room, "verb": verb["verb"]}))
+                self.asked += 1
         for verb in verbs:
             own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
             if len(own) < verb["count"]:
@@ -257,10 +260,10 @@ class WebLoadBench:
                 await table.tabs[0].next_view(1.0)
             return 0
         before = tab.moves
-        started = time.perf_counter()
-        commands = await tab.commands()
+        commands = await tab.commands()  # as the page draws the table, before the player picks
         if not commands:
             return 0
+        started = time.perf_counter()
         await tab.say(table.rng.choice(commands))
         with contextlib.suppress(asyncio.TimeoutError):
             while tab.moves == before and tab.phase == "running":
@@ -272,9 +275,15 @@ class WebLoadBench:
         assert self.process is not None
         return cpu_seconds(self.process.pid)
 
-    async def closed_loop(self, seconds: float) -> tuple[list[float], int, float, float]:
+    def asked(self) -> int:
+        """The ``moves`` requests all tabs sent so far."""
+        return sum(tab.asked for table in self.tables for tab in table.tabs)
+
+    async def closed_loop(self, seconds: float) -> tuple[list[float], int, int, float, float]:
+        """(latencies, commands said, ``moves`` requests, wall seconds, bot CPU seconds)."""
         latencies: list[float] = []
         said = 0
+        asked = self.asked()
         deadline = time.perf_counter() + seconds
 
         async def run(table: WebTable) -> None:
@@ -285,7 +294,7 @@ class WebLoadBench:
 
         cpu, wall = self.bot_cpu(), time.perf_counter()
         await asyncio.gather(*(run(t) for t in self.tables))
-        return latencies, said, time.perf_counter() - wall, self.bot_cpu() - cpu
+        return latencies, said, self.asked() - asked, time.perf_counter() - wall, self.bot_cpu() - cpu
 
     async def paced(self, seconds: float, rate: float) -> tuple[list[float], int, float]:
         latencies: list[float] = []
@@ -350,16 +359,20 @@ async def run_web_load(
                 f"{seconds:g} s per phase, the bot in its own process"
             )
             figures = Figures()
-            latencies, said, wall, cpu = await bench.closed_loop(seconds)
+            latencies, said, asked, wall, cpu = await bench.closed_loop(seconds)
             results.update(
                 web_commands_per_s=said / wall,
                 web_cpu_ms_per_command=cpu * 1000 / max(1, said),
-                # a turn: the view lists the moves, the tab plays one
+                # every request a tab made of the bot: a command said, or a long verb's ``moves``
+                web_cpu_ms_per_request=cpu * 1000 / max(1, said + asked),
+                # a turn: the view names the verbs, the tab asks for the long ones and plays one
                 web_cpu_ms_per_move=cpu * 1000 / max(1, len(latencies)),
             )
             figures.add("web closed loop", f"{said / wall:,.0f} commands/s")
             figures.add("  moves", _latency_line(latencies))
+            figures.add("  moves requests", f"{asked / max(1, len(latencies)):.2f} per move")
             figures.add("  bot CPU per command", f"{results['web_cpu_ms_per_command']:.3f} ms")
+            figures.add("  bot CPU per request", f"{results['web_cpu_ms_per_request']:.3f} ms")
             paced, sent, paced_cpu = await bench.paced(seconds, rate)
             results.update(
                 web_paced_move_p99_ms=_percentile(paced, 0.99) * 1000,
@@ -388,6 +401,9 @@ def main(args: argparse.Namespace) -> int:
     web = asyncio.run(run_web_load(args.tables, args.seconds, game))
     ratio = web["web_cpu_ms_per_command"] / max(1e-9, core["cpu_ms_per_command"])
     print(f"{'web / in-process CPU per command':<34} {ratio:.2f} (goal: at most 2)")
+    # a request: in-process a line (/moves all or a move), on the web a frame (a move, or moves)
+    per_request = web["web_cpu_ms_per_request"] / max(1e-9, core["cpu_ms_per_command"])
+    print(f"{'web / in-process CPU per request':<34} {per_request:.2f}")
     # per turn: in-process a turn is two commands (/moves all, then the move); a tab's view lists the moves
     per_move = web["web_cpu_ms_per_move"] / max(1e-9, core["cpu_ms_per_move"])
     print(f"{'web / in-process CPU per move':<34} {per_move:.2f}")
