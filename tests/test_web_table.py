@@ -19,6 +19,7 @@ from webfixtures import Served, chromium, frames_in, player, serve
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
+from bazaarbot.tableview import INLINE_COMMANDS
 
 pytestmark = pytest.mark.browser
 
@@ -593,3 +594,35 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
         await _shot(bob, "yspahan-phone-last-move.png")
         for page in (alice, bob):
             assert not page.errors, page.errors
+
+
+async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "v.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        takes: list[str] = []
+        for _ in range(40):  # cards taken until a turn has more takes than the view carries
+            seat = table.plugin.to_act(table.state)[0]
+            legal = table.plugin.legal_commands(table.state, seat)
+            takes = [c for c in legal if c.startswith("take")]
+            if len(takes) > INLINE_COMMANDS:
+                break
+            nick = table.players[seat].nick
+            await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), legal[0]))
+        assert len(takes) > INLINE_COMMANDS
+        await _settled(served, [alice, bob])
+        view = served.hub.table_view("web", ROOM, table.players[seat].key)
+        assert not [c for c in view["you"]["commands"] if c.startswith("take")]  # named, not listed
+        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
+        listed = page.locator('#controls select.move-list[aria-label="take moves"]')
+        options = listed.locator("option")
+        await _expect(options).to_have_count(len(takes), timeout=TIMEOUT)
+        assert [await o.get_attribute("value") for o in await options.all()] == takes
+        await listed.select_option(takes[-1])
+        before = table.moves_made
+        await page.locator('#controls .play-selected[data-verb="take"]').click()
+        await _moved(served, before)
+        assert table.last_played is not None and table.last_played.text == takes[-1]
+        assert not page.errors, page.errors
