@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -109,12 +109,17 @@ class TransportViews:
         return public | {"you": you}
 
     def room_views(
-        self, network: str, channel: str, keys: Iterable[str | None]
+        self,
+        network: str,
+        channel: str,
+        keys: Iterable[str | None],
+        wanted: Mapping[str | None, Collection[str]] | None = None,
     ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
         """Each reader's view of a channel's table in parts: (language, public part, their own part).
 
         The public part is built once per language and shared by the readers of that language
         (a transport encodes it once); ``None`` as a key is a spectator, whose own part is None.
+        ``wanted``: per reader, the long verbs whose commands their own part carries too.
         """
         table = self.tables.get((network, channel.lower()))
         if table is None:
@@ -136,7 +141,7 @@ class TransportViews:
                     if last and current_language() != room_words:
                         # the room's announcement is not in the reader's words
                         public["last"] = last | {"lines": []}
-                parts[key] = (lang, public, your_view(table, key))
+                parts[key] = (lang, public, your_view(table, key, (wanted or {}).get(key, ())))
         return parts
 
     def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:

@@ -15,6 +15,7 @@ asyncio task has its own), otherwise the default set by ``set_language``.
 from __future__ import annotations
 
 import contextlib
+import functools
 import gettext
 import io
 import re
@@ -23,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
+from typing import TypeVar
 
 from bazaarbot.commandmark import mark
 
@@ -36,6 +38,9 @@ _current: ContextVar[str | None] = ContextVar("bazaarbot_language", default=None
 _cache: dict[tuple[Path, str], gettext.NullTranslations] = {}
 _cache_lock = threading.Lock()
 _languages: dict[Path, tuple[str, ...]] = {}
+#: counts the times the catalogues were dropped or moved: what ``per_language`` made before is stale
+_generation = 0
+_T = TypeVar("_T")
 
 
 def _catalogue_paths(localedir: Path, lang: str) -> tuple[Path, Path]:
@@ -88,15 +93,18 @@ def translation(lang: str, localedir: str | Path | None = None) -> gettext.NullT
 
 def forget_catalogues() -> None:
     """Drop the cached catalogues (after the .po files changed under a running process)."""
+    global _generation
     with _cache_lock:
         _cache.clear()
         _languages.clear()
+        _generation += 1
 
 
 def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
     """Set the default language; unknown languages fall back to English."""
-    global _default_language, _default_localedir
+    global _default_language, _default_localedir, _generation
     _default_localedir = Path(localedir) if localedir else LOCALE_DIR
+    _generation += 1
     _default_language = normalize_language(lang, _default_localedir) or SOURCE_LANGUAGE
     translation(_default_language)  # compiled now, at start-up, not while the event loop runs
 
@@ -115,6 +123,22 @@ def default_language() -> str:
 def current_language() -> str:
     """The language lines are built in right here."""
     return _current.get() or _default_language
+
+
+def per_language(build: Callable[[], _T]) -> Callable[[], _T]:
+    """``build`` (no arguments, its result fixed by the language alone: the words a drawn table
+    shows) made once per language; what it returns is shared, never to be changed."""
+    made: dict[tuple[str, int], _T] = {}
+
+    @functools.wraps(build)
+    def kept() -> _T:
+        key = (current_language(), _generation)
+        found = made.get(key)
+        if found is None:
+            found = made[key] = build()
+        return found
+
+    return kept
 
 
 @contextmanager

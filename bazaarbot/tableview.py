@@ -9,6 +9,7 @@ built once for the room and once per seated reader.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from bazaarbot.gamelog import Replay
@@ -120,8 +121,12 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
     return view
 
 
-def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
-    """The reader's own part of the table: their seat, and in a game their private data and commands."""
+def your_view(table: Table, key: str | None, wanted: Collection[str] = ()) -> dict[str, Any] | None:
+    """The reader's own part of the table: their seat, and in a game their private data and commands.
+
+    ``wanted``: the long verbs whose commands the reader's page asked for once (it draws them at
+    every turn), which the view then carries like a short verb's.
+    """
     if key is None:
         return None
     seat = table.seat_of(key)
@@ -148,8 +153,9 @@ def your_view(table: Table, key: str | None) -> dict[str, Any] | None:
             }
             for verb, group in groups.items()
         ]
-        #: the commands of the short verbs; a longer verb's come in a ``moves`` answer (``verb_commands``)
-        you["commands"] = [c for group in groups.values() if len(group) <= INLINE_COMMANDS for c in group]
+        #: the commands of the short verbs and the wanted ones; another verb's come in a ``moves`` answer
+        carried = [g for verb, g in groups.items() if len(g) <= INLINE_COMMANDS or verb in wanted]
+        you["commands"] = [c for group in carried for c in group]
         you["said"] = said_of(table, game_seat, you["commands"])
     return you
 

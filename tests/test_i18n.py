@@ -6,7 +6,7 @@ import struct
 
 from botdriver import Driver, text
 
-from bazaarbot.i18n import set_language
+from bazaarbot.i18n import _, current_language, language, set_language
 
 
 def write_mo(path, entries: dict[str, str]) -> None:
@@ -43,3 +43,24 @@ def test_a_catalogue_translates_the_bots_sentences(tmp_path):
     finally:
         set_language("en")
     assert text(bot.line("alice", "/leave")) == "You do not sit at this table."
+
+
+def test_per_language_builds_once_per_language_and_again_after_the_catalogues_change() -> None:
+    from bazaarbot.i18n import forget_catalogues, per_language
+
+    built: list[str] = []
+
+    @per_language
+    def words() -> dict[str, str]:
+        built.append(current_language())
+        return {"market": _("Market")}
+
+    with language("de"):
+        assert words() is words() and str(words()["market"]) == "Markt"
+    with language("en"):
+        assert str(words()["market"]) == "Market"
+    assert built == ["de", "en"]
+    forget_catalogues()
+    with language("de"):
+        assert str(words()["market"]) == "Markt"
+    assert built == ["de", "en", "de"]

@@ -10,7 +10,7 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -86,9 +86,16 @@ class HubPort(Protocol):
         """
 
     def room_views(
-        self, network: str, channel: str, keys: Iterable[str | None]
+        self,
+        network: str,
+        channel: str,
+        keys: Iterable[str | None],
+        wanted: Mapping[str | None, Collection[str]] | None = None,
     ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
-        """Each reader's view in parts, (language, public part, own part): the public part shared."""
+        """Each reader's view in parts, (language, public part, own part): the public part shared.
+
+        ``wanted``: per reader, the long verbs whose commands their own part carries as well.
+        """
 
     def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
         """A seated reader's legal commands of one verb now (all without one): ``game_id``, ``moves``,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, per_language
 
 from . import colours as col
 from .deck import PER_FIELD, is_valuable
@@ -24,6 +24,7 @@ def _stones(counts: Sequence[int]) -> list[str]:
     return [col.NAMES[c] for c in range(col.NCOL) for _i in range(counts[c])]
 
 
+@per_language
 def labels() -> dict[str, str]:
     """The words the drawn table shows, translated (colour names included)."""
     words = {
@@ -91,6 +92,7 @@ def public_data(s: BazaarState) -> dict[str, Any]:
     }
 
 
+@per_language
 def terms() -> dict[str, str]:
     """Each colour's id -> its name for the reader (the view's ``terms``)."""
     return {col.NAMES[c]: col.name(c) for c in range(col.NCOL)}

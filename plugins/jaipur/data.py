@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, per_language
 
 from .cards import CAMEL, CAMEL_TOKEN_VALUE, GOODS_TOKENS, HAND_LIMIT, N_TYPES, NAMES, bonus_label, name
 from .render import round_result_text, turn_line
@@ -24,6 +24,7 @@ def _cards(counts: list[int]) -> list[str]:
     return [KINDS[t] for t in range(len(counts)) for _i in range(counts[t])]
 
 
+@per_language
 def labels() -> dict[str, str]:
     """The words the drawn table shows, translated."""
     return {
@@ -92,6 +93,7 @@ def public_data(state: JaipurState) -> dict[str, Any]:
     }
 
 
+@per_language
 def terms() -> dict[str, str]:
     """Each card kind's id -> its name for the reader (the view's ``terms``)."""
     return {KINDS[k]: name(k) for k in range(len(KINDS))}

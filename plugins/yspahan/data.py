@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, per_language
 
 from .board import (
     ARM_SPACES,
@@ -58,6 +58,7 @@ def road_moves(st: State, seat: int) -> list[dict[str, Any]]:
     return moves
 
 
+@per_language
 def labels() -> dict[str, str]:
     """The words the drawn table shows, translated."""
     return {
@@ -84,6 +85,7 @@ def labels() -> dict[str, str]:
     }
 
 
+@per_language
 def terms() -> dict[str, str]:
     """Each game thing's id -> its name for the reader (the view's ``terms``): cards and
     buildings by their human names, souks and tower fields as the reader types them."""

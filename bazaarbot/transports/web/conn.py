@@ -89,6 +89,8 @@ class Conn:
         #: per room, the table view last sent (``viewframe.SentView``, or "null": no table), so a change
         #: sends only what differs and an unchanged table nothing
         self.views: dict[str, Any] = {}
+        #: per room, the long verbs this tab asked for (``moves``): its views carry their commands
+        self.wanted: dict[str, set[str]] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON
         self.tables = ""
         #: per room, (game id, last move number) of the game log entries already sent

@@ -113,6 +113,8 @@ MAX_DROPPED = 400
 
 #: the longest verb a ``moves`` request may name (the games' verbs are short words)
 MAX_VERB = 40
+#: the long verbs one tab's views of a room carry after it asked for them
+MAX_WANTED = 16
 
 #: the files a game's ``web/`` folder may serve
 GAME_FILE = re.compile(r"^[a-z0-9_-]{1,40}\.(js|css|svg|png)$")
@@ -661,6 +663,7 @@ class WebTransport:
     def _leave_room(self, conn: Conn, room: str) -> None:
         conn.rooms.discard(room)
         conn.views.pop(room, None)
+        conn.wanted.pop(room, None)
         conn.board_rooms.discard(room)
         members = self.rooms.get(room)
         if members is not None:
@@ -867,6 +870,11 @@ class WebTransport:
         answer = self.hub.verb_commands(self.network, room, self._user(conn.nick).key, verb)
         empty = {"game_id": None, "moves": None, "commands": [], "said": {}}
         conn.send("moves", room=room, verb=verb, **(answer or empty))
+        if verb is not None and answer and answer["commands"]:
+            # the page draws this verb at every turn: from now on its views carry its commands
+            wanted = conn.wanted.setdefault(room, set())
+            if len(wanted) < MAX_WANTED:
+                wanted.add(verb)
 
     def _refresh_board(self, room: str) -> None:
         """After a public line: re-render the board only if the table changed since the last render
@@ -920,7 +928,7 @@ class WebTransport:
         """
         assert self.hub is not None
         key = self._view_key(conn)
-        parts = self.hub.room_views(self.network, room, [key])
+        parts = self.hub.room_views(self.network, room, [key], {key: conn.wanted.get(room, set())})
         if parts is None:
             conn.views[room] = "null"
             return None
@@ -970,7 +978,11 @@ class WebTransport:
         for room in rooms:
             tabs = [*self.rooms.get(room, ()), *self.watchers.get(room, ())]
             keys = {tab: self._view_key(tab) for tab in tabs}
-            parts = self.hub.room_views(self.network, room, set(keys.values()))
+            wanted: dict[str | None, set[str]] = {}
+            for tab, key in keys.items():
+                if room in tab.wanted:
+                    wanted.setdefault(key, set()).update(tab.wanted[room])
+            parts = self.hub.room_views(self.network, room, set(keys.values()), wanted)
             room_json = dumps(room)
             if parts is None:
                 frame = encode("view", room=room, view=None)
