@@ -61,10 +61,25 @@ class Replay:
     entries: list[LogEntry] = field(default_factory=list)
     #: (seat, text) of logged moves not yet played on ``state``, oldest first
     unplayed: list[tuple[int, str]] = field(default_factory=list)
+    #: per reader language, ``entries`` as data (``as_read``), index for index; None: not built
+    _read: dict[str, list[dict[str, Any] | None]] = field(default_factory=dict, repr=False)
 
     @property
     def moves_read(self) -> int:
         return len(self.entries)
+
+    def as_read(self, lang: str, tail: int) -> list[dict[str, Any]]:
+        """The last ``tail`` entries as data, each move in the words a reader of ``lang`` types (the
+        AI's, an English player's; the announcements stay the room's). The log only grows, so each
+        entry is built once per language; what is returned is shared, never to be changed."""
+        made = self._read.setdefault(lang, [])
+        start = max(0, len(self.entries) - tail)
+        if len(made) < start:
+            made.extend([None] * (start - len(made)))
+        command_in = self.plugin.command_in
+        for entry in self.entries[len(made) :]:
+            made.append(entry.as_dict() | {"text": command_in(None, entry.seat, entry.text, lang)})
+        return [e for e in made[start:] if e is not None]
 
     def settled_state(self) -> Any:
         """The state after every logged move (the ones taken from the table played now)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bazaarbot.i18n import per_language
 from bazaarbot.table import Table
 from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.ai_seats import AI_LEVELS
@@ -34,9 +35,13 @@ def seating(table: Table) -> dict[str, Any]:
     else:
         people = []
         free = max(0, table.plugin.max_players - len(table.seats))
-    #: each level's name as the reader reads it (the button sends the level itself)
-    names = {level: level_word(level) for level in AI_LEVELS}
-    return {"free": free, "levels": list(AI_LEVELS), "level_names": names, "people": people}
+    return {"free": free, "levels": list(AI_LEVELS), "level_names": _level_names(), "people": people}
+
+
+@per_language
+def _level_names() -> dict[str, str]:
+    """Each level's name as the reader reads it (the button sends the level itself)."""
+    return {level: level_word(level) for level in AI_LEVELS}
 
 
 def take_back(table: Table, key: str) -> str | None:

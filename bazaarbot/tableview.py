@@ -108,12 +108,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
         if view["result"] is not None:
             view["result"]["breakdown"] = replay.plugin.breakdown(final)
     if replay is not None and view["phase"] != "lobby":
-        lang = current_language()
-        view["log"] = [
-            # a move as the reader types it (the AI's, an English player's); the lines stay the room's
-            entry.as_dict() | {"text": replay.plugin.command_in(None, entry.seat, entry.text, lang)}
-            for entry in replay.entries[-LOG_TAIL:]
-        ]
+        view["log"] = replay.as_read(current_language(), LOG_TAIL)
         # the last move, for the table to point out (the log is sent apart; this stays with the view):
         # ``text`` as played (English, what a drawn table reads), ``said`` as the reader types it
         last = replay.entries[-1] if replay.entries else None

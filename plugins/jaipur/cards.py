@@ -7,7 +7,7 @@ engine fast enough for an AI that plays millions of random moves.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, ngettext, per_language
 
 DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER, CAMEL = range(7)
 GOODS = (DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER)
@@ -116,9 +116,14 @@ def name(card: int, count: int = 1) -> str:
     return ngettext("camel", "camels", count)
 
 
+@per_language
+def _bonus_labels() -> tuple[str, str, str]:
+    return (_("3-card"), _("4-card"), _("5-card"))
+
+
 def bonus_label(pile: int) -> str:
     """The name of a bonus pile: ``3-card``, ``4-card``, ``5-card``."""
-    return (_("3-card"), _("4-card"), _("5-card"))[pile]
+    return _bonus_labels()[pile]
 
 
 def counted(card: int, count: int) -> str:
