@@ -51,3 +51,35 @@ def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same
         assert read_back <= 1, "each move was taken as the table played it, not read back"
         view = driver.hub.table_view(NETWORK, "#t", None)
         assert view is not None and view["phase"] == "over" and view["result"] is not None
+
+
+def test_the_log_as_a_reader_reads_it_is_its_tail_in_their_words_each_entry_built_once(tmp_path, monkeypatch):
+    driver = _driver(tmp_path, "jaipur")
+    driver.line("ann", "/join")
+    driver.line("ben", "/join")
+    driver.line("ann", "/start")
+    table = driver.table
+    plugin = table.plugin
+    rng = random.Random(3)
+    for _ in range(12):
+        seat = plugin.to_act(table.state)[0]
+        driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
+    replay = _look(driver)
+    said: list[str] = []
+    command_in = plugin.command_in
+
+    def counted(state, seat, command, lang):
+        said.append(command)
+        return command_in(state, seat, command, lang)
+
+    monkeypatch.setattr(plugin, "command_in", counted)
+    german = replay.as_read("de", 5)
+    assert [e["n"] for e in german] == [e.n for e in replay.entries[-5:]]
+    assert [e["text"] for e in german] == [
+        command_in(None, e.seat, e.text, "de") for e in replay.entries[-5:]
+    ]
+    assert replay.as_read("de", 5) == german and len(said) == 5  # the second reading builds nothing
+    seat = plugin.to_act(table.state)[0]
+    driver.line(table.players[seat].nick, plugin.legal_commands(table.state, seat)[0])
+    later = _look(driver).as_read("de", 5)
+    assert later[:-1] == german[1:] and len(said) == 6  # only the new entry is built
