@@ -14,8 +14,13 @@ GAMES = discover()
 
 
 def _driver(tmp_path, game: str) -> Driver:
+    """A bot whose ``game`` runs at #t between ann and ben."""
     settings = BotSettings(default_game=game, seed=3, rate_limit=RateLimit(commands=100_000, per_seconds=1))
-    return Driver(tmp_path / "bot.sqlite", games=GAMES, settings=settings)
+    driver = Driver(tmp_path / "bot.sqlite", games=GAMES, settings=settings)
+    driver.line("ann", "/join")
+    driver.line("ben", "/join")
+    driver.line("ann", "/start")
+    return driver
 
 
 def _look(driver: Driver):
@@ -30,9 +35,6 @@ def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same
     for game in ("jaipur", "bazaar", "yspahan"):
         (tmp_path / game).mkdir()
         driver = _driver(tmp_path / game, game)
-        driver.line("ann", "/join")
-        driver.line("ben", "/join")
-        driver.line("ann", "/start")
         table = driver.table
         plugin = table.plugin
         rng = random.Random(7)
@@ -55,9 +57,6 @@ def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same
 
 def test_the_log_as_a_reader_reads_it_is_its_tail_in_their_words_each_entry_built_once(tmp_path, monkeypatch):
     driver = _driver(tmp_path, "jaipur")
-    driver.line("ann", "/join")
-    driver.line("ben", "/join")
-    driver.line("ann", "/start")
     table = driver.table
     plugin = table.plugin
     rng = random.Random(3)

@@ -17,16 +17,16 @@ def _jaipur(tmp_path) -> Driver:
     return driver
 
 
-def _counting(table, monkeypatch) -> list[int]:
-    """The seats whose private view the game builds from now on."""
+def _counting(table, monkeypatch, method: str = "private_view") -> list[int]:
+    """The seats for which the game's ``method`` (a view, the legal commands) is called from now on."""
     built: list[int] = []
-    private_view = table.plugin.private_view
+    original = getattr(table.plugin, method)
 
     def counted(state, seat):
         built.append(seat)
-        return private_view(state, seat)
+        return original(state, seat)
 
-    monkeypatch.setattr(table.plugin, "private_view", counted)
+    monkeypatch.setattr(table.plugin, method, counted)
     return built
 
 
@@ -82,14 +82,8 @@ def test_hand_answers_the_view_as_it_is_now(tmp_path) -> None:
 def test_a_seats_legal_commands_are_listed_once_per_step_of_the_game(tmp_path, monkeypatch) -> None:
     driver = _jaipur(tmp_path)
     table = driver.table
-    listed: list[int] = []
     legal_commands = table.plugin.legal_commands
-
-    def counted(state, seat):
-        listed.append(seat)
-        return legal_commands(state, seat)
-
-    monkeypatch.setattr(table.plugin, "legal_commands", counted)
+    listed = _counting(table, monkeypatch, "legal_commands")
     seat = table.plugin.to_act(table.state)[0]
     first = table.legal_now(seat)
     assert table.legal_now(seat) is first and listed == [seat]
