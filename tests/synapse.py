@@ -210,7 +210,7 @@ class Synapse:
         except urllib.error.HTTPError as error:
             raise RuntimeError(f"{method} {path}: {error.code} {error.read()[:300]!r}") from None
 
-    def register(self, name: str, admin: bool = False) -> User:
+    def register(self, name: str, admin: bool = False, retry: bool = False) -> User:
         """A new user by the shared secret (the only way in: registration is closed otherwise)."""
         nonce = self.request("GET", "/_synapse/admin/v1/register")["nonce"]
         password = secrets.token_hex(8)
@@ -220,11 +220,23 @@ class Synapse:
                 [nonce.encode(), name.encode(), password.encode(), b"admin" if admin else b"notadmin"]
             )
         )
-        answer = self.request(
-            "POST",
-            "/_synapse/admin/v1/register",
-            {"nonce": nonce, "username": name, "password": password, "admin": admin, "mac": mac.hexdigest()},
-        )
+        try:
+            answer = self.request(
+                "POST",
+                "/_synapse/admin/v1/register",
+                {
+                    "nonce": nonce,
+                    "username": name,
+                    "password": password,
+                    "admin": admin,
+                    "mac": mac.hexdigest(),
+                },
+            )
+        except RuntimeError as error:
+            if "M_USER_IN_USE" not in str(error) or retry:
+                raise
+            # a loaded homeserver has been seen to answer a first registration "taken": another name
+            return self.register(f"{name}-{secrets.token_hex(2)}", admin, retry=True)
         return User(answer["user_id"], password, answer["access_token"])
 
     def admin(self) -> User:
