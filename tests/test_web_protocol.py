@@ -405,6 +405,18 @@ async def test_the_frames_one_move_sends_a_tab_arrive_together_as_one_message(se
     assert len(raw) == 1, raw  # one message, not one per frame
 
 
+async def test_a_movers_own_tab_gets_its_echo_the_answers_and_the_view_as_one_message(served: Served) -> None:
+    alice, bob = await _start_count_game(served)
+    table = served.hub.tables[("web", "#bazaar")]
+    mover = alice if table.players[table.plugin.to_act(table.state)[0]].nick == "alice" else bob
+    await mover.sync()
+    await mover.say("#bazaar", "add 2")
+    msg = await mover.ws.receive(timeout=5)
+    decoded = json.loads(msg.data)
+    kinds = [f["t"] for f in decoded] if isinstance(decoded, list) else [decoded["t"]]
+    assert kinds[0] == "echo" and {"bot", "view"} <= set(kinds), kinds  # the echo did not leave alone
+
+
 async def test_the_frame_budget_of_a_tab_is_set_in_the_web_limits(tmp_path: Path) -> None:
     limits = WebLimits(frames_per_second=2.0, frame_burst=3)
     async with serve(tmp_path / "b.sqlite", limits=limits) as served:

@@ -94,6 +94,8 @@ class Tab:
     answer: asyncio.Event = field(default_factory=asyncio.Event)
     #: ``moves`` requests sent so far
     asked: int = 0
+    #: websocket messages received so far
+    messages: int = 0
 
     @property
     def has_moves(self) -> bool:
@@ -140,6 +142,7 @@ class Tab:
         async for msg in self.ws:
             if msg.type != aiohttp.WSMsgType.TEXT:
                 break
+            self.messages += 1
             if '"view":' not in msg.data and '"t":"moves"' not in msg.data:
                 continue
             decoded = json.loads(msg.data)  # one frame, or an array of the frames sent together
@@ -279,11 +282,15 @@ class WebLoadBench:
         """The ``moves`` requests all tabs sent so far."""
         return sum(tab.asked for table in self.tables for tab in table.tabs)
 
-    async def closed_loop(self, seconds: float) -> tuple[list[float], int, int, float, float]:
-        """(latencies, commands said, ``moves`` requests, wall seconds, bot CPU seconds)."""
+    def messages(self) -> int:
+        """The websocket messages all tabs received so far."""
+        return sum(tab.messages for table in self.tables for tab in table.tabs)
+
+    async def closed_loop(self, seconds: float) -> tuple[list[float], int, int, int, float, float]:
+        """(latencies, commands said, ``moves`` requests, messages received, wall s, bot CPU s)."""
         latencies: list[float] = []
         said = 0
-        asked = self.asked()
+        asked, messages = self.asked(), self.messages()
         deadline = time.perf_counter() + seconds
 
         async def run(table: WebTable) -> None:
@@ -294,7 +301,8 @@ class WebLoadBench:
 
         cpu, wall = self.bot_cpu(), time.perf_counter()
         await asyncio.gather(*(run(t) for t in self.tables))
-        return latencies, said, self.asked() - asked, time.perf_counter() - wall, self.bot_cpu() - cpu
+        wall = time.perf_counter() - wall
+        return latencies, said, self.asked() - asked, self.messages() - messages, wall, self.bot_cpu() - cpu
 
     async def paced(self, seconds: float, rate: float) -> tuple[list[float], int, float]:
         latencies: list[float] = []
@@ -359,7 +367,7 @@ async def run_web_load(
                 f"{seconds:g} s per phase, the bot in its own process"
             )
             figures = Figures()
-            latencies, said, asked, wall, cpu = await bench.closed_loop(seconds)
+            latencies, said, asked, messages, wall, cpu = await bench.closed_loop(seconds)
             results.update(
                 web_commands_per_s=said / wall,
                 web_cpu_ms_per_command=cpu * 1000 / max(1, said),
@@ -371,6 +379,7 @@ async def run_web_load(
             figures.add("web closed loop", f"{said / wall:,.0f} commands/s")
             figures.add("  moves", _latency_line(latencies))
             figures.add("  moves requests", f"{asked / max(1, len(latencies)):.2f} per move")
+            figures.add("  websocket messages", f"{messages / max(1, len(latencies)):.2f} per move")
             figures.add("  bot CPU per command", f"{results['web_cpu_ms_per_command']:.3f} ms")
             figures.add("  bot CPU per request", f"{results['web_cpu_ms_per_request']:.3f} ms")
             paced, sent, paced_cpu = await bench.paced(seconds, rate)

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -99,6 +99,9 @@ class Conn:
         self.dropped = 0
         self.dead = False
         self._closing: asyncio.Task[None] | None = None
+        #: lines of this tab being handled: what they queue leaves together once they are done
+        self.held = 0
+        self._released = asyncio.Event()
         self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE_LIMIT)
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -136,6 +139,19 @@ class Conn:
             self.budget.refund(self.address, self.queued_bytes)
         self.queued_bytes = 0
 
+    @contextlib.contextmanager
+    def holding(self) -> Iterator[None]:
+        """While a line of this tab is handled, its echo waits for the answers and the view it
+        sets off, so the tab gets them in one message."""
+        self.held += 1
+        self._released.clear()
+        try:
+            yield
+        finally:
+            self.held -= 1
+            if not self.held:
+                self._released.set()
+
     def send(self, kind: str, **fields: Any) -> None:
         self.push(encode(kind, **fields))
 
@@ -147,6 +163,8 @@ class Conn:
         queue = self.queue
         while True:
             frame, size = await queue.get()
+            while self.held and not self.dead:
+                await self._released.wait()
             # what the same change queues next (its view, after its lines) goes in this message too
             await asyncio.sleep(0)
             frames, sizes, last = [frame], size, not frame

@@ -731,7 +731,7 @@ class WebTransport:
                     tab.send("echo", room=room, text=clean)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
-        with answering(conn.nick, room, clean):
+        with answering(conn.nick, room, clean), conn.holding():
             await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
