@@ -14,8 +14,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
+from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD
+
+#: the move-log entries the bot writes that are no command of a game
+BOT_RECORDS = (UNDO_RECORD, SKIP_RECORD)
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +68,11 @@ class Replay:
     unplayed: list[tuple[int, str]] = field(default_factory=list)
     #: per reader language, ``entries`` as data (``as_read``), index for index; None: not built
     _read: dict[str, list[dict[str, Any] | None]] = field(default_factory=dict, repr=False)
+    #: the game's seed and options, and (seat, text) of every step that stands (``/undo`` took
+    #: none of them back), oldest first: an undo rebuilds the state from these
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    standing: list[tuple[int, str]] = field(default_factory=list)
 
     @property
     def moves_read(self) -> int:
@@ -78,16 +88,40 @@ class Replay:
             made.extend([None] * (start - len(made)))
         command_in = self.plugin.command_in
         for entry in self.entries[len(made) :]:
-            made.append(entry.as_dict() | {"text": command_in(None, entry.seat, entry.text, lang)})
+            # an /undo or a seat taken out is no command of the game: it stays as it was logged
+            said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
+            made.append(entry.as_dict() | {"text": said})
         return [e for e in made[start:] if e is not None]
 
     def settled_state(self) -> Any:
         """The state after every logged move (the ones taken from the table played now)."""
-        plugin = self.plugin
         while self.unplayed:
             seat, text = self.unplayed.pop(0)
-            plugin.apply(self.state, seat, plugin.parse(self.state, seat, text))
+            self._step(self.state, seat, text)
         return self.state
+
+    def play(self, n: int, seat: int, text: str) -> None:
+        """One record of the store's move log, played on the state and written in the log."""
+        state = self.settled_state()
+        nick = self.nicks[seat] if seat < len(self.nicks) else "?"
+        if text == UNDO_RECORD:
+            undone = self.standing.pop() if self.standing else None
+            state = self.state = self.plugin.setup(list(self.nicks), random.Random(self.seed), self.options)
+            for step in self.standing:  # the undone step revealed nothing: the rest replays to its before
+                self._step(state, *step)
+            lines = [_("{nick} takes back {move}.").format(nick=nick, move=undone[1])] if undone else []
+        else:
+            lines = self._step(state, seat, text)
+            self.standing.append((seat, text))
+        self.entries.append(LogEntry(n, seat, nick, text, lines))
+
+    def _step(self, state: Any, seat: int, text: str) -> list[str]:
+        """A standing step on ``state`` (a command, or a seat taken out); its public lines."""
+        plugin = self.plugin
+        if text == SKIP_RECORD:
+            outcome = plugin.remove_seat(state, seat)
+            return list(outcome.public) if outcome else []
+        return list(plugin.apply(state, seat, plugin.parse(state, seat, text)).public)
 
 
 class GameLogs:
@@ -159,7 +193,7 @@ class GameLogs:
         except Exception:
             log.exception("game %s could not be set up for its log", row.id)
             return None
-        return Replay(row.id, plugin, row.status, nicks, state)
+        return Replay(row.id, plugin, row.status, nicks, state, seed=row.seed, options=dict(row.options))
 
     @staticmethod
     def _next_of(replay: Replay, played: PlayedMove, moves_made: int) -> bool:
@@ -171,12 +205,8 @@ class GameLogs:
         nick = replay.nicks[played.seat] if played.seat < len(replay.nicks) else "?"
         replay.entries.append(LogEntry(played.n, played.seat, nick, played.text, list(played.lines)))
         replay.unplayed.append((played.seat, played.text))
+        replay.standing.append((played.seat, played.text))
 
     def _catch_up(self, replay: Replay) -> None:
-        plugin = replay.plugin
-        replay.settled_state()
         for record in self.store.moves(replay.game_id, replay.moves_read):
-            seat, text = record["seat"], record["text"]
-            outcome = plugin.apply(replay.state, seat, plugin.parse(replay.state, seat, text))
-            nick = replay.nicks[seat] if seat < len(replay.nicks) else "?"
-            replay.entries.append(LogEntry(record["n"], seat, nick, text, list(outcome.public)))
+            replay.play(record["n"], record["seat"], record["text"])

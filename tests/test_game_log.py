@@ -82,3 +82,27 @@ def test_the_log_as_a_reader_reads_it_is_its_tail_in_their_words_each_entry_buil
     driver.line(table.players[seat].nick, plugin.legal_commands(table.state, seat)[0])
     later = _look(driver).as_read("de", 5)
     assert later[:-1] == german[1:] and len(said) == 6  # only the new entry is built
+
+
+def test_an_undone_step_stays_in_the_log_with_its_taking_back_and_the_log_goes_on(tmp_path):
+    import stepgame
+
+    settings = BotSettings(default_game="step", seed=3, rate_limit=RateLimit(commands=1000, per_seconds=1))
+    driver = Driver(tmp_path / "u.sqlite", games={"step": stepgame.GAME}, settings=settings)
+    for nick, line in (("alice", "/join"), ("bob", "/join"), ("alice", "/start"), ("alice", "pick 3")):
+        driver.line(nick, line)
+    assert _look(driver) is not None
+    driver.line("alice", "/undo")
+    driver.line("alice", "pick 1")
+    driver.line("alice", "add")
+    replay = _look(driver)
+    assert replay is not None, "the log was lost after an /undo"
+    assert [e.text for e in replay.entries] == ["pick 3", "/undo", "pick 1", "add"]
+    assert "alice takes back pick 3." in replay.entries[1].lines
+    table = driver.table
+    assert stepgame.GAME.to_json(replay.settled_state()) == stepgame.GAME.to_json(table.state)
+    fresh = GameLogs(driver.hub.store, {"step": stepgame.GAME}).latest(table.id)  # read from the store
+    assert fresh is not None and [e.as_dict() for e in fresh.entries] == [e.as_dict() for e in replay.entries]
+    assert stepgame.GAME.to_json(fresh.state) == stepgame.GAME.to_json(table.state)
+    view = driver.hub.table_view(NETWORK, "#t", None)
+    assert [e["text"] for e in view["log"]] == ["pick 3", "/undo", "pick 1", "add"]

@@ -419,6 +419,11 @@ async def test_bazaar_leavers_skip_takes_the_seat_and_its_stones_out_of_the_game
             bot.table.players[seat].nick,
             rng.choice(bot.table.plugin.legal_commands(bot.table.state, seat)),
         )
+    table = bot.table
+    replay = bot.hub.game_logs.latest(table.id, (table.game_id, table.moves_made))  # the web table's log
+    assert replay is not None and "/skip" in [e.text for e in replay.entries]
+    replayed, played = table.plugin.to_json(replay.settled_state()), table.plugin.to_json(table.state)
+    assert {**replayed, "players": None} == {**played, "players": None}  # the table names the seat "(left)"
     before = bot.table.plugin.to_json(bot.table.state)
     again = bot.restart()
     assert again.table.plugin.to_json(again.table.state) == before

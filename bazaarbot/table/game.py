@@ -13,14 +13,10 @@ from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
+from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD
 from bazaarbot.wording import number
 
 log = logging.getLogger(__name__)
-
-#: the move-log entry of an ``/undo`` (no game's command starts with a slash)
-UNDO_RECORD = "/undo"
-#: the move-log entry of a seat taken out of the game under ``leavers=skip``
-SKIP_RECORD = "/skip"
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,9 @@ from typing import Any
 
 from bazaarbot.plugin import GamePlugin
 
-#: the move-log entries that are no game command (see ``table/game.py``)
+#: the move-log entry of an ``/undo`` (no game's command starts with a slash; ``table/game.py``)
 UNDO_RECORD = "/undo"
+#: the move-log entry of a seat taken out of the game under ``leavers=skip``
 SKIP_RECORD = "/skip"
 
 
