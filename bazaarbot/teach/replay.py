@@ -15,7 +15,7 @@ import logging
 from collections import OrderedDict
 from typing import Any
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
 from bazaarbot.tableview import result_data
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 #: finished games whose steps are kept (a replay page asks again on every reload)
 CACHED_GAMES = 32
-_CACHE: OrderedDict[tuple[str, str, int], dict[str, Any]] = OrderedDict()
+_CACHE: OrderedDict[tuple[str, str, int, str], dict[str, Any]] = OrderedDict()
 
 
 def _review_data(review: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -73,7 +73,7 @@ def replay_view(
             else _("This game was abandoned; only a finished game can be replayed.")
         )
         return {**head, "replayable": False, "reason": reason}
-    key = (store.path, network, game_id)
+    key = (store.path, network, game_id, current_language())  # its boards and result are worded
     cached = _CACHE.get(key)
     if cached is None:
         try:
