@@ -20,6 +20,7 @@ from aiohttp import web
 
 from bazaarbot.transports.web.budget import SendBudget
 from bazaarbot.transports.web.encoding import BATCH_BYTES, batch, encode
+from bazaarbot.transports.web.viewframe import SentView
 
 log = logging.getLogger(__name__)
 
@@ -86,9 +87,9 @@ class Conn:
         self.rooms: set[str] = set()
         #: rooms whose text board this tab shows though their game is drawn ("board as text" open)
         self.board_rooms: set[str] = set()
-        #: per room, the table view last sent (``viewframe.SentView``, or "null": no table), so a change
+        #: per room, the table view last sent (``viewframe.SentView``, or ``NO_TABLE``), so a change
         #: sends only what differs and an unchanged table nothing
-        self.views: dict[str, Any] = {}
+        self.views: dict[str, SentView | str] = {}
         #: per room, the long verbs this tab asked for (``moves``): its views carry their commands
         self.wanted: dict[str, set[str]] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON

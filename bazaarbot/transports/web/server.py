@@ -97,7 +97,7 @@ from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
-from bazaarbot.transports.web.viewframe import EncodedPublic, SentView, encode_you
+from bazaarbot.transports.web.viewframe import NO_TABLE, EncodedPublic, SentView, encode_you
 
 log = logging.getLogger(__name__)
 
@@ -930,7 +930,7 @@ class WebTransport:
         key = self._view_key(conn)
         parts = self.hub.room_views(self.network, room, [key], {key: conn.wanted.get(room, set())})
         if parts is None:
-            conn.views[room] = "null"
+            conn.views[room] = NO_TABLE
             return None
         _lang, public, you = parts[key]
         encoded = EncodedPublic.of(public)
@@ -987,8 +987,8 @@ class WebTransport:
             if parts is None:
                 frame = encode("view", room=room, view=None)
                 for tab in tabs:
-                    if tab.views.get(room) != "null":
-                        tab.views[room] = "null"
+                    if tab.views.get(room) != NO_TABLE:
+                        tab.views[room] = NO_TABLE
                         tab.push(frame)
                 continue
             publics: dict[int, EncodedPublic] = {}

@@ -21,6 +21,9 @@ from bazaarbot.transports.web.encoding import dumps, render_marks
 #: whether a tab that has the view is sent only what changed (off: a changed view goes whole)
 SEND_PARTIAL = True
 
+#: what a tab was last sent of a room that has no table (the view ``null``)
+NO_TABLE = "null"
+
 #: the clock's members that are a change worth a frame (its reading, ``now``, is not)
 CLOCK_STABLE = ("seats", "seconds", "paused")
 
