@@ -81,3 +81,19 @@ async def test_a_line_that_only_looks_like_a_token_is_ordinary_chat(tmp_path: Pa
         await alice.say("#bazaar", "adm-notarealtokenatallreally is how they look")
         seen = await bob.expect("chat", lambda f: f["nick"] == "alice")
         assert seen["text"].startswith("adm-notarealtoken")
+
+
+def test_a_claim_found_unbound_is_an_admin_as_soon_as_it_redeems_and_not_after_a_new_token(
+    tmp_path: Path,
+) -> None:
+    import sqlite3
+
+    from bazaarbot.transports.web.admins import AdminTokens
+
+    tokens = AdminTokens(sqlite3.connect(tmp_path / "a.sqlite", isolation_level=None))
+    claim = "claim-of-one-browser"
+    assert tokens.admin_of(claim) is None and tokens.admin_of(claim) is None  # looked up, then known
+    tokens.redeem(tokens.issue("ops1"), claim)  # another tab of the same browser types /admin
+    assert tokens.admin_of(claim) == "ops1"
+    tokens.issue("ops1")  # the operator makes a new token: the binding is gone at the next line
+    assert tokens.admin_of(claim) is None

@@ -24,6 +24,9 @@ NAME_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,32}$")
 #: what an admin token looks like inside a line of text
 TOKEN_RE = re.compile(r"adm-[A-Za-z0-9_\-]{16,124}")
 
+#: claims remembered as bound to no admin (beyond it they are forgotten and looked up again)
+MAX_UNBOUND = 100_000
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS web_admins (
     name TEXT PRIMARY KEY,
@@ -49,6 +52,10 @@ class AdminTokens:
     def __init__(self, conn: sqlite3.Connection, clock: Callable[[], float] = time.time) -> None:
         self.conn = conn
         self.clock = clock
+        #: hashes of claims found bound to no admin: only ``redeem`` (here, in the bot) binds one, so
+        #: they are not looked up again until it does; a bound claim is looked up for every line, so
+        #: a token the operator replaces stops working at once
+        self._unbound: set[str] = set()
         with self.conn:
             self.conn.execute(SCHEMA)
 
@@ -81,6 +88,7 @@ class AdminTokens:
         if row is None:
             raise AdminTokenError(_("That is not an admin token."))
         claim = _digest(claim_token)
+        self._unbound.discard(claim)
         if row[1] is not None:
             if row[1] == claim:
                 return str(row[0])
@@ -103,7 +111,13 @@ class AdminTokens:
         """The admin name bound to the browser holding ``claim_token``, else None."""
         if not claim_token:
             return None
-        row = self.conn.execute(
-            "SELECT name FROM web_admins WHERE claim_hash=?", [_digest(claim_token)]
-        ).fetchone()
-        return str(row[0]) if row else None
+        claim = _digest(claim_token)
+        if claim in self._unbound:
+            return None
+        row = self.conn.execute("SELECT name FROM web_admins WHERE claim_hash=?", [claim]).fetchone()
+        if row is None:
+            if len(self._unbound) >= MAX_UNBOUND:
+                self._unbound.clear()
+            self._unbound.add(claim)
+            return None
+        return str(row[0])
