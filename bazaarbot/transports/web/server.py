@@ -484,6 +484,7 @@ class WebTransport:
         # the nick is held by a token no other browser has: the transport vouches for it like an account;
         # admin rights come only from an admin token this browser proved (never from the nick), looked
         # up again for every line, so a token revoked by ``bazaarbot admin-token`` stops working at once
+        # (a browser bound to no admin is remembered as such until one redeems a token here)
         if conn is not None and self.admin_tokens is not None:
             conn.admin = self.admin_tokens.admin_of(conn.token)
         return User(nick=nick, account=nick, is_admin=conn is not None and conn.admin is not None)
