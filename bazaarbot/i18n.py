@@ -38,6 +38,8 @@ _current: ContextVar[str | None] = ContextVar("bazaarbot_language", default=None
 _cache: dict[tuple[Path, str], gettext.NullTranslations] = {}
 _cache_lock = threading.Lock()
 _languages: dict[Path, tuple[str, ...]] = {}
+#: the most results one ``per_language`` function keeps (beyond it they are made again)
+PER_LANGUAGE_KEPT = 4096
 #: counts the times the catalogues were dropped or moved: what ``per_language`` made before is stale
 _generation = 0
 _T = TypeVar("_T")
@@ -125,17 +127,20 @@ def current_language() -> str:
     return _current.get() or _default_language
 
 
-def per_language(build: Callable[[], _T]) -> Callable[[], _T]:
-    """``build`` (no arguments, its result fixed by the language alone: the words a drawn table
-    shows) made once per language; what it returns is shared, never to be changed."""
-    made: dict[tuple[str, int], _T] = {}
+def per_language(build: Callable[..., _T]) -> Callable[..., _T]:
+    """``build`` (of a few hashable arguments, its result fixed by them and the language alone: the
+    words a drawn table shows, a card's name) made once per language and arguments; what it
+    returns is shared, never to be changed."""
+    made: dict[tuple[object, ...], _T] = {}
 
     @functools.wraps(build)
-    def kept() -> _T:
-        key = (current_language(), _generation)
+    def kept(*args: object) -> _T:
+        key = (current_language(), _generation, *args)
         found = made.get(key)
         if found is None:
-            found = made[key] = build()
+            if len(made) >= PER_LANGUAGE_KEPT:
+                made.clear()
+            found = made[key] = build(*args)
         return found
 
     return kept

@@ -64,3 +64,20 @@ def test_per_language_builds_once_per_language_and_again_after_the_catalogues_ch
     with language("de"):
         assert str(words()["market"]) == "Markt"
     assert built == ["de", "en", "de"]
+
+
+def test_per_language_keeps_one_result_per_language_and_arguments() -> None:
+    from bazaarbot.i18n import ngettext, per_language
+
+    built: list[tuple[str, int]] = []
+
+    @per_language
+    def camels(n: int) -> str:
+        built.append((current_language(), n))
+        return ngettext("{n} camel", "{n} camels", n).format(n=n)
+
+    with language("de"):
+        assert camels(2) is camels(2) and str(camels(1)) != str(camels(2))
+    with language("en"):
+        assert str(camels(2)) == "2 camels"
+    assert built == [("de", 2), ("de", 1), ("en", 2)]

@@ -99,6 +99,7 @@ def command_counted(card: int, count: int) -> str:
     return command_name(card) if count == 1 else f"{count} {command_name(card, count)}"
 
 
+@per_language
 def name(card: int, count: int = 1) -> str:
     """The name of a card type for ``count`` cards in the current language (every form parses)."""
     if card == DIAMOND:
@@ -126,6 +127,7 @@ def bonus_label(pile: int) -> str:
     return _bonus_labels()[pile]
 
 
+@per_language
 def counted(card: int, count: int) -> str:
     """``spice`` for one card, ``2 spice`` / ``3 camels`` for more; counts go through ``ngettext``."""
     if count == 1:
@@ -145,11 +147,13 @@ def describe_counts(counts: list[int] | tuple[int, ...], empty: str = "nothing")
     return ", ".join(parts) if parts else empty
 
 
+@per_language
 def cards_text(n: int) -> str:
     """``1 card`` / ``3 cards``."""
     return ngettext("{n} card", "{n} cards", n).format(n=n)
 
 
+@per_language
 def camels_text(n: int) -> str:
     """``1 camel`` / ``3 camels``."""
     return ngettext("{n} camel", "{n} camels", n).format(n=n)
