@@ -136,21 +136,21 @@ def your_view(table: Table, key: str | None, wanted: Collection[str] = ()) -> di
         plugin, state = table.plugin, table.state
         you["seat"] = game_seat
         you["private"] = plugin.private_data(state, game_seat)
-        legal = table.legal_now(game_seat) if game_seat in plugin.to_act(state) else []
-        groups = commands_by_verb(legal)
+        groups = commands_by_verb(table.legal_now(game_seat))
+        carried = {verb for verb, group in groups.items() if len(group) <= INLINE_COMMANDS or verb in wanted}
         #: every verb the reader may play now, in the rules' order: the English verb, the reader's
-        #: word for it, and how many commands it has
+        #: word for it, how many commands it has, and whether this view carries them (else the
+        #: page asks for them with a ``moves`` request)
         you["verbs"] = [
             {
                 "verb": verb,
                 "word": command_here(plugin, state, game_seat, group[0]).split(" ", 1)[0],
                 "count": len(group),
+                "carried": verb in carried,
             }
             for verb, group in groups.items()
         ]
-        #: the commands of the short verbs and the wanted ones; another verb's come in a ``moves`` answer
-        carried = [g for verb, g in groups.items() if len(g) <= INLINE_COMMANDS or verb in wanted]
-        you["commands"] = [c for group in carried for c in group]
+        you["commands"] = [c for verb, group in groups.items() if verb in carried for c in group]
         you["said"] = said_of(table, game_seat, you["commands"])
     return you
 
@@ -181,8 +181,7 @@ def verb_commands(table: Table, key: str, verb: str | None) -> dict[str, Any] | 
     seat = table.game_seat_of(key) if table.running else None
     if seat is None:
         return None
-    plugin, state = table.plugin, table.state
-    legal = table.legal_now(seat) if seat in plugin.to_act(state) else []
+    legal = table.legal_now(seat)
     commands = list(legal) if verb is None else [c for c in legal if verb_of(c) == verb]
     return {
         "game_id": table.game_id,

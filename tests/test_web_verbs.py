@@ -57,6 +57,7 @@ async def test_a_view_names_every_verb_and_carries_the_short_ones_and_those_the_
             assert sum(v["count"] for v in you["verbs"]) == len(legal)
             for verb in you["verbs"]:
                 own = [c for c in you["commands"] if c.split(" ", 1)[0] == verb["verb"]]
+                assert verb["carried"] is (len(own) == verb["count"])  # the page asks for the others
                 if verb["count"] <= INLINE_COMMANDS:
                     assert len(own) == verb["count"]
                 elif verb["verb"] in asked[nick]:  # asked for at an earlier turn: carried since

@@ -192,7 +192,7 @@ class WsClient:
         found: list[str] = []
         for verb in you.get("verbs") or []:
             own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
-            if len(own) < verb["count"]:
+            if not verb["carried"]:
                 await self.send(t="moves", room=room, verb=verb["verb"])
                 answer = await self.expect("moves", lambda f, v=verb["verb"]: f["verb"] == v)
                 assert (answer["game_id"], answer["moves"]) == (view["game_id"], view["moves"])

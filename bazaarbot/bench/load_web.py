@@ -108,15 +108,14 @@ class Tab:
         you = (self.view or {}).get("you") or {}
         inline = list(you.get("commands") or [])
         verbs = list(you.get("verbs") or [])
+        for verb in verbs:
+            if not verb["carried"]:
+                await self.ws.send_str(json.dumps({"t": "moves", "room": self.room, "verb": verb["verb"]}))
+                self.asked += 1
         found: list[str] = []
         for verb in verbs:
             own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
-            if len(own) < verb["count"]:
-                await self.ws.send_str(json.dumps({"t": "moves", "room": self.room, "verb": verb["verb"]}))
-                self.asked += 1
-        for verb in verbs:
-            own = [c for c in inline if c.split(" ", 1)[0] == verb["verb"]]
-            if len(own) < verb["count"]:
+            if not verb["carried"]:
                 while verb["verb"] not in self.answered:
                     self.answer.clear()
                     try:

@@ -158,13 +158,15 @@ class TableBase(ABC):
         return view
 
     def legal_now(self, index: int) -> list[str]:
-        """Game seat ``index``'s legal commands (as the rules spell them), listed once per step of
-        the game: a view, the page's ``moves`` request and ``/moves`` share them. Not to be changed."""
+        """Game seat ``index``'s legal commands (as the rules spell them; none while the game waits
+        for another seat), listed once per step of the game: a view, the page's ``moves`` request
+        and ``/moves`` share them. Not to be changed."""
         built_from = (id(self.state), self.game_id, self.moves_made)
         kept = self._seat_commands.get(index)
         if kept is not None and kept[0] == built_from:
             return kept[1]
-        legal = self.plugin.legal_commands(self.state, index)
+        acts = index in self.plugin.to_act(self.state)
+        legal = self.plugin.legal_commands(self.state, index) if acts else []
         self._seat_commands[index] = (built_from, legal)
         return legal
 

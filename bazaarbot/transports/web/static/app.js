@@ -343,13 +343,10 @@
     return r.verbs;
   }
 
-  /** The long verbs of the view whose commands the page has not had yet. */
+  /** The verbs whose commands the view does not carry. */
   function longVerbs(view) {
     const you = view.you;
-    if (!you || !you.verbs) return [];
-    const inline = new Map();
-    for (const command of you.commands || []) inline.set(verbOf(command), (inline.get(verbOf(command)) || 0) + 1);
-    return you.verbs.filter((v) => (inline.get(v.verb) || 0) < v.count).map((v) => v.verb);
+    return you && you.verbs ? you.verbs.filter((v) => !v.carried).map((v) => v.verb) : [];
   }
 
   /** Ask for the commands of the long verbs this table draws (once per verb and moment). */
