@@ -14,10 +14,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
-from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD
+from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
 BOT_RECORDS = (UNDO_RECORD, SKIP_RECORD)
@@ -97,7 +96,7 @@ class Replay:
         """The state after every logged move (the ones taken from the table played now)."""
         while self.unplayed:
             seat, text = self.unplayed.pop(0)
-            self._step(self.state, seat, text)
+            play_step(self.plugin, self.state, seat, text)
         return self.state
 
     def play(self, n: int, seat: int, text: str) -> None:
@@ -106,22 +105,14 @@ class Replay:
         nick = self.nicks[seat] if seat < len(self.nicks) else "?"
         if text == UNDO_RECORD:
             undone = self.standing.pop() if self.standing else None
-            state = self.state = self.plugin.setup(list(self.nicks), random.Random(self.seed), self.options)
-            for step in self.standing:  # the undone step revealed nothing: the rest replays to its before
-                self._step(state, *step)
-            lines = [_("{nick} takes back {move}.").format(nick=nick, move=undone[1])] if undone else []
+            # the undone step revealed nothing: the steps that stand replay to the state before it
+            records = [{"n": i, "seat": s, "text": t} for i, (s, t) in enumerate(self.standing)]
+            self.state = replay(self.plugin, self.seed, list(self.nicks), self.options, records)[1]
+            lines = [taken_back(nick, undone[1])] if undone else []
         else:
-            lines = self._step(state, seat, text)
+            lines = play_step(self.plugin, state, seat, text)
             self.standing.append((seat, text))
         self.entries.append(LogEntry(n, seat, nick, text, lines))
-
-    def _step(self, state: Any, seat: int, text: str) -> list[str]:
-        """A standing step on ``state`` (a command, or a seat taken out); its public lines."""
-        plugin = self.plugin
-        if text == SKIP_RECORD:
-            outcome = plugin.remove_seat(state, seat)
-            return list(outcome.public) if outcome else []
-        return list(plugin.apply(state, seat, plugin.parse(state, seat, text)).public)
 
 
 class GameLogs:

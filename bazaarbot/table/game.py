@@ -13,7 +13,7 @@ from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
-from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD
+from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD, taken_back
 from bazaarbot.wording import number
 
 log = logging.getLogger(__name__)
@@ -210,7 +210,7 @@ class RunningGame(AiSeats):
         self.state = self._restored_state(point.snapshot)
         self.undo_point = None
         out: list[Outgoing] = [
-            self.say(_("{nick} takes back {move}.").format(nick=self.players[seat].nick, move=point.text)),
+            self.say(taken_back(self.players[seat].nick, point.text)),
             self.say(self.plugin.board(self.state)),
         ]
         return out + self._changed_views(before)

@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from bazaarbot.i18n import _
 from bazaarbot.plugin import GamePlugin
 
 #: the move-log entry of an ``/undo`` (no game's command starts with a slash; ``table/game.py``)
@@ -32,6 +33,19 @@ class Step:
     before: dict[str, Any]
 
 
+def play_step(game: GamePlugin, state: Any, seat: int, text: str) -> list[str]:
+    """One logged step that stands, on ``state``: a command, or a seat taken out; its public lines."""
+    if text == SKIP_RECORD:
+        outcome = game.remove_seat(state, seat)
+        return list(outcome.public) if outcome else []
+    return list(game.apply(state, seat, game.parse(state, seat, text)).public)
+
+
+def taken_back(nick: str, move: str) -> str:
+    """The line that says an ``/undo`` took ``move`` back."""
+    return _("{nick} takes back {move}.").format(nick=nick, move=move)
+
+
 def replay(
     game: GamePlugin, seed: int, nicks: list[str], options: dict[str, Any], moves: list[dict[str, Any]]
 ) -> tuple[list[Step], Any]:
@@ -45,10 +59,6 @@ def replay(
                 state = game.from_json(steps.pop().before)
             continue
         before = game.to_json(state)
-        if text == SKIP_RECORD:
-            outcome = game.remove_seat(state, seat)
-            lines = list(outcome.public) if outcome else []
-        else:
-            lines = list(game.apply(state, seat, game.parse(state, seat, text)).public)
+        lines = play_step(game, state, seat, text)
         steps.append(Step(int(record["n"]), seat, text, str(record.get("author", "")), lines, before))
     return steps, state
