@@ -287,26 +287,30 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""
         with self.measure.line(incoming.network) as seen:
             work = lambda: seen.after(self._process(incoming))  # noqa: E731
-            await self.run_and_send(work, incoming.network, incoming.user.nick)
+            await self.run_and_send(work, incoming.network, incoming.user.nick, incoming.user)
         self.autoplay.flush()
 
     def process(self, incoming: Incoming) -> list[Outgoing]:
         """Everything the bot answers to one line, with the state already updated and committed."""
-        unit, messages = self._in_unit(lambda: self._process(incoming), incoming.network, incoming.user.nick)
+        unit, messages = self._in_unit(
+            lambda: self._process(incoming), incoming.network, incoming.user.nick, incoming.user
+        )
         if not unit.settled:
             self.store.commit_now()
         if not unit.ok:
             return unsaved(incoming.network, incoming.user.nick)
         return messages + self.rating.lines(unit)
 
-    async def run_and_send(self, work: Callable[[], list[Outgoing]], network: str, nick: str | None) -> None:
+    async def run_and_send(
+        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
+    ) -> None:
         """Run ``work`` (a line, an identity event, a timer's action) as one unit of the store,
         then send what it answered once its writes are committed.
 
         Anything that changes tables outside a line should go through here, so
         its writes join a group commit and the seat index follows its changes.
         """
-        unit, messages = self._in_unit(work, network, nick)  # stages 1-4, the unit closing (5)
+        unit, messages = self._in_unit(work, network, nick, speaker)  # stages 1-4, the unit closing (5)
         if not unit.settled:
             await self.store.commit(unit)  # 5. commit, with every line's that arrived meanwhile
         if not unit.ok:
@@ -315,10 +319,13 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         await self.send_all(messages + self.rating.lines(unit))  # 6. after the commit; 7. deliver
 
     def _in_unit(
-        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None
+        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
     ) -> tuple[Unit, list[Outgoing]]:
-        """``work`` and the localizing of its answers (4) in one unit; table-changed as the unit closes."""
-        return self.commit.run(lambda: self.localizer.localize(work()), network, nick)
+        """``work`` and the localizing of its answers (4) in one unit; table-changed as the unit closes.
+
+        ``speaker``: whose line the work answers (their private answers follow their ``/lang``).
+        """
+        return self.commit.run(lambda: self.localizer.localize(work(), speaker), network, nick)
 
     def _process(self, incoming: Incoming) -> list[Outgoing]:
         line = clean(incoming, self.settings.nick)  # 1. sanitize

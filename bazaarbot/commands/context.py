@@ -24,6 +24,8 @@ class CommandHost(Protocol):
     store: Store
     ratings: Ratings
     teacher: Teacher
+    #: (network, identity, name) -> a person's stored preference
+    prefs: dict[tuple[str, str, str], str]
 
     def default_game(self) -> str:
         """The game a new table plays."""

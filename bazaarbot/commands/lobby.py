@@ -41,6 +41,7 @@ def join(ctx: Context) -> list[Outgoing]:
     "claim",
     N_("take your seat back from a new address"),
     args=N_("<code>"),
+    aliases=("einlösen", "einloesen", "reclamar"),
     table=False,
     details=N_(
         "A seat taken without a services account belongs to your nick and address; the code I told "
@@ -83,6 +84,7 @@ def kick(ctx: Context) -> list[Outgoing]:
     "reset",
     N_("end the game here; seats stay (clear: empty them too)"),
     args=N_("[clear]"),
+    aliases=("zurücksetzen", "zuruecksetzen", "reiniciar"),
     details=N_(
         "Before the start the host resets alone; during a game an admin at once, or the players by "
         "agreement: it happens when every other person in the game also says /reset within 2 minutes."

@@ -34,6 +34,12 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
         "stats": "statistik",
         "top": "bestenliste",
         "history": "verlauf",
+        "hint": "tipp",
+        "review": "analyse",
+        "tables": "tische",
+        "claim": "einlösen",
+        "notice": "hinweis",
+        "reset": "zurücksetzen",
     },
     "es": {
         "clock": "reloj",
@@ -58,6 +64,12 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
         "stats": "estadisticas",
         "top": "mejores",
         "history": "historial",
+        "hint": "pista",
+        "review": "análisis",
+        "tables": "mesas",
+        "claim": "reclamar",
+        "notice": "aviso",
+        "reset": "reiniciar",
     },
 }
 

@@ -12,7 +12,7 @@ from bazaarbot.mygames import entries, listing
 @command(
     "tables",
     N_("the tables where you sit on this network: game, room, whose turn, time left, paused"),
-    aliases=("mygames",),
+    aliases=("mygames", "tische", "mesas"),
     table=False,
 )
 def tables(ctx: Context) -> list[Outgoing]:

@@ -11,15 +11,30 @@ from bazaarbot.messages import Outgoing
 @command(
     "notice",
     N_("get private lines as NOTICE instead of private messages (IRC)"),
-    args=N_("on|off"),
+    args=N_("[on|off]"),
+    aliases=("hinweis", "aviso"),
     table=False,
 )
 def notice(ctx: Context) -> list[Outgoing]:
-    if not ctx.args or ctx.args[0].lower() not in ("on", "off"):
-        return [ctx.tell(_("Use /{name} on or /{name} off.").format(name="notice"))]
-    value = ctx.args[0].lower()
-    ctx.host.set_pref(ctx.network, ctx.user.key, "notice", value)
-    return [ctx.tell(_("{name} is now {value} for you.").format(name="notice", value=value))]
+    current = ctx.host.prefs.get((ctx.network, ctx.user.key, "notice")) == "on"
+    if not ctx.args:
+        return [ctx.tell(_notice_sentence(current) + " " + _("/notice on or /notice off changes it."))]
+    word = ctx.args[0].lower()
+    if word not in NOTICE_WORDS:
+        return [ctx.tell(_("Use /notice on or /notice off; /notice alone says your setting."))]
+    wanted = NOTICE_WORDS[word]
+    ctx.host.set_pref(ctx.network, ctx.user.key, "notice", "on" if wanted else "off")
+    return [ctx.tell(_notice_sentence(wanted))]
+
+
+#: what ``/notice`` reads as on and off, in each language
+NOTICE_WORDS = {"on": True, "off": False, "an": True, "aus": False, "sí": True, "si": True, "no": False}
+
+
+def _notice_sentence(on: bool) -> str:
+    if on:
+        return _("Your private lines come as NOTICE now.")
+    return _("Your private lines come as private messages.")
 
 
 @command(

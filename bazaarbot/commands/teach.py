@@ -11,7 +11,7 @@ from bazaarbot.messages import Outgoing
 @command(
     "hint",
     N_("the AI's best moves for your decision, privately"),
-    aliases=("tip",),
+    aliases=("tip", "tipp", "pista"),
     who=Who.SEATED,
     details=N_(
         "Only at a table whose host chose hints=on (/new <game> hints=on, before /start); "
@@ -26,7 +26,7 @@ def hint(ctx: Context) -> list[Outgoing]:
     "review",
     N_("where your moves lost the most win chance in a finished game"),
     args=N_("[game-id]"),
-    aliases=("analyse", "analyze"),
+    aliases=("analyse", "analyze", "análisis", "analisis"),
     table=False,
     details=N_(
         "With no number, your last finished game. The search judges each decision with only what "

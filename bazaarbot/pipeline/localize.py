@@ -1,7 +1,10 @@
 """Stage 6: each private line in its reader's language and the form they asked for (NOTICE or not).
 
-The reader of a ``Tell`` is its ``key`` when it names one, else whoever is
-seated under its nick, else the bare nick's identity.
+The reader of a ``Tell`` is its ``key`` when it names one, else the person
+whose line it answers (when it goes to their nick), else whoever is seated
+under its nick, else the bare nick's identity. An answer to the speaker is
+given their key, so their ``/lang`` and ``/notice`` hold whether they are
+seated or not, and delivery renders what it adds in their language too.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from dataclasses import dataclass, replace
 
 from bazaarbot.i18n import localized_text
 from bazaarbot.i18n_readers import ReaderLanguages
-from bazaarbot.messages import Outgoing, Tell
+from bazaarbot.messages import Outgoing, Tell, User
 
 
 @dataclass
@@ -31,11 +34,16 @@ class Localizer:
             return None
         return self.languages.person(message.network, self.reader_key(message))
 
-    def localize(self, messages: list[Outgoing]) -> list[Outgoing]:
-        """Every private line rendered again in its reader's language, as a NOTICE where they want one."""
+    def localize(self, messages: list[Outgoing], speaker: User | None = None) -> list[Outgoing]:
+        """Every private line rendered again in its reader's language, as a NOTICE where they want one.
+
+        ``speaker``: whose line these messages answer (None for a timer's or an AI's work).
+        """
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
+                if message.key is None and speaker is not None and message.nick.lower() == speaker.nick.lower():
+                    message = replace(message, key=speaker.key)
                 key = self.reader_key(message)
                 lang = self.languages.person(message.network, key)
                 if lang:

@@ -73,20 +73,25 @@ def read(line: Line, bot_nick: str, playing_table: Callable[[], Table | None]) -
     A command has a prefix or the bot's name. During their game a player's
     plain ``help``/``moves``/``hand``/``board`` is that command, and so are those
     and ``more`` in anybody's private line (``commands.plain``); words the
-    game's ``is_move`` knows are a move; anything said privately is a move
-    (dispatch answers what it does not understand). A channel line one slip
-    away from a legal move gets a hint; the rest is chatter.
+    game's ``is_move`` knows are a move (a verb of the game and one of its
+    things); anything else a player says, in the channel or privately, is
+    chatter, unless one slip keeps it from a legal move (then it gets a hint).
+    A private line of somebody who plays nowhere is a move for dispatch to
+    answer (it says where to play).
     """
     command = parse_command(line.text, bot_nick)
     if command is not None:
         return Reading(command)
     playing = playing_table()
     words = line.text.split()
-    looks_like_move = playing is not None and playing.plugin.is_move(line.text[:200])
+    move_text = line.text
+    if line.channel is None and words and words[0].startswith(("#", "&")):
+        move_text = line.text.split(None, 1)[1] if len(words) > 1 else ""  # ``#room take spice``
+    looks_like_move = playing is not None and playing.plugin.is_move(move_text[:200])
     plain = None if looks_like_move else plain_command(words, line.channel is None, playing is not None)
     if plain is not None:
         return Reading(plain)
-    if line.channel is None or looks_like_move:
+    if looks_like_move or (line.channel is None and playing is None):
         return Reading(is_move=True)
     if playing is None or not playing.running:
         return Reading()

@@ -63,16 +63,18 @@ def _game_word(word: str) -> bool:
 def is_move(text: str) -> bool:
     """A line counts as a move attempt when its first word is a verb or a full colour name.
 
-    After a German or Spanish verb, or a colour, every word must be a game word
-    (a number, a colour, a direction), so ``rot ist schön`` stays chatter.
+    After an English verb at least one word must be a game word (a number, a
+    colour, a direction); after a German or Spanish verb, or a colour, every word
+    must be one, so ``trade a joke`` and ``rot ist schön`` stay chatter.
     """
     word = first_word(text)
     if word not in VERBS and word not in col.FULL_WORDS:
         return False
-    if word in ENGLISH_VERBS:
-        return True
     rest = [w.rstrip(".,!:;") for w in _clean(text).replace("+", " ").split()[1:]]
-    return all(not w or _game_word(w) for w in rest)
+    rest = [w for w in rest if w]
+    if word in ENGLISH_VERBS and any(_game_word(w) for w in rest):
+        return True  # the verb and one of the game's things (a number, a colour): a move
+    return all(_game_word(w) for w in rest)
 
 
 def _number(word: str | None, what: str, example: str) -> int:

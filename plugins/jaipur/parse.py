@@ -79,16 +79,18 @@ ENGLISH_VERBS = _words("take t get buy exchange swap trade sell s camels camel")
 def is_move(text: str) -> bool:
     """Only lines whose first word is a Jaipur verb count as move attempts.
 
-    A German or Spanish verb counts only when every word after it is a game word
-    too, so ``toma eso`` or ``nimm dir Zeit`` stays chatter.
+    After the verb, an English line must name one of the game's cards, or hold
+    nothing but game words (as a German or Spanish one must), so ``take a break``,
+    ``toma eso`` or ``nimm dir Zeit`` stays chatter.
     """
     verb = first_word(text)
     if verb not in VERBS:
         return False
-    if verb in ENGLISH_VERBS:
-        return True
     rest = [w.strip(".!?:") for w in _SPLIT.split(text.strip().lower())[1:]]
-    return all(not w or w in ARGUMENT_WORDS or _COUNT.match(w) for w in rest)
+    rest = [w for w in rest if w]
+    if verb in ENGLISH_VERBS and any(w in CARD_ALIASES for w in rest):
+        return True  # the verb and one of the game's cards: a move, even with a slip in it
+    return all(w in ARGUMENT_WORDS or _COUNT.match(w) for w in rest)
 
 
 def parse(state: JaipurState, seat: int, text: str) -> Action:

@@ -109,7 +109,9 @@ def looks_like_move(text: str) -> bool:
     """Whether a chat line is meant as a command (conservative for everyday words).
 
     A line starting with a German or Spanish verb counts only when every other
-    word is one of the game's words too, so ``spiele heute abend`` stays chatter.
+    word is one of the game's words too, so ``spiele heute abend`` stays chatter;
+    any verb followed by words must name at least one thing of the game (a field,
+    souk, building, card, direction or number), so ``take a break`` stays chatter.
     """
     typed = text.lower().split()
     words = to_english(text).split()
@@ -124,7 +126,8 @@ def looks_like_move(text: str) -> bool:
         return words[1:] == ["go"]
     if verb == "first":
         return len(words) == 2 and words[1] in SOUK_INDEX
-    return True
+    things = [w for w in words[1:] if _known(w) and w not in VERBS and w not in _LINK_WORDS]
+    return not words[1:] or bool(things)  # a verb without any of the game's things is chatter
 
 
 _CARD_KEYS = {cid.replace("_", ""): i for i, cid in enumerate(CARD_IDS)}
