@@ -23,6 +23,14 @@ def command_phrase(game: GamePlugin, state: Any, seat: int, command: str) -> str
     return phrase(lambda lang: game.command_in(state, seat, command, lang))
 
 
+def quoted_move(game: GamePlugin, state: Any, seat: int, command: str) -> str:
+    """``command`` as the reader types it, with what its numbers mean when the game says it
+    (``bewege 4 west -1 (der Aufseher geht 3 Schritte, kostet 1 Gold)``), for a hint or a review."""
+    typed = command_here(game, state, seat, command)
+    note = game.command_note(state, seat, command) if state is not None else None
+    return f"{typed} ({note})" if note else typed
+
+
 def verbs_in_every_language(game: GamePlugin, state: Any, seat: int, commands: list[str]) -> list[str]:
     """The first words of ``commands`` in English and in each language the bot speaks."""
     found: dict[str, None] = {}

@@ -199,6 +199,12 @@ class GamePlugin(ABC):
         """
         return command
 
+    def command_note(self, state: Any, seat: int, command: str) -> str | None:
+        """What the numbers of ``command`` (one of ``legal_commands`` for ``seat`` now) mean, in words
+        of the current language (``4 steps, paying 1 gold``), where the command alone does not say it;
+        else None. Shown beside a move quoted in a hint or a review."""
+        return None
+
     def undoable(self, state: Any, seat: int, move: Any) -> bool:
         """Whether ``seat`` could take ``move`` back right after playing it (``/undo``).
 

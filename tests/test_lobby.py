@@ -122,7 +122,7 @@ def test_join_during_a_running_game_is_refused(bot):
 def test_new_sets_game_options_and_seats_the_caller(bot):
     out = bot.line("alice", "/new count target=5")
     assert bot.table.options == {"target": 5} and seated(bot) == ["alice"]
-    assert "target=5" in text(out)
+    assert "At this table: the total that wins - 5." in text(out)  # an option in words, never ``target=5``
 
 
 def test_new_with_unknown_option_lists_the_real_ones(bot):

@@ -229,17 +229,37 @@ async def test_three_timeouts_in_a_row_mark_the_player_away_until_they_speak(tmp
 
 
 async def test_the_clock_reminds_privately_at_half_time_and_with_30_seconds_left(tmp_path):
+    """Before a player's first step a timeout only reminds them, and the reminders say so."""
     bot, recorder, clock, _names = await table_of("jaipur", 2, tmp_path, turn_seconds=120)
     await settle(bot)
     nick = bot.table.players[person_to_act(bot)].nick
     public = len(recorder.channel())
     clock.now += 61
     await bot.hub.tick()
-    assert any("59s left, then the AI plays it" in line for line in recorder.private(nick))
+    first = "59s left; then I remind you once more, and at the end of one more turn's time the AI plays it"
+    assert any(first in line for line in recorder.private(nick))
+    assert not any("then the AI plays it for you" in line for line in recorder.private(nick))
     clock.now += 30
     await bot.hub.tick()
-    assert any("29s left, then the AI plays it" in line for line in recorder.private(nick))
+    assert any("29s left; then I remind you once more" in line for line in recorder.private(nick))
     assert len(recorder.channel()) == public, "a reminder never goes to the channel"
+
+
+async def test_the_reminder_of_a_player_who_has_moved_says_the_ai_plays_at_the_timeout(tmp_path):
+    bot, recorder, clock, _names = await table_of("jaipur", 2, tmp_path, turn_seconds=120)
+    await settle(bot)
+    mover = person_to_act(bot)
+    nick = bot.table.players[mover].nick
+    for _ in range(6):  # until the same person decides again, having moved once
+        seat = person_to_act(bot)
+        await say(bot, bot.table.players[seat].nick, bot.table.plugin.legal_commands(bot.table.state, seat)[0])
+        await settle(bot)
+        if person_to_act(bot) == mover:
+            break
+    assert person_to_act(bot) == mover
+    clock.now += 61
+    await bot.hub.tick()
+    assert any("59s left, then the AI plays it for you." in line for line in recorder.private(nick))
 
 
 async def test_a_timed_out_decision_adds_one_public_line_beside_its_move(tmp_path):

@@ -249,6 +249,6 @@ def test_command_help_teaches_every_verb():
         "protect",
     ):
         assert verb in GAME.command_help
-    for verb in ("let go", "build", "play", "extra", "done", "souk_cube", "exchange", "gold_for_vp"):
+    for verb in ("let go", "build", "play", "extra", "done", "cube-to-souk", "exchange", "gold-for-points"):
         assert verb in GAME.command_help
     assert all(len(line) < 300 for line in GAME.command_help.splitlines())

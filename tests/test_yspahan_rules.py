@@ -31,6 +31,7 @@ from plugins.yspahan.cards import (
 )
 from plugins.yspahan.scenario import fill, new_game, play, put, set_tower, settle, shop_of
 from plugins.yspahan.state import P_ACTION, P_BUILD, P_END, P_ORDER, P_PLACE, P_PROTECT, P_ROLL
+from plugins.yspahan.words import card_word
 
 refused = Moves(GAME).refused
 
@@ -169,8 +170,8 @@ def test_draw_takes_exactly_one_card_whatever_the_dice():
     st = set_tower(new_game(3), {"camels": (2, 5), "gold": (6, 2)})
     out = play(st, "draw 2")
     assert len(st.hands[0]) == 1 and len(st.pile) == 17 and st.tower_v[0] == 0
-    assert CARD_IDS[st.hands[0][0]] in out.private[0][0]
-    assert all(CARD_IDS[st.hands[0][0]] not in line for line in out.public)
+    assert str(card_word(st.hands[0][0])) in out.private[0][0]
+    assert all(str(card_word(st.hands[0][0])) not in line for line in out.public)
 
 
 def test_no_dice_left_the_player_draws_and_may_still_build():

@@ -103,7 +103,7 @@ def test_refused_discounted_build_quotes_the_price_still_due():
     play(st, "take camels")
     with pytest.raises(MoveError) as refused:
         play(st, "play build_no_gold hoist")
-    assert "With build_no_gold the hoist still costs 4 camels; you have 2 camels and 2 gold." in str(
+    assert "With build-without-gold the hoist still costs 4 camels; you have 2 camels and 2 gold." in str(
         refused.value
     )
     with pytest.raises(MoveError) as plain:
@@ -162,12 +162,12 @@ def test_stop_with_must_place_all_off_is_reported_as_the_players_choice():
 def test_delivery_status_says_place_1_cube_before_any_is_placed_and_1_more_after():
     st = set_tower(new_game(3), {"camels": (2, 3), "sacks": (3, 2), "gold": (6, 2)})
     out = play(st, "deliver sacks")
-    assert "Ann delivers 2 cubes to Sacks." in out.public[0] and "place 2 cubes in Sacks" in out.public[0]
+    assert "Ann delivers 2 cubes to Sacks." in out.public[0] and "place 2 cubes in souks of Sacks, one at a time, e.g. place sack" in out.public[0]
     out = play(st, "place sack5")
-    assert "place 1 more cube in Sacks" in out.public[0]
+    assert "place 1 more cube in a souk of Sacks, e.g. place sack" in out.public[0]
     st = set_tower(new_game(3), {"camels": (2, 3), "sacks": (3, 1), "gold": (6, 2)})
     out = play(st, "deliver sacks")
-    assert "Ann delivers 1 cube to Sacks." in out.public[0] and "place 1 cube in Sacks" in out.public[0]
+    assert "Ann delivers 1 cube to Sacks." in out.public[0] and "place 1 cube in a souk of Sacks, e.g. place sack" in out.public[0]
     assert "more" not in out.public[0]
 
 
@@ -209,7 +209,7 @@ def test_rules_cover_two_and_four_players_and_list_every_option():
     assert "last day of week 3: the lowest score starts" in text
     for option in GAME.options:
         assert f"{option.name}=" in text
-    assert "build_no_camels build_no_gold NAME" in GAME.command_help and "stop" in GAME.command_help
+    assert "build-without-camels build-without-gold NAME" in GAME.command_help and "stop" in GAME.command_help
 
 
 def test_readme_lists_the_moments_cards_stay_closed():

@@ -42,7 +42,11 @@ class Localizer:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
-                if message.key is None and speaker is not None and message.nick.lower() == speaker.nick.lower():
+                if (
+                    message.key is None
+                    and speaker is not None
+                    and message.nick.lower() == speaker.nick.lower()
+                ):
                     message = replace(message, key=speaker.key)
                 key = self.reader_key(message)
                 lang = self.languages.person(message.network, key)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bazaarbot.i18n import N_, _
+import functools
+import re
+
+from bazaarbot.i18n import N_, _, available_languages, language, phrase
 
 #: the built-in levels' names as players read them (a configured level keeps its own name)
 LEVEL_WORDS = {"easy": N_("easy"), "medium": N_("medium"), "hard": N_("hard")}
@@ -20,3 +23,33 @@ def ai_nick(level: str) -> str:
     Never a nick a person could hold: no network allows ``:`` in a nick.
     """
     return _("AI:{level}").format(level=level_word(level))
+
+
+_AI_NICK = re.compile(r"^(?P<base>[^:\s]+:[^\d\s]+)(?P<number>\d*)$")
+
+
+@functools.cache
+def _levels_by_nick() -> dict[str, str]:
+    """Each built-in level's AI nick, in every language, -> the level."""
+    found = {}
+    for lang in available_languages():
+        with language(lang):
+            for level in LEVEL_WORDS:
+                found[str(ai_nick(level)).lower()] = level
+    return found
+
+
+def ai_name(nick: str) -> str:
+    """An AI seat's nick (``AI:hard2``, made in the table's language) in each reader's language
+    (``KI:schwer2``); any other nick as it is."""
+    match = _AI_NICK.match(nick)
+    level = _levels_by_nick().get(match.group("base").lower()) if match else None
+    if match is None or level is None:
+        return nick
+    number = match.group("number")
+    return phrase(lambda lang: _in(lang, level) + number)
+
+
+def _in(lang: str, level: str) -> str:
+    with language(lang):
+        return str(ai_nick(level))

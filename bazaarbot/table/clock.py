@@ -261,12 +261,17 @@ class Clock(Presence):
             for i in people:  # reminders are private: the channel hears of the clock only when time is up
                 if not self.may_remind(self.players[i].key, gap):
                     continue
+                if not self._has_moved(i) and GRACE not in clock.sent:  # what its timeout will really do
+                    line = _(
+                        "Your move at {channel}: {left} left; then I remind you once more, and at the "
+                        "end of one more turn's time the AI plays it for you."
+                    )
+                else:
+                    line = _("Your move at {channel}: {left} left, then the AI plays it for you.")
                 out.append(
                     self.tell(
                         self.players[i].nick,
-                        _("Your move at {channel}: {left} left, then the AI plays it for you.").format(
-                            channel=self.channel, left=left
-                        ),
+                        line.format(channel=self.channel, left=left),
                         key=self.players[i].key,  # a reminder for the player, not for a nick-taker
                     )
                 )

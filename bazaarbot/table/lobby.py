@@ -12,7 +12,7 @@ from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.seats import Actor, Seat
-from bazaarbot.teach.options import TABLE_OPTIONS
+from bazaarbot.teach.options import TABLE_OPTIONS, option_said, option_typed
 from bazaarbot.wording import players_label
 
 #: seconds within which every person in a game must say /reset for it to happen
@@ -72,7 +72,7 @@ class Lobby(Clock):
             key, eq, raw = arg.partition("=")
             option = known_options.get(key.lower())
             if not eq or option is None:
-                listed = ", ".join(f"{o.name}={o.default}" for o in (*plugin.options, *TABLE_OPTIONS))
+                listed = ", ".join(option_typed(o, o.default) for o in (*plugin.options, *TABLE_OPTIONS))
                 return [
                     self.tell(
                         nick,
@@ -89,11 +89,10 @@ class Lobby(Clock):
         self.options = options
         out = [
             self.say(
-                _("This table now plays {game} ({players}){opts}.").format(
-                    game=plugin.title,
-                    players=players_label(plugin),
-                    opts=(" " + ", ".join(f"{k}={v}" for k, v in options.items())) if options else "",
+                _("This table now plays {game} ({players}).").format(
+                    game=plugin.title, players=players_label(plugin)
                 )
+                + "".join(" " + option_said(known_options[k], v) for k, v in options.items())
             )
         ]
         if self.seat_of(actor.user.key) is None:

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bazaarbot.i18n import _
 from bazaarbot.messages import User
+from bazaarbot.table.ai_names import ai_name
 
 #: the user-key prefix of an ``/addbot`` seat; no transport makes such keys
 AI_KEY_PREFIX = "ai:"
@@ -63,7 +64,9 @@ class Seat:
     @property
     def label(self) -> str:
         """The name shown for the seat: an AI is always marked as one."""
-        if self.is_bot or self.ai is None:
+        if self.is_bot:
+            return ai_name(self.nick)
+        if self.ai is None:
             return self.nick
         if self.ai == SKIPPED:
             return _("{nick} (left)").format(nick=self.nick)

@@ -3,7 +3,8 @@
 For each step with a real choice the search looks at the position as the
 deciding seat saw it (the same information rules as the AI), and gives the
 best move it found and the played move's own win chance. What the review
-keeps per decision is small (two commands, two chances), so a stored review
+keeps per decision is small (two commands, as typed in each language, two
+chances), so a stored review
 stays a few kilobytes. Each player's line in the graph is the chance after
 each of their decisions; a decision that was forced adds no point.
 """
@@ -16,6 +17,8 @@ from typing import Any
 from bazaarbot.ai.choose import game_named
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.ai.seed import ai_seed
+from bazaarbot.i18n import available_languages, language
+from bazaarbot.movewords import quoted_move
 from bazaarbot.plugin import GamePlugin
 
 from .analysis import action_of, judge
@@ -60,13 +63,15 @@ def review(
         ranked, mine = judge(game, state, step.seat, budget, seed, played)
         best = ranked[0]
         played_chance = mine.chance if mine is not None else best.chance
+        played_text = mine.command if mine is not None else step.text
         decisions.append(
             {
                 "step": index,
                 "n": step.n,
                 "seat": step.seat,
                 "author": step.author,
-                "played": mine.command if mine is not None else step.text,
+                "played": played_text,
+                "said": moves_said(game, state, step.seat, (played_text, best.command)),
                 "chance": played_chance,
                 "best": best.command,
                 "best_chance": best.chance,
@@ -86,6 +91,15 @@ def review(
         "seconds": round(time.process_time() - started, 3),
         "iterations": budget.iterations,
     }
+
+
+def moves_said(game: GamePlugin, state: Any, seat: int, commands: tuple[str, ...]) -> dict[str, list[str]]:
+    """Per language, ``commands`` as a reader of it types them, their numbers explained."""
+    said = {}
+    for lang in available_languages():
+        with language(lang):
+            said[lang] = [quoted_move(game, state, seat, command) for command in commands]
+    return said
 
 
 def worst(review_data: dict[str, Any], seat: int, limit: int = WORST_DECISIONS) -> list[dict[str, Any]]:

@@ -22,6 +22,7 @@ from bazaarbot.ai import AiPool, ai_seed
 from bazaarbot.ai.levels import Level
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, Tell, User
+from bazaarbot.movewords import quoted_move
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
 from bazaarbot.store_writer import table_scope
@@ -177,8 +178,12 @@ class Teacher:
             return []
         self.records.hint_given(table_scope(table.ensure_saved()), game_id, moves_made, seat)
         self.latencies = [*self.latencies[-(LATENCIES_KEPT - 1) :], time.monotonic() - started]
-        with language(table.channel_language()):
-            text = "\n".join(hint_lines(moves))
+        with language(self.person_language(table.network, owner.key) or table.channel_language()):
+            quoted = [
+                {**move, "command": quoted_move(table.plugin, table.state, seat, move["command"])}
+                for move in moves
+            ]
+            text = "\n".join(hint_lines(quoted))
             return [table.tell(owner.nick, text, key=owner.key)]
 
     # --- reviews -----------------------------------------------------------------------------

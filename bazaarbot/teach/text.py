@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, current_language, ngettext
 
 
 def percent(chance: float) -> int:
@@ -54,16 +54,19 @@ def review_lines(review: dict[str, Any], seat: int, worst: list[dict[str, Any]],
                 len(worst),
             ).format(id=game_id, game=title, nick=nick, n=len(worst))
         ]
+        lang = current_language()
         for decision in worst:
+            said = decision.get("said", {}).get(lang)
+            played, best = said if said else (decision["played"], decision["best"])
             lines.append(
                 _(
                     'Move {n}: you played "{played}" (win chance {chance}%); '
                     '"{best}" was better ({best_chance}%).'
                 ).format(
                     n=decision["step"] + 1,
-                    played=decision["played"],
+                    played=played,
                     chance=percent(decision["chance"]),
-                    best=decision["best"],
+                    best=best,
                     best_chance=percent(decision["best_chance"]),
                 )
             )

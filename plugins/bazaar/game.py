@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import N_, _, ngettext
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import breakdown, data, render, rules
@@ -34,18 +34,24 @@ class BazaarGame(GamePlugin):
         Option(
             "table",
             "generated",
-            "exchange table: generated anew each game, or the fixed test table",
+            N_("exchange table: generated anew each game, or the fixed test table"),
             ("generated", "fixed"),
         ),
-        Option("quality_gate", False, "only accept generated tables where every five-of-a-kind is reachable"),
-        Option("hand_limit", False, "classic rule: at most 10 stones at the end of a turn"),
-        Option("bank", False, "classic rule: a finite bank of 20 stones per colour"),
-        Option("auto_pass", True, "the turn passes by itself when nothing can be bought after the action"),
+        Option(
+            "quality_gate", False, N_("only accept generated tables where every five-of-a-kind is reachable")
+        ),
+        Option("hand_limit", False, N_("classic rule: at most 10 stones at the end of a turn")),
+        Option("bank", False, N_("classic rule: a finite bank of 20 stones per colour")),
+        Option(
+            "auto_pass", True, N_("the turn passes by itself when nothing can be bought after the action")
+        ),
         Option(
             "leavers",
             "ai",
-            "a player who leaves: an AI plays on for them (ai), or the seat is skipped and its stones "
-            "leave the game (skip, the rules' §9.9)",
+            N_(
+                "a player who leaves: an AI plays on for them (ai), or the seat is skipped and its stones "
+                "leave the game (skip, the rules' §9.9)"
+            ),
             ("ai", "skip"),
         ),
     )
@@ -163,14 +169,9 @@ class BazaarGame(GamePlugin):
         ranking: list[list[int]] = []
         for value in sorted(set(state.scores), reverse=True):
             ranking.append([seat for seat in range(state.n) if state.scores[seat] == value])
-        winners = list(ranking[0])
-        table = ", ".join(f"{state.players[s]} {state.scores[s]}" for group in ranking for s in group)
-        detail = table
-        if len(winners) > 1:
-            detail += " - " + _("a tie: {names} share the win").format(
-                names=", ".join(state.players[s] for s in winners)
-            )
-        return Result(scores=scores, ranking=ranking, winners=winners, detail=detail)
+        # the scores and the winners (several in a tie) are the whole result: the table's
+        # "Game over" line says them, once
+        return Result(scores=scores, ranking=ranking, winners=list(ranking[0]))
 
     def remove_seat(self, state: BazaarState, seat: int) -> Outcome | None:
         """§9.9: the leaver's seat is skipped from now on and their stones leave the game."""

@@ -47,12 +47,12 @@ def card_text(kind: int) -> str:
     texts = (
         _("take 3 camels"),
         _("take 3 gold"),
-        _("build one building without paying its camels: play build_no_camels NAME"),
-        _("build one building without paying its gold: play build_no_gold NAME"),
+        _("build one building without paying its camels: play build-without-camels NAME"),
+        _("build one building without paying its gold: play build-without-gold NAME"),
         _("put one of your cubes on the next caravan space"),
-        _("put one cube in a shop of any neighbourhood: play souk_cube SOUK [SPACE]"),
-        _("pay up to 10 gold, 1 point each: play gold_for_vp N"),
-        _("pay up to 4 camels, 2 points each: play camels_for_vp N"),
+        _("put one cube in a shop of any neighbourhood: play cube-to-souk SOUK [SPACE]"),
+        _("pay up to 10 gold, 1 point each: play gold-for-points N"),
+        _("pay up to 4 camels, 2 points each: play camels-for-points N"),
         _("swap camels and gold 1 for 1: play exchange N gold (or N camels) - N is what you give"),
     )
     return texts[kind]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.plugin import MoveError
 
 from .board import (
     DIST,
@@ -24,7 +25,7 @@ from .cards import (
     HAMMAM,
     SOUK_CUBE,
 )
-from .parse import discount_words
+from .parse import discount_words, parse_command
 from .render import brief, status
 from .rules import (
     A_BUILD,
@@ -67,6 +68,31 @@ def _shop_reason(st: State, p: int, sh: int, nb: int | None) -> str:
         if t != s and st.souk_own[t] == p and st.souk_n[t] < SOUK_SIZE[t]:
             return _("Finish your souk {souk} before opening another one there.").format(souk=souk_word(t))
     return _("You cannot put a cube there now.")
+
+
+def move_note(st: State, p: int, command: str) -> str | None:
+    """``move 4 west -1`` in words: ``3 steps, paying 1 gold`` (None for any other command)."""
+    words = command.split()
+    if words[:1] != ["move"] or not any(w[:1] in "+-" for w in words[2:]):
+        return None
+    try:
+        move = parse_command(st, p, command)
+    except MoveError:
+        return None
+    if move[0] != A_MOVE:
+        return None
+    dest = move[2]
+    steps = DIST[st.sup][dest]
+    cost = move_cost(st, p, st.tower_v[move[1]], dest)
+    if steps == 0:
+        walked = _("the supervisor stays")
+    else:
+        walked = ngettext("the supervisor goes {n} step", "the supervisor goes {n} steps", steps).format(
+            n=steps
+        )
+    if cost:
+        return _("{steps}, paying {gold} gold").format(steps=walked, gold=cost)
+    return _("{steps}, at no cost").format(steps=walked)
 
 
 def goods_text(camels: int, gold: int) -> str:

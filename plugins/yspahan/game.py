@@ -6,11 +6,11 @@ import random
 import time
 from typing import Any
 
-from bazaarbot.i18n import SOURCE_LANGUAGE, _
+from bazaarbot.i18n import N_, SOURCE_LANGUAGE, _
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
 from . import ai, breakdown, data, render
-from .explain import explain
+from .explain import explain, move_note
 from .parse import format_action, looks_like_move, named_space, parse_command
 from .rules import A_DRAW, A_EXTRA, A_PLAY, A_YELLOW, DEFAULT_OPTIONS, actor, advance, legal, setup, step
 from .state import P_END, State
@@ -53,9 +53,9 @@ place SOUK [SPACE] - next cube: 'place sack5' uses an inner shop, 'place sack5 W
 stop - stop placing cubes (when must_place_all is off, or to leave out the hoist's extra cube).
 first SOUK - which of two cubes goes to the caravan first.  protect | let go - pay 1 camel to keep your cube.
 build NAME - paddock, shop, hammam, caravanserai, bazaar, hoist (two players: build NAME with V).
-play CARD - camels3, gold3, caravan_cube, souk_cube SOUK [SPACE], gold_for_vp N, camels_for_vp N, \
-exchange N gold|camels (what you give), build_no_camels NAME, build_no_gold NAME, \
-build_no_camels build_no_gold NAME (both at once).
+play CARD - camels3, gold3, cube-to-caravan, cube-to-souk SOUK [SPACE], gold-for-points N, \
+camels-for-points N, exchange N gold|camels (what you give), build-without-camels NAME, \
+build-without-gold NAME, build-without-camels build-without-gold NAME (both at once).
 extra CARD - discard a card as an extra die before take/deliver (+1 camel, gold or cube).
 done - end your turn (skip building)."""
 
@@ -84,41 +84,45 @@ class Yspahan(GamePlugin):
         Option(
             "must_place_all",
             DEFAULT_OPTIONS["must_place_all"],
-            "deliveries must place every cube that legally fits (off: 'stop' ends placing early)",
+            N_("deliveries must place every cube that legally fits (off: 'stop' ends placing early)"),
         ),
         Option(
             "caravanserai_card",
             DEFAULT_OPTIONS["caravanserai_card"],
-            "the caravanserai also draws a card for a cube sent by the caravan_cube card",
+            N_("the caravanserai also draws a card for a cube sent by the cube-to-caravan card"),
         ),
         Option(
-            "reshuffle", DEFAULT_OPTIONS["reshuffle"], "shuffle the discards into a new pile when it runs out"
+            "reshuffle",
+            DEFAULT_OPTIONS["reshuffle"],
+            N_("shuffle the discards into a new pile when it runs out"),
         ),
         Option(
             "zero_move_sends",
             DEFAULT_OPTIONS["zero_move_sends"],
-            "a supervisor move of 0 still sends the cubes beside him to the caravan",
+            N_("a supervisor move of 0 still sends the cubes beside him to the caravan"),
         ),
         Option(
             "turn_at_crossing",
             DEFAULT_OPTIONS["turn_at_crossing"],
-            "the supervisor may turn into a side arm at the crossing",
+            N_("the supervisor may turn into a side arm at the crossing"),
         ),
         Option(
             "first_player",
             DEFAULT_OPTIONS["first_player"],
-            "who starts the first day: random, or the first seat",
+            N_("who starts the first day: random, or the first seat"),
             ("random", "first"),
         ),
         Option(
             "combine_discounts",
             DEFAULT_OPTIONS["combine_discounts"],
-            "build_no_camels and build_no_gold may be played together on one building",
+            N_("build-without-camels and build-without-gold may be played together on one building"),
         ),
         Option(
             "hoist_optional",
             DEFAULT_OPTIONS["hoist_optional"],
-            "the hoist's extra cube may be left out, as the original rules allow (off: placed if it fits)",
+            N_(
+                "the hoist's extra cube may be left out, as the original rules allow (off: placed if it fits)"
+            ),
         ),
     )
     rules_summary = RULES_SUMMARY + "\nOptions (/new yspahan name=value):\n" + options_text(options)
@@ -165,6 +169,10 @@ class Yspahan(GamePlugin):
     def command_in(self, state: State, seat: int, command: str, lang: str) -> str:
         return command_in(command, lang)
 
+    def command_note(self, state: State, seat: int, command: str) -> str | None:
+        """A supervisor's move with a ``+K``/``-K``: how far he goes and what it costs."""
+        return move_note(state, seat, command)
+
     def undoable(self, state: State, seat: int, move: tuple[int, ...]) -> bool:
         """A step that draws, rolls or shows no card and keeps the same player in the same turn."""
         move = tuple(move)
@@ -210,8 +218,8 @@ class Yspahan(GamePlugin):
         ranking: list[list[int]] = []
         for value in sorted(set(state.score), reverse=True):
             ranking.append([p for p in range(state.n) if state.score[p] == value])
-        detail = ", ".join(f"{state.players[p]} {state.score[p]}" for p in range(state.n))
-        return Result(scores=scores, ranking=ranking, winners=list(ranking[0]), detail=detail)
+        # the scores are the whole result: the table's "Game over" line says them, once
+        return Result(scores=scores, ranking=ranking, winners=list(ranking[0]))
 
     # --- persistence ---------------------------------------------------------------------
     def to_json(self, state: State) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from .rules import (
     A_DRAW,
     A_EXTRA,
     A_MOVE,
+    A_PLACE,
     A_PLAY,
     A_STOP,
     A_TAKE,
@@ -81,17 +82,19 @@ def status(st: State) -> str:
     if ph == P_PLACE:
         if st.place_done:
             line = ngettext(
-                "{name}: place {k} more cube in {nb} - place SOUK [SPACE].",
-                "{name}: place {k} more cubes in {nb} - place SOUK [SPACE].",
+                "{name}: place {k} more cube in a souk of {nb}, e.g. {example}.",
+                "{name}: place {k} more cubes in souks of {nb}, one at a time, e.g. {example}.",
                 st.place_left,
             )
         else:
             line = ngettext(
-                "{name}: place {k} cube in {nb} - place SOUK [SPACE].",
-                "{name}: place {k} cubes in {nb} - place SOUK [SPACE].",
+                "{name}: place {k} cube in a souk of {nb}, e.g. {example}.",
+                "{name}: place {k} cubes in souks of {nb}, one at a time, e.g. {example}.",
                 st.place_left,
             )
-        text = line.format(name=name, k=st.place_left, nb=neighbourhood_name(st.place_nb))
+        places = [a for a in legal(st) if a[0] == A_PLACE]
+        example = said(format_action(st, places[0])) if places else w("place")
+        text = line.format(name=name, k=st.place_left, nb=neighbourhood_name(st.place_nb), example=example)
         if (A_STOP,) in legal(st):
             text += " " + _("Or stop.")
         return text

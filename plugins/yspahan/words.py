@@ -20,6 +20,15 @@ from .cards import BUILDING_IDS, CARD_IDS
 
 #: the word a player of each language types for each English word of a command (first: as shown)
 _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    # English keeps its words, but a card is typed by its name, never by the rules' id
+    "en": {
+        "build_no_camels": ("build-without-camels",),
+        "build_no_gold": ("build-without-gold",),
+        "caravan_cube": ("cube-to-caravan",),
+        "souk_cube": ("cube-to-souk",),
+        "gold_for_vp": ("gold-for-points",),
+        "camels_for_vp": ("camels-for-points",),
+    },
     "de": {
         "roll": ("würfle", "würfeln", "wuerfle", "wuerfeln"),
         "yellow": ("gelb", "gelbe"),
@@ -69,12 +78,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hoist": ("lastenaufzug", "aufzug"),
         "camels3": ("kamele3",),
         "gold3": ("gold3",),
-        "build_no_camels": ("bauen_ohne_kamele",),
-        "build_no_gold": ("bauen_ohne_gold",),
+        "build_no_camels": ("bauen-ohne-kamele",),
+        "build_no_gold": ("bauen-ohne-gold",),
         "caravan_cube": ("karawanenstein",),
         "souk_cube": ("ladenstein",),
-        "gold_for_vp": ("gold_gegen_punkte",),
-        "camels_for_vp": ("kamele_gegen_punkte",),
+        "gold_for_vp": ("gold-gegen-punkte",),
+        "camels_for_vp": ("kamele-gegen-punkte",),
         "exchange": ("tausch", "tausche"),
     },
     "es": {
@@ -125,12 +134,12 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
         "hoist": ("montacargas",),
         "camels3": ("camellos3",),
         "gold3": ("oro3",),
-        "build_no_camels": ("construir_sin_camellos",),
-        "build_no_gold": ("construir_sin_oro",),
-        "caravan_cube": ("cubo_caravana",),
-        "souk_cube": ("cubo_zoco",),
-        "gold_for_vp": ("oro_por_puntos",),
-        "camels_for_vp": ("camellos_por_puntos",),
+        "build_no_camels": ("construir-sin-camellos",),
+        "build_no_gold": ("construir-sin-oro",),
+        "caravan_cube": ("cubo-caravana",),
+        "souk_cube": ("cubo-zoco",),
+        "gold_for_vp": ("oro-por-puntos",),
+        "camels_for_vp": ("camellos-por-puntos",),
         "exchange": ("cambio",),
     },
 }
