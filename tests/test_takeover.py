@@ -252,7 +252,9 @@ async def test_the_reminder_of_a_player_who_has_moved_says_the_ai_plays_at_the_t
     nick = bot.table.players[mover].nick
     for _ in range(6):  # until the same person decides again, having moved once
         seat = person_to_act(bot)
-        await say(bot, bot.table.players[seat].nick, bot.table.plugin.legal_commands(bot.table.state, seat)[0])
+        await say(
+            bot, bot.table.players[seat].nick, bot.table.plugin.legal_commands(bot.table.state, seat)[0]
+        )
         await settle(bot)
         if person_to_act(bot) == mover:
             break

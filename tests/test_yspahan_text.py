@@ -162,12 +162,18 @@ def test_stop_with_must_place_all_off_is_reported_as_the_players_choice():
 def test_delivery_status_says_place_1_cube_before_any_is_placed_and_1_more_after():
     st = set_tower(new_game(3), {"camels": (2, 3), "sacks": (3, 2), "gold": (6, 2)})
     out = play(st, "deliver sacks")
-    assert "Ann delivers 2 cubes to Sacks." in out.public[0] and "place 2 cubes in souks of Sacks, one at a time, e.g. place sack" in out.public[0]
+    assert (
+        "Ann delivers 2 cubes to Sacks." in out.public[0]
+        and "place 2 cubes in souks of Sacks, one at a time, e.g. place sack" in out.public[0]
+    )
     out = play(st, "place sack5")
     assert "place 1 more cube in a souk of Sacks, e.g. place sack" in out.public[0]
     st = set_tower(new_game(3), {"camels": (2, 3), "sacks": (3, 1), "gold": (6, 2)})
     out = play(st, "deliver sacks")
-    assert "Ann delivers 1 cube to Sacks." in out.public[0] and "place 1 cube in a souk of Sacks, e.g. place sack" in out.public[0]
+    assert (
+        "Ann delivers 1 cube to Sacks." in out.public[0]
+        and "place 1 cube in a souk of Sacks, e.g. place sack" in out.public[0]
+    )
     assert "more" not in out.public[0]
 
 

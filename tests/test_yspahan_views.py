@@ -93,7 +93,9 @@ def test_brief_moves_is_one_short_line():
     brief = GAME.brief_moves(st, 0)
     assert len(brief) < 300 and "\n" not in brief
     assert "move 1|2|3|4|5|6 DIR [+K/-K]" in brief and "draw 1|2|3|4|5|6" in brief
-    assert "play gold-for-points 1-10" in brief and "play exchange N gold|camels" in brief and "extra " in brief
+    assert (
+        "play gold-for-points 1-10" in brief and "play exchange N gold|camels" in brief and "extra " in brief
+    )
     assert len(GAME.legal_commands(st, 0)) > 100
 
 

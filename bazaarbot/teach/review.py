@@ -18,11 +18,11 @@ from bazaarbot.ai.choose import game_named
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.ai.seed import ai_seed
 from bazaarbot.i18n import available_languages, language
-from bazaarbot.movewords import quoted_move
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.table.steps import SKIP_RECORD, replay
+from bazaarbot.words.moves import quoted_move
 
 from .analysis import action_of, judge
-from .steps import SKIP_RECORD, replay
 
 #: how many decisions per person the review names
 WORST_DECISIONS = 3
