@@ -309,6 +309,17 @@ def phrase(make: Callable[[str], str]) -> str:
     return Phrase.of({lang: make(lang) for lang in available_languages()})
 
 
+def in_each_language(make: Callable[[], object]) -> str:
+    """What ``make`` builds (a list of goods, a command's words joined) made once in every language,
+    as a ``Phrase``: a sentence quoting it re-renders it in its reader's language, so a refusal's
+    list is never left in the language the line was first built in."""
+    texts = {}
+    for lang in available_languages():
+        with language(lang):
+            texts[lang] = str(make())
+    return Phrase.of(texts)
+
+
 def localized(text: object, lang: str | None) -> object:
     """``text`` in ``lang`` when it is a re-renderable ``Msg`` (anything else as it is)."""
     if lang and isinstance(text, Msg):

@@ -57,7 +57,7 @@ class _HtmlTexts(HTMLParser):
         self._skipping: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag in _HTML_SKIP:
+        if tag in _HTML_SKIP or (tag == "var" and self._skipping):  # a command's placeholder is words
             self._skipping.append(tag)
         for name, value in attrs:
             if name in _HTML_ATTRIBUTES and value:
@@ -68,7 +68,7 @@ class _HtmlTexts(HTMLParser):
             self._skipping.pop()
 
     def handle_data(self, data: str) -> None:
-        if not self._skipping:
+        if not self._skipping or self._skipping[-1] == "var":
             self._add(data)
 
     def _add(self, text: str) -> None:

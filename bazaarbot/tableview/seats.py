@@ -12,7 +12,7 @@ from typing import Any
 
 from bazaarbot.i18n import per_language
 from bazaarbot.table import Table
-from bazaarbot.table.ai_names import level_word
+from bazaarbot.table.ai_names import ai_name, level_word
 from bazaarbot.table.ai_seats import AI_LEVELS
 from bazaarbot.table.seats import SKIPPED
 
@@ -23,7 +23,7 @@ def seating(table: Table) -> dict[str, Any]:
     if table.running:
         people = [
             {
-                "nick": seat.nick,
+                "nick": str(ai_name(seat.nick)),
                 "bot": seat.is_bot,
                 "ai": seat.ai if seat.ai != SKIPPED else None,
                 "left": seat.ai == SKIPPED,

@@ -15,6 +15,7 @@ from typing import Any
 from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
+from bazaarbot.table.ai_names import ai_name
 from bazaarbot.table.gamelog import Replay
 from bazaarbot.tableview.seats import clock, seating, take_back
 from bazaarbot.words.moves import command_here
@@ -33,6 +34,7 @@ def _score(value: float) -> int | float:
 
 def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
     """A finished game's result with names, and the one line that says it."""
+    nicks = [str(ai_name(nick)) for nick in nicks]  # an AI by its name in the reader's language
     winners = [nicks[i] for i in result.winners]
     scores = [{"nick": nicks[i], "score": _score(result.scores.get(i, 0))} for i in range(len(nicks))]
     verb = _("win") if len(winners) > 1 else _("wins")
@@ -64,7 +66,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
         "example": _example(table),
         "min": plugin.min_players,
         "max": plugin.max_players,
-        "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],
+        "seats": [{"number": s.number, "nick": str(ai_name(s.nick))} for s in table.seats],
         "host": table.host_nick() if table.seats else None,
         "phase": "lobby",
         "players": [],
@@ -86,7 +88,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
             phase="running",
             game=plugin.name,
             title=plugin.title,
-            players=[s.nick for s in table.players],
+            players=[str(ai_name(s.nick)) for s in table.players],  # an AI named in the reader's language
             to_act=plugin.to_act(state),
             public=plugin.public_data(state),
             moves=table.moves_made,
@@ -99,7 +101,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
             phase="over",
             game=replay.plugin.name,
             title=replay.plugin.title,
-            players=list(replay.nicks),
+            players=[str(ai_name(nick)) for nick in replay.nicks],
             public=replay.plugin.public_data(final),
             moves=replay.moves_read,
             game_id=replay.game_id,

@@ -19,8 +19,10 @@ from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
 from bazaarbot.store.teaching import TeachingRecords
-from bazaarbot.table.steps import replay
+from bazaarbot.table.ai_names import ai_name
+from bazaarbot.table.steps import SKIP_RECORD, replay
 from bazaarbot.tableview.table import result_data
+from bazaarbot.words.moves import command_here
 
 from .review import chance_lines
 
@@ -39,7 +41,12 @@ def _review_data(review: dict[str, Any] | None) -> dict[str, Any] | None:
             [{"step": step, "chance": chance} for step, chance in line] for line in chance_lines(review)
         ],
         "decisions": [
-            {"step": d["step"], "seat": d["seat"], "played": d["played"], "chance": d["chance"]}
+            {
+                "step": d["step"],
+                "seat": d["seat"],
+                "played": d.get("said", {}).get(current_language(), [d["played"]])[0],
+                "chance": d["chance"],
+            }
             for d in review["decisions"]
         ],
         "complete": review.get("complete", True),
@@ -57,7 +64,7 @@ def replay_view(
     if record is None or record["network"] != network or record["game"] not in games:
         return None
     game = games[record["game"]]
-    nicks = [str(p["nick"]) for p in record["players"]]
+    nicks = [str(ai_name(str(p["nick"]))) for p in record["players"]]  # an AI by its name in this language
     head: dict[str, Any] = {
         "game_id": game_id,
         "game": game.name,
@@ -98,6 +105,16 @@ def replay_view(
     }
 
 
+def _said(game: GamePlugin, before: Any, seat: int, command: str) -> str:
+    """A step's command as a reader of this language types it (a skipped seat's mark as it is)."""
+    if command == SKIP_RECORD or not command:
+        return command
+    try:
+        return command_here(game, before, seat, command)
+    except Exception:  # a log line the words cannot read back: shown as it was stored
+        return command
+
+
 def _frames(game: GamePlugin, record: dict[str, Any], nicks: list[str]) -> dict[str, Any]:
     """The start, every step and the result of a finished game (which never changes again)."""
     steps, final = replay(game, int(record["seed"]), nicks, dict(record["options"]), record["moves"])
@@ -105,11 +122,13 @@ def _frames(game: GamePlugin, record: dict[str, Any], nicks: list[str]) -> dict[
     for index, step in enumerate(steps):
         after = steps[index + 1].before if index + 1 < len(steps) else None
         state = game.from_json(after) if after is not None else final
+        before = game.from_json(step.before)
         frames.append(
             {
                 "seat": step.seat,
                 "nick": nicks[step.seat] if step.seat < len(nicks) else "?",
                 "text": step.text,
+                "said": _said(game, before, step.seat, step.text),
                 "lines": step.lines,
                 "public": game.public_data(state),
                 "to_act": game.to_act(state),

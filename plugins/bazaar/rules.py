@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, in_each_language, ngettext
 
 from . import colours as col
 from .colours import NCOL
@@ -172,9 +172,15 @@ def _need(wanted: Sequence[int], hand: Sequence[int]) -> str | None:
 
 def _trade_options(s: BazaarState, seat: int) -> str:
     """What this seat could do instead of an impossible trade."""
-    trades = [f"'{said(f'trade {r + 1}' + (' back' if b else ''))}'" for r, b in possible_trades(s, seat)]
-    choices = ([_("'draw'")] if can_draw(s) else []) + trades
-    return _("you can: {choices}").format(choices=", ".join(choices)) if choices else ""
+    possible = possible_trades(s, seat)
+
+    def choices() -> str:
+        trades = [f"'{said(f'trade {r + 1}' + (' back' if b else ''))}'" for r, b in possible]
+        return ", ".join(([_("'draw'")] if can_draw(s) else []) + trades)
+
+    if not possible and not can_draw(s):
+        return ""
+    return _("you can: {choices}").format(choices=in_each_language(choices))
 
 
 def _phase_hint(s: BazaarState) -> str:
@@ -223,7 +229,7 @@ def refusal(s: BazaarState, seat: int, move: tuple) -> str | None:
             return _("You have no joker to place: {hint}.").format(hint=_phase_hint(s))
         colour = move[1]
         if s.bank is not None and not s.bank[colour]:
-            left = ", ".join(w(col.NAMES[c]) for c in joker_colours(s))
+            left = in_each_language(lambda: ", ".join(w(col.NAMES[c]) for c in joker_colours(s)))
             return _("The bank has no {colour} left; choose one of: {left}.").format(
                 colour=col.name(colour), left=left
             )

@@ -7,7 +7,7 @@ engine fast enough for an AI that plays millions of random moves.
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _, ngettext, per_language
+from bazaarbot.i18n import _, in_each_language, ngettext, per_language
 
 DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER, CAMEL = range(7)
 GOODS = (DIAMOND, GOLD, SILVER, CLOTH, SPICE, LEATHER)
@@ -101,7 +101,12 @@ def command_counted(card: int, count: int) -> str:
 
 @per_language
 def name(card: int, count: int = 1) -> str:
-    """The name of a card type for ``count`` cards in the current language (every form parses)."""
+    """The name of a card type for ``count`` cards in the current language (every form parses);
+    a sentence quoting it says it in its reader's language."""
+    return in_each_language(lambda: _name_here(card, count))
+
+
+def _name_here(card: int, count: int) -> str:
     if card == DIAMOND:
         return ngettext("diamond", "diamonds", count)
     if card == GOLD:
@@ -129,7 +134,12 @@ def bonus_label(pile: int) -> str:
 
 @per_language
 def counted(card: int, count: int) -> str:
-    """``spice`` for one card, ``2 spice`` / ``3 camels`` for more; counts go through ``ngettext``."""
+    """``spice`` for one card, ``2 spice`` / ``3 camels`` for more; counts go through ``ngettext``
+    (a sentence quoting it says it in its reader's language)."""
+    return in_each_language(lambda: _counted_here(card, count))
+
+
+def _counted_here(card: int, count: int) -> str:
     if count == 1:
         return name(card)
     if card == DIAMOND:
@@ -142,9 +152,11 @@ def counted(card: int, count: int) -> str:
 
 
 def describe_counts(counts: list[int] | tuple[int, ...], empty: str = "nothing") -> str:
-    """A multiset of cards as words, in type order: ``2 spice, leather, 3 camels``."""
-    parts = [counted(t, c) for t, c in enumerate(counts) if c]
-    return ", ".join(parts) if parts else empty
+    """A multiset of cards as words, in type order: ``2 spice, leather, 3 camels`` (in each reader's
+    language, where a sentence quotes it)."""
+    if not any(counts):
+        return empty
+    return in_each_language(lambda: ", ".join(counted(t, c) for t, c in enumerate(counts) if c))
 
 
 @per_language

@@ -37,6 +37,8 @@ def labels() -> dict[str, str]:
         "hand": _("hand"),
         "herd": _("herd"),
         "rupees": _("rupees"),
+        "points_tokens": _("{points} rupees from {tokens} goods tokens"),
+        "bonus_won": _("Bonus tokens won"),
         "round": _("Round"),
         "your_hand": _("Your hand"),
         "your_herd": _("Your herd"),

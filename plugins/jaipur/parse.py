@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from bazaarbot.i18n import _, current_language
+from bazaarbot.i18n import _, current_language, in_each_language
 from bazaarbot.plugin import MoveError
 
 from .cards import CAMEL, CARD_ALIASES, HAND_LIMIT, camels_text, cards_text, describe_counts, name
@@ -59,7 +59,13 @@ NUMBER_WORDS = {
     )
     for word in words.split()
 }
-GOODS_HINT = "diamond, gold, silver, cloth, spice, leather, camels"
+
+
+def goods_hint() -> str:
+    """Every card's name, camels last, in each reader's language: ``diamond, gold, ..., camels``."""
+    return in_each_language(lambda: ", ".join([*(name(g) for g in range(6)), name(CAMEL, 2)]))
+
+
 _SPLIT = re.compile(r"[\s,;+&]+")
 _COUNT = re.compile(r"^(\d{1,3})x?$|^x(\d{1,3})$")
 
@@ -163,7 +169,7 @@ def _items(words: list[str], allow_all: bool = False) -> list[tuple[int | None, 
         card = CARD_ALIASES.get(word)
         if card is None:
             raise MoveError(
-                _("I don't know the good '{word}'. Cards: {hint}.").format(word=word, hint=GOODS_HINT)
+                _("I don't know the good '{word}'. Cards: {hint}.").format(word=word, hint=goods_hint())
             )
         items.append((count, card))
         count = None

@@ -21,7 +21,7 @@ A dice group V may also be named by its field word (``move sacks west``).
 
 from __future__ import annotations
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, in_each_language
 from bazaarbot.plugin import MoveError
 from bazaarbot.text.digits import is_number
 
@@ -159,7 +159,9 @@ def card_of(word: str) -> int:
     kind = _CARD_KEYS.get(_norm(word))
     if kind is None:
         raise MoveError(
-            _("Unknown card '{w}'. Cards: {ids}.").format(w=word, ids=", ".join(w_(c) for c in CARD_IDS))
+            _("Unknown card '{w}'. Cards: {ids}.").format(
+                w=word, ids=in_each_language(lambda: ", ".join(w_(c) for c in CARD_IDS))
+            )
         )
     return kind
 
@@ -169,7 +171,7 @@ def _building(word: str) -> int:
     if b is None:
         raise MoveError(
             _("Unknown building '{w}'. Buildings: {ids}.").format(
-                w=word, ids=", ".join(w_(b) for b in BUILDING_IDS)
+                w=word, ids=in_each_language(lambda: ", ".join(w_(b) for b in BUILDING_IDS))
             )
         )
     return b
@@ -189,7 +191,7 @@ def _group(st: State, word: str) -> int:
     if f is None:
         raise MoveError(
             _("'{w}' is not a dice group: give its value (e.g. 4) or field ({fields}).").format(
-                w=word, fields=", ".join(w_(f) for f in FIELD_NAMES)
+                w=word, fields=in_each_language(lambda: ", ".join(w_(f) for f in FIELD_NAMES))
             )
         )
     if not st.tower_v[f]:
@@ -228,7 +230,7 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
     if s is None:
         raise MoveError(
             _("Unknown souk '{w}'. Souks: {ids}.").format(
-                w=words[0], ids=", ".join(w_(x) for x in SOUK_NAMES)
+                w=words[0], ids=in_each_language(lambda: ", ".join(w_(x) for x in SOUK_NAMES))
             )
         )
     shops = SOUK_SHOPS[s]
@@ -255,7 +257,8 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
         raise MoveError(_("{souk} is full.").format(souk=souk_word(s)))
     raise MoveError(
         _("{souk} has no free inner shop; name the road space: {opts}.").format(
-            souk=souk_word(s), opts=_(" or ").join(said(f"{verb} {shop_label(sh)}") for sh in free)
+            souk=souk_word(s),
+            opts=in_each_language(lambda: _(" or ").join(said(f"{verb} {shop_label(sh)}") for sh in free)),
         )
     )
 
@@ -360,7 +363,9 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
         return Typed((A_PLACE, sh), sp)
     if verb == "first":
         if not args or args[0] not in SOUK_INDEX:
-            opts = _(" or ").join(said("first " + SOUK_NAMES[SHOP_SOUK[sh]]) for sh in st.queue)
+            opts = in_each_language(
+                lambda: _(" or ").join(said("first " + SOUK_NAMES[SHOP_SOUK[sh]]) for sh in st.queue)
+            )
             raise MoveError(
                 _("Say which souk's cube goes first: {opts}.").format(
                     opts=opts or w_("first") + " " + _("SOUK")
@@ -379,7 +384,11 @@ def parse_command(st: State, seat: int, text: str) -> tuple[int, ...]:
         return (A_PROTECT, 0)
     if verb == "build":
         if not args:
-            raise MoveError(_("Say what to build: {ids}.").format(ids=", ".join(w_(b) for b in BUILDING_IDS)))
+            raise MoveError(
+                _("Say what to build: {ids}.").format(
+                    ids=in_each_language(lambda: ", ".join(w_(b) for b in BUILDING_IDS))
+                )
+            )
         return (A_BUILD, _building(args[0]), _with_group(st, args[1:]), -1)
     if verb == "play":
         return _parse_play(st, args)

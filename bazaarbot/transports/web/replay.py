@@ -1,8 +1,9 @@
 """The replay routes: ``/replay/<game-id>`` (the page) and ``/replay/<game-id>/data`` (its JSON).
 
-The data is ``HubPort.replay_view``: a finished game's public board after
-every step and, once reviewed, each player's win-chance line. A running game
-answers only that it cannot be replayed yet, so a spectator learns nothing.
+The data is ``HubPort.replay_view``, worded in the language the page asks
+for (``?lang=de``): a finished game's public board after every step and,
+once reviewed, each player's win-chance line. A running game answers only
+that it cannot be replayed yet, so a spectator learns nothing.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bazaarbot.i18n import language
 from bazaarbot.transports.base import HubPort
 
 STATIC = Path(__file__).parent / "static"
@@ -47,7 +49,8 @@ def add_replay_routes(
     async def data(request: web.Request) -> web.Response:
         game_id = _game_id(request)
         port = hub()
-        view = port.replay_view(network(), game_id) if port is not None else None
+        with language(request.query.get("lang", "")[:20]):  # the page's language: its board and move list
+            view = port.replay_view(network(), game_id) if port is not None else None
         if view is None:
             raise web.HTTPNotFound(text="No such game.")
         return web.json_response(view)

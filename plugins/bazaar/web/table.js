@@ -1,15 +1,16 @@
 // Bazaar's drawn table: the exchange rows (both sides), the four fields with their top
 // combination, the price level, and every player's stones and score. Each stone shows its
-// colour and its initial letter.
+// colour and a shape of its own (no letter: an initial fits one language only), and its
+// colour's name in the reader's language on hover.
 "use strict";
 
 (() => {
-  const LETTER = { blue: "B", green: "G", red: "R", white: "W", yellow: "Y" };
+  const SHAPE = { blue: "■", green: "▲", red: "◆", white: "●", yellow: "★" };
 
   function stones(h, list, L, extra) {
     const box = h.el("span", "bz-stones" + (extra ? " " + extra : ""));
     for (const colour of list) {
-      const stone = h.el("span", "bz-stone bz-" + colour, LETTER[colour] || "?");
+      const stone = h.el("span", "bz-stone bz-" + colour, SHAPE[colour] || "?");
       stone.title = L(colour, colour);
       box.appendChild(stone);
     }

@@ -245,8 +245,8 @@
       const facts = [
         L("hand", "hand") + " " + p.hand + "/" + pub.hand_limit,
         L("herd", "herd") + " " + p.herd,
-        p.points + " " + L("rupees", "rupees") + " (" + p.tokens + ")",
-        L("bonus", "Bonus tokens") + " " + p.bonus.join("/"),
+        L("points_tokens", "{points} rupees from {tokens} goods tokens").replace("{points}", p.points).replace("{tokens}", p.tokens),
+        L("bonus_won", "Bonus tokens won") + ": " + p.bonus.map((n, i) => pub.bonus_piles[i].label + " " + n).join(", "),
       ];
       for (const f of facts) box.appendChild(h.el("span", "jp-fact", f));
       players.appendChild(box);

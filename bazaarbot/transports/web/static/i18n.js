@@ -47,7 +47,8 @@
     const nodes = [];
     for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node);
     for (const node of nodes) {
-      if (node.parentElement && node.parentElement.closest("code, script, style, kbd")) continue;
+      // a command is typed as it is, but its placeholder (<code>/nick <var>name</var></code>) is a word
+      if (node.parentElement && node.parentElement.closest("code, script, style, kbd") && node.parentElement.tagName !== "VAR") continue;
       let source = sourceText.get(node);
       if (source === undefined) {
         const k = key(node.nodeValue);

@@ -68,7 +68,7 @@
       move.appendChild(el("span", "muted", t("The start of the game.")));
     } else {
       move.appendChild(el("strong", "replay-mover", current.nick + ": "));
-      move.appendChild(el("code", "replay-command", current.text));
+      move.appendChild(el("code", "replay-command", current.said || current.text));
       const lines = el("ul", "lines");
       for (const line of current.lines || []) lines.appendChild(el("li", "", line));
       move.appendChild(lines);
@@ -168,7 +168,7 @@
     if (!gameId) return fail(t("No such game."));
     let response;
     try {
-      response = await fetch(bazaarbotBase.url("/replay/" + gameId + "/data"), { cache: "no-store" });
+      response = await fetch(bazaarbotBase.url("/replay/" + gameId + "/data?lang=" + window.bazaarbotI18n.lang), { cache: "no-store" });
     } catch (e) {
       return fail(t("The replay could not be loaded."));
     }
