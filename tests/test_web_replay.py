@@ -121,7 +121,7 @@ async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
             jaipur.public_data(final)
         ]
         assert [s["public"] for s in data["steps"]] == json.loads(json.dumps(publics))
-        assert set(data["steps"][0]) == {"seat", "nick", "text", "lines", "public", "to_act"}
+        assert set(data["steps"][0]) == {"seat", "nick", "text", "said", "lines", "public", "to_act"}
         assert data["terms"] == jaipur.terms()  # the names the drawn table shows, as on the chat page
         hand = jaipur.private_view(final, 0)
         assert hand not in json.dumps(data) and hand not in await page.locator("body").inner_text()
