@@ -30,3 +30,25 @@ def english_terms_in(text: str, lang: str) -> list[str]:
             continue
         found.append(word)
     return found
+
+
+#: a programmer's word: ``gold_for_vp``, ``must_place_all`` (an option as typed, ``name=on``, is a command)
+_SNAKE = re.compile(r"(?<![#/\w])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)(=?)")
+_BOOLEAN_VALUE = re.compile(r"=(?:True|False)\b")
+#: a list of scores: ``ann 37, AI:hard 60, bob 35``
+_SCORES = re.compile(
+    r"(?:[^\s,.:]+(?::[^\s,.]+)? -?\d+(?:\.\d+)?)(?:, [^\s,.:]+(?::[^\s,.]+)? -?\d+(?:\.\d+)?)+"
+)
+
+
+def programmer_words_in(text: str) -> list[str]:
+    """The identifiers in ``text``: snake_case words that are not an option typed as ``name=value``,
+    and ``=True`` / ``=False``."""
+    found = [m.group(1) for m in _SNAKE.finditer(text) if not m.group(2)]
+    return found + _BOOLEAN_VALUE.findall(text)
+
+
+def scores_said_twice(text: str) -> list[str]:
+    """The lists of scores that ``text`` says more than once."""
+    seen = _SCORES.findall(text)
+    return sorted({scores for scores in seen if seen.count(scores) > 1})

@@ -72,7 +72,7 @@ class BazaarGame(GamePlugin):
         "trade 3 (tausch 3) - give the left side of row 3, get the right; trade 3 back - the other way\n"
         "buy 2 (kauf 2) - buy the top of field 2 after your draw or trade; pass (weiter) - end your turn\n"
         "colours: blue/blau, green/gruen/gr, red/rot, white/weiss, yellow/gelb/ge (also b, r, w, y)\n"
-        "discard red - give back a stone (only with the hand_limit option)"
+        "discard red - give back a stone (only at a table with hand_limit=on)"
     )
 
     # --- life cycle ----------------------------------------------------------

@@ -50,7 +50,7 @@ changes up to 3 for free). DIR is west/east/north/south; 'then north' turns at t
 Also: move V to W5, move V -V (stay).
 draw V - give up the dice showing V for one card (just 'draw' when no dice are left).
 place SOUK [SPACE] - next cube: 'place sack5' uses an inner shop, 'place sack5 W7' the shop by road space W7.
-stop - stop placing cubes (when must_place_all is off, or to leave out the hoist's extra cube).
+stop - stop placing cubes (at a table with must_place_all=off, or to leave out the hoist's extra cube).
 first SOUK - which of two cubes goes to the caravan first.  protect | let go - pay 1 camel to keep your cube.
 build NAME - paddock, shop, hammam, caravanserai, bazaar, hoist (two players: build NAME with V).
 play CARD - camels3, gold3, cube-to-caravan, cube-to-souk SOUK [SPACE], gold-for-points N, \
