@@ -159,7 +159,7 @@ def _driver_game(tmp_path, game: str) -> Driver:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_the_web_page_and_the_replay_page_speak_the_readers_language(tmp_path, game):
     bot = _driver_game(tmp_path, game)
-    hub, table = bot.hub, bot.table
+    hub = bot.hub
     keys = {nick: hub.index.key_of_nick("test", nick) or f"n:{nick}" for nick in READERS}
     for nick, lang in READERS.items():
         private_lines = told(bot.replies, nick)
