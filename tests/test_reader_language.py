@@ -11,6 +11,7 @@ are built in their language and checked the same way.
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -284,3 +285,17 @@ def test_a_supervisor_move_with_a_number_is_explained_in_words():
         assert (
             yspahan.command_note(state, 0, "move 4 west -1") == "der Aufseher geht 3 Schritte, kostet 1 Gold"
         )
+
+
+def test_history_said_privately_is_in_the_readers_language(tmp_path):
+    bot = Driver(tmp_path / "bot.sqlite")
+    bot.line("ann", "/lang de")
+    bot.line("ann", "/new count")
+    bot.line("bob", "/join")
+    bot.line("ann", "/start")
+    while bot.table.running:
+        seat = bot.table.plugin.to_act(bot.table.state)[0]
+        bot.line(bot.table.players[seat].nick, "add 3")
+    lines = told(bot.dm("ann", "/history"), "ann")
+    assert lines and lines[0].startswith("Spiel ") and "hat gewonnen" in lines[0], lines
+    assert not re.search(r"\bwon\b|\bgame\b", lines[0])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import command
-from bazaarbot.i18n import N_, _
+from bazaarbot.i18n import N_, _, lines_of
 from bazaarbot.messages import Outgoing
 from bazaarbot.ratings import identity_of
 from bazaarbot.ratings.identity import is_ai
@@ -27,7 +27,7 @@ def _answer(ctx: Context, lines: list[str]) -> list[Outgoing]:
     """One short line where it was asked; anything longer privately, as a listing."""
     if len(lines) == 1 and len(lines[0]) <= SHORT_ANSWER:
         return [ctx.show(lines[0])]
-    return [ctx.tell("\n".join(lines), listing=True)]
+    return [ctx.tell(lines_of(lines), listing=True)]
 
 
 def _titles(ctx: Context) -> dict[str, str]:

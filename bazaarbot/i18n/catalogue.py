@@ -309,6 +309,15 @@ def phrase(make: Callable[[str], str]) -> str:
     return Phrase.of({lang: make(lang) for lang in available_languages()})
 
 
+def lines_of(lines: list[str]) -> str:
+    """``lines`` one below the other, each sentence still rendered again in its reader's language
+    (a plain ``"\n".join`` would fix them in the language they were built in)."""
+    parts: list[str] = []
+    for line in lines:
+        parts += ["\n", line] if parts else [line]
+    return Joined.of(*parts) if parts else ""
+
+
 def in_each_language(make: Callable[[], object]) -> str:
     """What ``make`` builds (a list of goods, a command's words joined) made once in every language,
     as a ``Phrase``: a sentence quoting it re-renders it in its reader's language, so a refusal's

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import time
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, in_each_language, ngettext
 from bazaarbot.ratings.identity import is_ai
 from bazaarbot.ratings.model import Rating
 from bazaarbot.ratings.records import Change, PastGame, Standing
-from bazaarbot.table.ai_names import level_word
+from bazaarbot.table.ai_names import ai_name, level_word
 
 
 def rating_text(rating: Rating) -> str:
@@ -128,7 +128,11 @@ def history_lines(nick: str, games: list[PastGame], titles: dict[str, str]) -> l
         return [_("{nick} has no finished games yet.").format(nick=nick)]
     lines = []
     for game in games:
-        players = ", ".join(f"{name} {_score(score)}" for name, score, _won in game.players)
+        players = in_each_language(
+            lambda game=game: ", ".join(
+                f"{ai_name(name)} {_score(score)}" for name, score, _won in game.players
+            )
+        )
         if game.status == "abandoned":
             outcome = _("abandoned")
         else:
@@ -136,9 +140,11 @@ def history_lines(nick: str, games: list[PastGame], titles: dict[str, str]) -> l
             if not winners:  # the best seat did not play to the end: nobody is credited with the win
                 outcome = _("no win credited")
             elif len(winners) == 1:
-                outcome = _("{nick} won").format(nick=winners[0])
+                outcome = _("{nick} won").format(nick=ai_name(winners[0]))
             else:
-                outcome = _("shared by {nicks}").format(nicks=", ".join(winners))
+                outcome = _("shared by {nicks}").format(
+                    nicks=in_each_language(lambda winners=winners: ", ".join(ai_name(w) for w in winners))
+                )
         lines.append(
             _("game {id}, {date}, {game}: {players} - {outcome}").format(
                 id=game.id,

@@ -80,7 +80,8 @@ class RunningGame(AiSeats):
         self.timeouts = {}
         self.moved = set()
         self.reset_requests = {}
-        self.state = plugin.setup([s.nick for s in self.players], random.Random(seed), options)
+        # an AI's name as each reader reads it (``KI:schwer``); a person's nick as it is
+        self.state = plugin.setup([s.label for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
             self.ensure_saved(),
             self.network,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from bazaarbot.i18n import _, current_language
+from bazaarbot.i18n import _, current_language, localized
+from bazaarbot.i18n.catalogue import Msg
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
 from bazaarbot.table.ai_names import ai_name
@@ -46,6 +47,18 @@ def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
         "detail": result.detail,
         "headline": headline,
     }
+
+
+def in_reader_words(data: Any) -> Any:
+    """A game's public data with every name that has a word in each language (an AI's, which the
+    game's state holds as such) in the language the view is built in."""
+    if isinstance(data, Msg):
+        return str(localized(data, current_language()))
+    if isinstance(data, dict):
+        return {key: in_reader_words(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [in_reader_words(item) for item in data]
+    return data
 
 
 def _example(table: Table) -> str:
@@ -90,7 +103,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
             title=plugin.title,
             players=[str(ai_name(s.nick)) for s in table.players],  # an AI named in the reader's language
             to_act=plugin.to_act(state),
-            public=plugin.public_data(state),
+            public=in_reader_words(plugin.public_data(state)),
             moves=table.moves_made,
             game_id=table.game_id,
         )
