@@ -15,9 +15,9 @@ import re
 from typing import Any
 
 import pytest
-from botdriver import Driver, said, told
-from consoleproc import Console, private
-from english_words import english_terms_in, programmer_words_in, scores_said_twice
+from support.botdriver import Driver, said, told
+from support.consoleproc import Console, private
+from support.english_words import english_terms_in, programmer_words_in, scores_said_twice
 
 from bazaarbot.config import BotSettings, RateLimit
 from bazaarbot.i18n import language
