@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.commands import CommandSpec, Who
-from bazaarbot.commands.local_names import local_name
+from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.store import Store
@@ -15,14 +15,14 @@ def refusal(spec: CommandSpec, table: Table | None, actor: Actor) -> str | None:
     if actor.is_admin or spec.who is Who.ANYONE:
         return None
     if spec.who is Who.ADMIN:
-        return _("Only an admin can use /{name}.").format(name=spec.name)
+        return _("Only an admin can use /{name}.").format(name=name_phrase(spec.name))
     if table is None:
         return None
     if table.seat_of(actor.user.key) is None:
-        return _("Only a seated player can use /{name}; /join first.").format(name=spec.name)
+        return _("Only a seated player can use /{name}; /join first.").format(name=name_phrase(spec.name))
     if spec.who is Who.HOST and actor.user.key != table.host:
         return _("Only the host ({host}) or an admin can use /{name}.").format(
-            host=table.host_nick(), name=local_name(spec.name)
+            host=table.host_nick(), name=name_phrase(spec.name)
         )
     return None
 
