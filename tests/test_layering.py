@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "people": {"i18n", "messages", "table"},
     "ratings": {"i18n", "plugin", "store", "table"},
     "tableview": {"i18n", "plugin", "table", "words"},
-    "teach": {"ai", "i18n", "messages", "plugin", "store", "table", "tableview"},
+    "teach": {"ai", "i18n", "messages", "plugin", "store", "table", "tableview", "words"},
     "commands": {
         "config",
         "delivery",
