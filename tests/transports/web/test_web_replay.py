@@ -192,3 +192,29 @@ async def test_the_game_over_box_on_the_web_links_to_the_replay(browser: Any, tm
         link = watcher.locator(".result a.replay-link")
         await _expect(link).to_have_attribute("href", f"/replay/{game_id}", timeout=TIMEOUT)
         assert not watcher.errors, watcher.errors
+
+
+async def _data_in(served: Served, game_id: int, lang: str) -> dict[str, Any]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{served.url}/replay/{game_id}/data?lang={lang}") as response,
+    ):
+        assert response.status == 200
+        return await response.json()
+
+
+async def test_the_replay_data_speaks_the_language_the_page_asks_for(tmp_path: Path) -> None:
+    from plugins.jaipur import GAME as jaipur
+
+    async with serve(
+        tmp_path / "r.sqlite", games={"jaipur": jaipur, "count": COUNT}, rate_limit=PLENTY
+    ) as served:
+        game_id = finished_jaipur(served)
+        first = served.hub.store.moves(game_id)[0]["text"]
+        for lang, market in (("de", "Markt"), ("es", "Mercado"), ("en", "Market")):
+            data = await _data_in(served, game_id, lang)
+            step = data["steps"][0]
+            assert step["text"] == first  # what the drawn table reads stays the rules' English
+            assert step["said"] == jaipur.command_in(None, step["seat"], first, lang)
+            assert step["public"]["labels"]["market"] == market
+            assert data["result"]["headline"].startswith("Game over:")
