@@ -230,7 +230,14 @@ class Msg(str):
             found = translation(lang)
             template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
         template = mark(template)  # the commands it names, for each transport to show as its users type them
-        text = template.format(*args, **kwargs) if (args or kwargs) else template
+        if args or kwargs:
+            token = _current.set(lang)  # a word filled in (a ``Phrase``) is said in the sentence's language
+            try:
+                text = template.format(*args, **kwargs)
+            finally:
+                _current.reset(token)
+        else:
+            text = template
         made = cls(text)
         made.msgid, made.plural, made.count, made.args, made.kwargs = msgid, plural, count, args, kwargs
         made.lang = lang
@@ -299,6 +306,10 @@ class Phrase(Msg):
 
     def format(self, *args: object, **kwargs: object) -> str:  # type: ignore[override]
         return str.format(str(self), *args, **kwargs)
+
+    def __format__(self, spec: str) -> str:
+        """Put into a line (an f-string, ``str.format``): in the language that line is built in."""
+        return format(self.texts.get(current_language()) or str.__str__(self), spec)
 
     def render(self, lang: str) -> str:
         return Phrase.of(self.texts, lang)
