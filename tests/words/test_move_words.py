@@ -75,7 +75,8 @@ def test_yspahan_takes_german_and_spanish_moves(typed, english):
 def test_yspahan_names_its_things_in_german_and_spanish():
     cases = {
         "build hoist with 4": ("baue lastenaufzug mit 4", "construye montacargas con 4"),
-        "play souk_cube chest2 W4": ("spiele ladenstein truhe2 W4", "juega cubo_zoco cofre2 W4"),
+        "play souk_cube chest2 W4": ("spiele ladenstein truhe2 W4", "juega cubo-zoco cofre2 W4"),
+        "play gold_for_vp 3": ("spiele gold-gegen-punkte 3", "juega oro-por-puntos 3"),
         "move 6 west then north +1": ("bewege 6 west dann nord +1", "mueve 6 oeste luego norte +1"),
         "let go": ("lass los", "suelta"),
     }
@@ -121,3 +122,12 @@ def test_a_game_word_inside_a_sentence_is_rendered_for_each_reader():
         word = souk_word(8)  # chest2
     assert word == "truhe2" and isinstance(word, Phrase)
     assert localized(word, "es") == "cofre2" and localized(word, "en") == "chest2"
+
+
+def test_a_yspahan_card_is_typed_by_its_name_never_its_id():
+    from plugins.yspahan.scenario import new_game
+
+    state = new_game(2)
+    for lang, typed in (("en", "play gold-for-points 3"), ("de", "spiele gold-gegen-punkte 3")):
+        assert YSPAHAN.command_in(None, 0, "play gold_for_vp 3", lang) == typed
+        assert YSPAHAN.parse(state, 0, typed) == YSPAHAN.parse(state, 0, "play gold_for_vp 3")
