@@ -52,7 +52,7 @@ def _problems(lines: list[str], lang: str, typed: set[str]) -> dict[str, str]:
 
 def _console_game(tmp_path, game: str, ais: int) -> tuple[list[str], set[str]]:
     """A whole console game at an English table: ann (German) and bob (Spanish) and ``ais`` AIs."""
-    config = "[ai]\nworkers = 1\n[ai.levels.hard]\niterations = 25\n"
+    config = "[ai]\nworkers = 1\n[ai.levels.hard]\niterations = 8\n"  # hints and the review: quick
     console = Console(tmp_path / "bot.sqlite", seed=5, config=config)
     rng = random.Random(len(game))
     typed: set[str] = set()
