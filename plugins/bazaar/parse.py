@@ -57,7 +57,14 @@ ENGLISH_VERBS |= {"pass", "done", "discard", "return"}
 
 
 def _game_word(word: str) -> bool:
-    return is_number(word.lstrip("#")) or word in BACK_WORDS or word in FORTH_WORDS or word in col.FULL_WORDS
+    """A number (any digit, so an odd one gets its hint), a direction or a colour."""
+    return (
+        is_number(word.lstrip("#"))
+        or any(ch.isdigit() for ch in word)
+        or word in BACK_WORDS
+        or word in FORTH_WORDS
+        or word in col.FULL_WORDS
+    )
 
 
 def is_move(text: str) -> bool:

@@ -354,5 +354,8 @@ async def test_a_day_clock_reminds_by_private_message_at_half_the_deadline_once(
     clock.now += 60
     await settle(bot)
     half = [line for line in recorder.private(nick) if line.startswith("Your move at #t: ")]
-    assert half == ["Your move at #t: 11h 59m left, then the AI plays it for you."]
+    assert half == [  # the first decision: its timeout only reminds, and the reminder says so
+        "Your move at #t: 11h 59m left; then I remind you once more, "
+        "and at the end of one more turn's time the AI plays it for you."
+    ]
     assert not any("Time is up" in line for line in recorder.channel())
