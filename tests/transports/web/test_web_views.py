@@ -211,7 +211,9 @@ def test_is_addressed_follows_the_hubs_own_reading_of_a_line(tmp_path: Path) -> 
     assert hub.is_addressed("web", ROOM, alice, "add 2")
     assert not hub.is_addressed("web", ROOM, carol, "add 2")  # not seated: chatter
     assert not hub.is_addressed("web", ROOM, alice, "hello all")
-    assert hub.is_addressed("web", None, alice, "hello")  # a private line is always for the bot
+    assert hub.is_addressed("web", None, carol, "hello")  # privately, from one who plays nowhere: answered
+    assert hub.is_addressed("web", None, alice, "add 2")
+    assert not hub.is_addressed("web", None, alice, "hello")  # a player's private chatter is no move
 
 
 def test_the_web_input_hint_shows_a_move_of_the_rooms_own_game():
