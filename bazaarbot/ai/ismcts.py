@@ -29,6 +29,10 @@ from bazaarbot.plugin import GamePlugin
 from .node import Node
 from .rewards import final_rewards, rewards
 
+#: the exploration constant of every level unless configured: with each edge counted once, 1.0
+#: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
+EXPLORATION = 1.0
+
 
 @dataclass(frozen=True)
 class SearchBudget:
@@ -40,7 +44,7 @@ class SearchBudget:
     #: rollout plies before the evaluation takes over (when the plugin has one)
     depth: int = 20
     #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
-    exploration: float = 0.7
+    exploration: float = EXPLORATION
 
 
 def _overrides(game: GamePlugin, name: str) -> bool:
@@ -48,11 +52,12 @@ def _overrides(game: GamePlugin, name: str) -> bool:
 
 
 class Search:
-    """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action."""
+    """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action.
 
-    #: a node also gains a visit when an edge is selected from it (beside the backup); the AI's
-    #: tuned play relies on it, a search whose means are read as chances turns it off
-    counts_selections: bool = True
+    Each edge counts the iterations that went through it exactly once (in the backup), so
+    its mean reward is the chooser's estimated chance: the AI's choice and the teaching
+    figures (hints, reviews) read one and the same counting.
+    """
 
     def __init__(
         self,
@@ -119,7 +124,6 @@ class Search:
         state = game.determinize(self.state, self.seat, rng)
         node = self.root
         path: list[tuple[Node, int]] = []
-        counts = self.counts_selections
         while True:
             result = game.result(state)
             if result is not None:
@@ -130,8 +134,6 @@ class Search:
                 return
             actor = actors[0]
             actions = game.ai_actions(state, actor)
-            if counts:
-                node.visits += 1
             action, child, expanded = self._select(node, state, actor, actions)
             game.ai_play(state, actor, action)
             path.append((child, actor))
