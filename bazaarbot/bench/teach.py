@@ -91,9 +91,7 @@ async def _measure(
             step = max(1, len(choices) // HINTS_PER_GAME)
             for number, (position, seat) in enumerate(choices[::step][:HINTS_PER_GAME]):
                 started = time.perf_counter()
-                _moves, cpu = await pool.run(
-                    timed_hint, name, position, seat, budget, game_seed + number, None, True
-                )
+                _moves, cpu = await pool.run(timed_hint, name, position, seat, budget, game_seed + number)
                 latencies.append(time.perf_counter() - started)
                 searches.append(cpu)
             started = time.perf_counter()
