@@ -263,6 +263,9 @@ class Yspahan(GamePlugin):
     def evaluate(self, state: State, seat: int) -> float:
         return ai.evaluate(state, seat)
 
+    def evaluate_all(self, state: State, seats: int) -> list[float]:
+        return ai.chances(state)
+
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Random play at 2, 3 and 4 players on the compact path, plus the text path for comparison."""
         rng = random.Random(1)
