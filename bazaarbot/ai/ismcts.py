@@ -41,10 +41,25 @@ class SearchBudget:
     iterations: int
     #: seconds of this process's CPU time: a busy machine slows a search down but does not cut it short
     time_cap: float = 10.0
-    #: rollout plies before the evaluation takes over (when the plugin has one)
+    #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
+    #: (fewer at more: ``rollout_depth``)
     depth: int = 20
     #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
     exploration: float = EXPLORATION
+
+
+#: the fewest rollout plies at any table
+LEAST_DEPTH = 6
+
+
+def rollout_depth(depth: int, seats: int) -> int:
+    """Rollout plies before the evaluation at a table of ``seats``: ``depth`` at two, shorter at more.
+
+    A rollout is random play: with every more seat in it, more of its plies are other seats'
+    random moves, so it says less per ply than the evaluation does (and costs as much). Half the
+    plies at four seats, a third at six; never below ``LEAST_DEPTH`` nor above ``depth``.
+    """
+    return min(depth, max(LEAST_DEPTH, depth * 2 // max(2, seats)))
 
 
 def _overrides(game: GamePlugin, name: str) -> bool:
@@ -75,6 +90,7 @@ class Search:
         self.rng = rng
         self.clock = clock
         self.seats = len(state.players)
+        self.depth = rollout_depth(budget.depth, self.seats)
         self.root = Node()
         self.has_eval = game.evaluate(state, seat) is not None
         self.has_priors = _overrides(game, "priors")
@@ -217,7 +233,7 @@ class Search:
             result = game.result(state)
             return final_rewards(result, self.seats) if result else [0.0] * self.seats
         horizon = game.horizon(state)
-        for _ply in range(self.budget.depth):
+        for _ply in range(self.depth):
             if game.result(state) is not None:
                 break
             actors = game.to_act(state)

@@ -201,7 +201,7 @@ class BazaarGame(GamePlugin):
 
     def determinize(self, state: BazaarState, seat: int, rng: random.Random) -> BazaarState:
         """Re-draw the face-down combinations from those nobody has seen, and re-seed future draws."""
-        new = state.clone()
+        new = state.clone(random.Random(rng.getrandbits(64)))
         seen = [c for p in new.purchases for (_f, c, _l, _v, _p) in p] + [f[-1] for f in new.fields if f]
         slots = [max(0, len(f) - 1) for f in new.fields]
         hidden_n = sum(slots)
@@ -226,7 +226,6 @@ class BazaarGame(GamePlugin):
                     top = new.fields[f][-1]
                     new.fields[f] = hidden[:n] + [top]
                     hidden = hidden[n:]
-        new.rng = random.Random(rng.getrandbits(64))
         return new
 
     def rollout(self, state: BazaarState, rng: random.Random) -> None:
