@@ -29,6 +29,7 @@ from bazaarbot.plugin import Result
 #: levels, sizes)`` runs it
 MODES = {
     "cost": "bazaarbot.bench.ai_cost",
+    "review": "bazaarbot.bench.ai_review",
 }
 
 

@@ -83,6 +83,11 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         help="CPU per AI turn and per decision at a table of one greedy stand-in for a person and the "
         "level in every other seat, for each table size (or --players)",
     )
+    ai.add_argument(
+        "--review",
+        action="store_true",
+        help="CPU of the background review (the win-chance graph) of a finished game, per table size",
+    )
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
 
 

@@ -110,7 +110,7 @@ def judge(
     # the ranking is the search's own, before any extra iterations for the played move
     searched = {a: children[a].visits for a in legal if a in children}
     if played is not None:
-        least = max(MIN_VISITS, int(budget.iterations * FORCED_SHARE))
+        least = max(MIN_VISITS, int(search.iterations * FORCED_SHARE))
         search.force(played, least)
     total = sum(searched.values()) or 1
     judged = []

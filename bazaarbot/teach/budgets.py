@@ -15,8 +15,9 @@ from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 
 #: CPU seconds one reviewed decision may take at most
 REVIEW_DECISION_SECONDS = 0.5
-#: CPU seconds a whole review may take; past it the rest of the game is left out
-REVIEW_SECONDS = 120.0
+#: CPU seconds a whole review may take, spread over its decisions: little enough that every
+#: finished game can have its review (the replay's win-chance graph) in the background
+REVIEW_SECONDS = 8.0
 #: a review's search per decision is this share of a hint's iterations
 REVIEW_SHARE = 6
 
