@@ -11,6 +11,8 @@ later ``/review`` of the game needs no search.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.ai.levels import Level
@@ -25,13 +27,15 @@ def graph_review(
     record: dict[str, Any],
     cpu_seconds: float = REVIEW_SECONDS,
     levels: dict[str, Level] | None = None,
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Any]:
     """The review of the finished game in ``record`` (``Store.game_record``'s shape) within
     ``cpu_seconds`` of this process's CPU; ``review["lines"]`` holds the graph's lines.
 
     ``levels`` are the bot's AI levels (the search is ``hard``'s); the figures are the same
-    kind as a hint's: each seat's estimated chance to win after each of its decisions.
+    kind as a hint's: each seat's estimated chance to win after each of its decisions. ``clock``
+    measures the budget (this process's CPU time; a test may pass another).
     """
-    made = review(game, record, review_budget(levels), cpu_seconds)
+    made = review(game, record, review_budget(levels), cpu_seconds, clock)
     made["lines"] = chance_lines(made)
     return made

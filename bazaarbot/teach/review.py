@@ -11,6 +11,7 @@ each of their decisions; a decision that was forced adds no point.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,7 @@ def review(
     record: dict[str, Any],
     budget: SearchBudget,
     total_seconds: float = 120.0,
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Any]:
     """The review of the game in ``record`` (the shape ``Store.game_record`` gives).
 
@@ -50,7 +52,7 @@ def review(
     game = game_name if isinstance(game_name, GamePlugin) else game_named(game_name)
     players = record["players"]
     nicks = [str(p["nick"]) for p in players]
-    started = time.process_time()
+    started = clock()
     steps, final = replay(game, int(record["seed"]), nicks, dict(record["options"]), record["moves"])
     choices = []
     for index, step in enumerate(steps):
@@ -63,14 +65,14 @@ def review(
     decisions: list[dict[str, Any]] = []
     complete = True
     for done, (index, step, state) in enumerate(choices):
-        left = searches - (time.process_time() - started)
+        left = searches - (clock() - started)
         if left <= 0:
             complete = False
             break
         share = replace(budget, time_cap=min(budget.time_cap, left / (len(choices) - done)))
         played = action_of(game, state, step.seat, step.text)
         seed = ai_seed(int(record["seed"]), step.n, step.seat) ^ 0x7E4C
-        ranked, mine = judge(game, state, step.seat, share, seed, played)
+        ranked, mine = judge(game, state, step.seat, share, seed, played, clock)
         best = ranked[0]
         played_chance = mine.chance if mine is not None else best.chance
         decisions.append(
@@ -96,7 +98,7 @@ def review(
         "decisions": decisions,
         "winners": list(result.winners) if result else [],
         "complete": complete,
-        "seconds": round(time.process_time() - started, 3),
+        "seconds": round(clock() - started, 3),
         "iterations": budget.iterations,
     }
 
