@@ -1,0 +1,76 @@
+"""What command handlers get of the hub (``commands.CommandHost``): tables, preferences, the seat limit.
+
+The hub holds one ``HandlerServices`` and answers the handlers' lookups through it;
+handlers see only the ``CommandHost`` protocol.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bazaarbot.config import BotSettings
+from bazaarbot.delivery import Transport
+from bazaarbot.messages import Outgoing, User
+from bazaarbot.people.mygames import sits_at
+from bazaarbot.people.seat_index import SeatIndex
+from bazaarbot.pipeline.commit import Commit
+from bazaarbot.pipeline.permission import seat_limit
+from bazaarbot.store import Store
+from bazaarbot.table import Table
+
+
+class HandlerServices:
+    """Lookups and preferences for command handlers, on the hub's tables and store."""
+
+    def __init__(
+        self,
+        store: Store,
+        settings: BotSettings,
+        tables: dict[tuple[str, str], Table],
+        transports: dict[str, Transport],
+        prefs: dict[tuple[str, str, str], str],
+        unlimited_networks: frozenset[str],
+        index: SeatIndex,
+        commit: Commit,
+        seated_tables: Callable[[str, str], list[Table]],
+    ) -> None:
+        self.store = store
+        self.settings = settings
+        self.tables = tables
+        self.transports = transports
+        self.prefs = prefs
+        self.unlimited_networks = unlimited_networks
+        self.index = index
+        self.commit = commit
+        #: the tables an identity sits at, each noted as used by the current line (the hub's lookup)
+        self.seated_tables = seated_tables
+
+    def tables_of_person(self, network: str, key: str) -> list[Table]:
+        """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
+        self.commit.refresh_outside()
+        return [self.commit.use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
+
+    def table_at(self, network: str, channel: str) -> Table | None:
+        table = self.tables.get((network, channel.lower()))
+        return self.commit.use(table) if table is not None else None
+
+    def seated_key(self, network: str, nick: str) -> str | None:
+        for (net, _c), table in self.tables.items():
+            if net == network:
+                for seat in [*table.seats, *table.players]:
+                    if seat.nick.lower() == nick.lower():
+                        return seat.key
+        return None
+
+    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
+        self.store.set_pref(network, key, name, value)
+        self.prefs[(network, key, name)] = value
+
+    def transport(self, network: str) -> Transport | None:
+        return self.transports.get(network)
+
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        """A short refusal when sitting down at ``table`` would put the user at too many tables."""
+        if network in self.unlimited_networks or table.seat_of(user.key) is not None:
+            return None
+        return seat_limit(network, user, len(self.seated_tables(network, user.key)), self.settings.max_tables)

@@ -1,0 +1,208 @@
+"""What transports read of the tables (the read half of ``HubPort``): boards, views, who is seated.
+
+The hub holds one ``TransportViews`` and answers its transports' reads
+through it, so a transport talks to one object; nothing here changes a table.
+"""
+
+from __future__ import annotations
+
+import functools
+import sqlite3
+import time
+from collections.abc import Callable, Collection, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from bazaarbot.config import BotSettings
+from bazaarbot.delivery import Transport
+from bazaarbot.hub.languages import LanguageChoices
+from bazaarbot.hub.services import HandlerServices
+from bazaarbot.i18n import current_language, default_language, language
+from bazaarbot.i18n.page_language import page_language
+from bazaarbot.messages import SeatedPerson
+from bazaarbot.metrics import Metrics
+from bazaarbot.people.mygames import as_data, entries
+from bazaarbot.pipeline.commit import Commit
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.ratings import Ratings
+from bazaarbot.registry import web_folder
+from bazaarbot.store import Store
+from bazaarbot.table import Table
+from bazaarbot.table.gamelog import GameLogs
+from bazaarbot.tableview.table import public_view, verb_commands, your_view
+from bazaarbot.teach.replay import replay_view
+
+
+class TransportViews:
+    """Read-only views of the hub's tables for transports (the web page, the IRC transport)."""
+
+    def __init__(
+        self,
+        store: Store,
+        games: dict[str, GamePlugin],
+        settings: BotSettings,
+        tables: dict[tuple[str, str], Table],
+        transports: dict[str, Transport],
+        ratings: Ratings,
+        commit: Commit,
+        metrics: Metrics,
+        languages: LanguageChoices,
+        services: HandlerServices,
+        default_game: Callable[[], str],
+        wall_clock: Callable[[], float],
+    ) -> None:
+        self.store = store
+        self.games = games
+        self.settings = settings
+        self.tables = tables
+        self.transports = transports
+        self.ratings = ratings
+        self.commit = commit
+        self.metrics = metrics
+        self.languages = languages
+        self.services = services
+        self.default_game = default_game
+        self.wall_clock = wall_clock
+        self.started = time.time()
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        """``/tables`` as data, for the web page: where it is your move first."""
+        with language(self.languages.person_language(network, key)):
+            return as_data(entries(self.services.tables_of_person(network, key), key, self.wall_clock()))
+
+    @property
+    def bot_nick(self) -> str:
+        return self.settings.nick
+
+    @property
+    def database(self) -> sqlite3.Connection:
+        return self.store.db.conn
+
+    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
+        """Everybody seated at the network's tables (or one channel's), each identity once."""
+        found: dict[str, SeatedPerson] = {}
+        for (net, chan), table in self.tables.items():
+            if net != network or (channel is not None and chan != channel.lower()):
+                continue
+            for seat in [*table.seats, *table.players]:
+                account = seat.key[2:] if seat.key.startswith("a:") else None
+                found.setdefault(seat.key, SeatedPerson(seat.key, seat.nick, account))
+        return list(found.values())
+
+    def private_view(self, network: str, channel: str, key: str) -> str | None:
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        seat = table.game_seat_of(key)
+        if seat is None:
+            return None
+        with language(self.languages.person_language(network, key) or table.channel_language()):
+            return table.plugin.private_view(table.state, seat)
+
+    def board_version(self, network: str, channel: str) -> object:
+        """Changes whenever the channel's board may have: a transport renders the board only then."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        return (table.game_id, table.moves_made, self.commit.changes.get(table, 0))
+
+    def public_board(self, network: str, channel: str) -> str | None:
+        """The public board of the game running in a channel (for a transport's board pane), else None."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None or not table.running:
+            return None
+        with language(table.channel_language()):  # drawn when a transport sends it, in the channel's words
+            return table.board()
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        """A channel's table as structured data (``tableview``); private parts only for ``key``."""
+        parts = self.room_views(network, channel, [key])
+        if parts is None:
+            return None
+        _lang, public, you = parts[key]
+        return public | {"you": you}
+
+    def room_views(
+        self,
+        network: str,
+        channel: str,
+        keys: Iterable[str | None],
+        wanted: Mapping[str | None, Collection[str]] | None = None,
+    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+        """Each reader's view of a channel's table in parts: (language, public part, their own part).
+
+        The public part is built once per language and shared by the readers of that language
+        (a transport encodes it once); ``None`` as a key is a spectator, whose own part is None.
+        ``wanted``: per reader, the long verbs whose commands their own part carries too.
+        """
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        running = (table.game_id, table.moves_made) if table.game_id is not None else None
+        nicks = [s.nick for s in table.players] if table.running else None
+        replay = self.game_logs.latest(table.id, running, nicks, table.last_played)
+        room_words = self.languages.channel_language(network, channel) or default_language()
+        publics: dict[str | None, dict[str, Any]] = {}
+        parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
+        for key in keys:
+            lang = self.page_language(network, channel, key)
+            with language(lang):  # the page's words (labels, names, status) in its reader's language
+                public = publics.get(lang)
+                if public is None:
+                    public = publics[lang] = public_view(table, replay)
+                    public["lang"] = lang
+                    last = public.get("last")
+                    if last and current_language() != room_words:
+                        # the room's announcement is not in the reader's words
+                        public["last"] = last | {"lines": []}
+                parts[key] = (lang, public, your_view(table, key, (wanted or {}).get(key, ())))
+        return parts
+
+    def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
+        """A seated reader's commands of one verb (all without one), in their page's words."""
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        with language(self.page_language(network, channel, key)):
+            return verb_commands(table, key, verb)
+
+    def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
+        """The language a reader's page is drawn in (None: the browser's)."""
+        room = self.languages.channel_language(network, channel) if channel else None
+        return page_language(self.languages.person_language(network, key) if key else None, room)
+
+    @functools.cached_property
+    def game_logs(self) -> GameLogs:
+        """Replays of each table's latest game, for its log and its final board."""
+        return GameLogs(self.store, self.games)
+
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
+        return replay_view(self.store, self.games, network, game_id)
+
+    def drawn_table(self, network: str, channel: str) -> bool:
+        """Whether the channel's game (or the network's default) is drawn by a browser renderer."""
+        table = self.tables.get((network, channel.lower()))
+        return self.game_assets(table.game_name if table is not None else self.default_game()) is not None
+
+    def game_assets(self, game: str) -> Path | None:
+        """The folder of a game's browser renderer (``plugins/<game>/web``), if it has one."""
+        plugin = self.games.get(game)
+        return None if plugin is None else web_folder(plugin)
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+        table = self.tables.get((network, channel.lower()))
+        game = table.game_name if table is not None else self.default_game()
+        seats = [] if table is None else (table.players if table.running else table.seats)
+        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        return {"room": channel, **view}
+
+    def snapshot(self) -> dict[str, object]:
+        """Figures for a health check."""
+        return {
+            "tables": len(self.tables),
+            "running_games": sum(1 for t in self.tables.values() if t.running),
+            "networks": sorted(self.transports),
+            "uptime": round(time.time() - self.started, 1),
+        }

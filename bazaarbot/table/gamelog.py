@@ -1,0 +1,203 @@
+"""A table's game replayed from the store: the log of accepted moves and a finished game's last state.
+
+The store's move log is the truth; replaying it from the game's seed gives
+back every public announcement in order (moves, round results) and, after
+the game is over, its final state, so a drawn table can keep showing the
+result until the next ``/start`` and a restarted bot shows the same log.
+Replays are incremental: each look applies only the moves recorded since.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from bazaarbot.plugin import GamePlugin
+from bazaarbot.store import GameRow, Store
+from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
+
+#: the move-log entries the bot writes that are no command of a game
+BOT_RECORDS = (UNDO_RECORD, SKIP_RECORD)
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class LogEntry:
+    """One accepted move: its number, who played it, the text typed, what the bot announced."""
+
+    n: int
+    seat: int
+    nick: str
+    text: str
+    lines: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "seat": self.seat, "nick": self.nick, "text": self.text, "lines": self.lines}
+
+
+class PlayedMove(NamedTuple):
+    """A move a table has just played and recorded, with what the bot announced for it.
+
+    The replay of a running game takes it into its log as it is, instead of reading it back
+    from the store and playing it again; it is played on the replay's state only when that
+    state is needed (the game is over, or a move comes the other way).
+    """
+
+    game_id: int
+    n: int
+    seat: int
+    text: str
+    lines: list[str]
+
+
+@dataclass
+class Replay:
+    """A game rebuilt from its seed and move log, up to the last move read."""
+
+    game_id: int
+    plugin: GamePlugin
+    status: str
+    nicks: list[str]
+    state: Any
+    entries: list[LogEntry] = field(default_factory=list)
+    #: (seat, text) of logged moves not yet played on ``state``, oldest first
+    unplayed: list[tuple[int, str]] = field(default_factory=list)
+    #: per reader language, ``entries`` as data (``as_read``), index for index; None: not built
+    _read: dict[str, list[dict[str, Any] | None]] = field(default_factory=dict, repr=False)
+    #: the game's seed and options, and (seat, text) of every step that stands (``/undo`` took
+    #: none of them back), oldest first: an undo rebuilds the state from these
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    standing: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def moves_read(self) -> int:
+        return len(self.entries)
+
+    def as_read(self, lang: str, tail: int) -> list[dict[str, Any]]:
+        """The last ``tail`` entries as data, each move in the words a reader of ``lang`` types (the
+        AI's, an English player's; the announcements stay the room's). The log only grows, so each
+        entry is built once per language; what is returned is shared, never to be changed."""
+        made = self._read.setdefault(lang, [])
+        start = max(0, len(self.entries) - tail)
+        if len(made) < start:
+            made.extend([None] * (start - len(made)))
+        command_in = self.plugin.command_in
+        for entry in self.entries[len(made) :]:
+            # an /undo or a seat taken out is no command of the game: it stays as it was logged
+            said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
+            made.append(entry.as_dict() | {"text": said})
+        return [e for e in made[start:] if e is not None]
+
+    def settled_state(self) -> Any:
+        """The state after every logged move (the ones taken from the table played now)."""
+        while self.unplayed:
+            seat, text = self.unplayed.pop(0)
+            play_step(self.plugin, self.state, seat, text)
+        return self.state
+
+    def play(self, n: int, seat: int, text: str) -> None:
+        """One record of the store's move log, played on the state and written in the log."""
+        state = self.settled_state()
+        nick = self.nicks[seat] if seat < len(self.nicks) else "?"
+        if text == UNDO_RECORD:
+            undone = self.standing.pop() if self.standing else None
+            # the undone step revealed nothing: the steps that stand replay to the state before it
+            records = [{"n": i, "seat": s, "text": t} for i, (s, t) in enumerate(self.standing)]
+            self.state = replay(self.plugin, self.seed, list(self.nicks), self.options, records)[1]
+            lines = [taken_back(nick, undone[1])] if undone else []
+        else:
+            lines = play_step(self.plugin, state, seat, text)
+            self.standing.append((seat, text))
+        self.entries.append(LogEntry(n, seat, nick, text, lines))
+
+
+class GameLogs:
+    """Replays of the latest game of each table, kept up to date on demand."""
+
+    def __init__(self, store: Store, games: dict[str, GamePlugin]) -> None:
+        self.store = store
+        self.games = games
+        self._replays: dict[int, Replay] = {}
+
+    def latest(
+        self,
+        table_id: int | None,
+        running: tuple[int, int] | None = None,
+        nicks: list[str] | None = None,
+        played: PlayedMove | None = None,
+    ) -> Replay | None:
+        """The table's running or last finished game, replayed to its newest move; None if there is none.
+
+        ``running`` is the (game id, moves made) the table knows of; when the replay is already
+        there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
+        that game only reads the moves it has not had (nobody left or was renamed meanwhile),
+        and the table's ``played`` move, when it is the one missing, is taken as it is.
+        """
+        if table_id is None:
+            return None
+        replay = self._replays.get(table_id)
+        if (
+            running is not None
+            and replay is not None
+            and replay.game_id == running[0]
+            and replay.status == "running"
+        ):
+            if replay.moves_read == running[1]:
+                return replay
+            if nicks is not None and nicks == replay.nicks and replay.moves_read < running[1]:
+                if played is not None and self._next_of(replay, played, running[1]):
+                    self._take(replay, played)  # the one move missing: as the table played it
+                    return replay
+                return replay if self._caught_up(table_id, replay) else None
+        row = self.store.last_game(table_id)
+        if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
+            self._replays.pop(table_id, None)
+            return None
+        if replay is None or replay.game_id != row.id:
+            replay = self._start(row)
+            if replay is None:
+                return None
+            self._replays[table_id] = replay
+        replay.status = row.status
+        replay.nicks = [p["nick"] for p in row.players]
+        return replay if self._caught_up(table_id, replay) else None
+
+    def _caught_up(self, table_id: int, replay: Replay) -> bool:
+        """Play the moves the replay has not had; a replay that fails is forgotten (False)."""
+        try:
+            self._catch_up(replay)
+        except Exception:
+            log.exception("game %s could not be replayed for its log", replay.game_id)
+            self._replays.pop(table_id, None)
+            return False
+        return True
+
+    def _start(self, row: GameRow) -> Replay | None:
+        plugin = self.games[row.plugin]
+        nicks = [p["nick"] for p in row.players]
+        try:
+            state = plugin.setup(list(nicks), random.Random(row.seed), row.options)
+        except Exception:
+            log.exception("game %s could not be set up for its log", row.id)
+            return None
+        return Replay(row.id, plugin, row.status, nicks, state, seed=row.seed, options=dict(row.options))
+
+    @staticmethod
+    def _next_of(replay: Replay, played: PlayedMove, moves_made: int) -> bool:
+        """Whether ``played`` is the replay's next move and the table's last one."""
+        return played.game_id == replay.game_id and played.n == replay.moves_read == moves_made - 1
+
+    @staticmethod
+    def _take(replay: Replay, played: PlayedMove) -> None:
+        nick = replay.nicks[played.seat] if played.seat < len(replay.nicks) else "?"
+        replay.entries.append(LogEntry(played.n, played.seat, nick, played.text, list(played.lines)))
+        replay.unplayed.append((played.seat, played.text))
+        replay.standing.append((played.seat, played.text))
+
+    def _catch_up(self, replay: Replay) -> None:
+        for record in self.store.moves(replay.game_id, replay.moves_read):
+            replay.play(record["n"], record["seat"], record["text"])

@@ -1,0 +1,191 @@
+"""A table as structured data for a drawn web table: lobby, public board, whose turn, your part.
+
+It is built from a ``Table`` and the replay of its latest game in two parts:
+the public one (what a spectator may see), the same for everybody who reads
+the room in one language, and the reader's own (``you``: their seat, and for
+a seated player that seat's private data and legal commands), so a change is
+built once for the room and once per seated reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import Any
+
+from bazaarbot.i18n import _, current_language
+from bazaarbot.plugin import Result
+from bazaarbot.table import Table
+from bazaarbot.table.gamelog import Replay
+from bazaarbot.tableview.seats import clock, seating, take_back
+from bazaarbot.words.moves import command_here
+
+#: log entries a view carries (the page keeps what it has seen; a reload shows this many)
+LOG_TAIL = 80
+
+#: a verb with at most this many commands comes with the view (the page shows them as buttons); the
+#: commands of a longer verb (a list, a card picker) the page asks for when it draws them
+INLINE_COMMANDS = 8
+
+
+def _score(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
+    """A finished game's result with names, and the one line that says it."""
+    winners = [nicks[i] for i in result.winners]
+    scores = [{"nick": nicks[i], "score": _score(result.scores.get(i, 0))} for i in range(len(nicks))]
+    verb = _("win") if len(winners) > 1 else _("wins")
+    headline = _("Game over: {winners} {verb}!").format(winners=", ".join(winners), verb=verb)
+    return {
+        "winners": result.winners,
+        "ranking": result.ranking,
+        "scores": scores,
+        "detail": result.detail,
+        "headline": headline,
+    }
+
+
+def _example(table: Table) -> str:
+    """The game's typical move in the reader's words (the page's input hint)."""
+    plugin = table.plugin
+    if not plugin.example_move:
+        return ""
+    state = table.state if table.running else None
+    return plugin.command_in(state, -1, plugin.example_move, current_language())
+
+
+def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
+    """What everybody at the room sees of its table (``you`` is None): built once per change and language."""
+    plugin = table.plugin
+    view: dict[str, Any] = {
+        "game": plugin.name,
+        "title": plugin.title,
+        "example": _example(table),
+        "min": plugin.min_players,
+        "max": plugin.max_players,
+        "seats": [{"number": s.number, "nick": s.nick} for s in table.seats],
+        "host": table.host_nick() if table.seats else None,
+        "phase": "lobby",
+        "players": [],
+        "to_act": [],
+        "public": None,
+        "result": None,
+        "log": [],
+        "moves": 0,
+        "game_id": None,
+        "games": sorted(table.games),
+        "you": None,
+        "terms": plugin.terms(),
+        "seating": seating(table),
+        "clock": clock(table),
+    }
+    if table.running:
+        state = table.state
+        view.update(
+            phase="running",
+            game=plugin.name,
+            title=plugin.title,
+            players=[s.nick for s in table.players],
+            to_act=plugin.to_act(state),
+            public=plugin.public_data(state),
+            moves=table.moves_made,
+            game_id=table.game_id,
+        )
+    elif replay is not None and replay.status == "finished":
+        final = replay.settled_state()
+        result = replay.plugin.result(final)
+        view.update(
+            phase="over",
+            game=replay.plugin.name,
+            title=replay.plugin.title,
+            players=list(replay.nicks),
+            public=replay.plugin.public_data(final),
+            moves=replay.moves_read,
+            game_id=replay.game_id,
+            result=result_data(result, replay.nicks) if result is not None else None,
+        )
+        if view["result"] is not None:
+            view["result"]["breakdown"] = replay.plugin.breakdown(final)
+    if replay is not None and view["phase"] != "lobby":
+        view["log"] = replay.as_read(current_language(), LOG_TAIL)
+        # the last move, for the table to point out (the log is sent apart; this stays with the view):
+        # ``text`` as played (English, what a drawn table reads), ``said`` as the reader types it
+        last = replay.entries[-1] if replay.entries else None
+        view["last"] = last.as_dict() | {"said": view["log"][-1]["text"]} if last is not None else None
+    return view
+
+
+def your_view(table: Table, key: str | None, wanted: Collection[str] = ()) -> dict[str, Any] | None:
+    """The reader's own part of the table: their seat, and in a game their private data and commands.
+
+    ``wanted``: the long verbs whose commands the reader's page asked for once (it draws them at
+    every turn), which the view then carries like a short verb's.
+    """
+    if key is None:
+        return None
+    seat = table.seat_of(key)
+    you: dict[str, Any] = {
+        "seated": seat is not None,
+        "host": seat is not None and table.host == key,
+        "seat": None,
+        "take_back": take_back(table, key),
+    }
+    game_seat = table.game_seat_of(key) if table.running else None
+    if game_seat is not None:
+        plugin, state = table.plugin, table.state
+        you["seat"] = game_seat
+        you["private"] = plugin.private_data(state, game_seat)
+        groups = commands_by_verb(table.legal_now(game_seat))
+        carried = {verb for verb, group in groups.items() if len(group) <= INLINE_COMMANDS or verb in wanted}
+        #: every verb the reader may play now, in the rules' order: the English verb, the reader's
+        #: word for it, how many commands it has, and whether this view carries them (else the
+        #: page asks for them with a ``moves`` request)
+        you["verbs"] = [
+            {
+                "verb": verb,
+                "word": command_here(plugin, state, game_seat, group[0]).split(" ", 1)[0],
+                "count": len(group),
+                "carried": verb in carried,
+            }
+            for verb, group in groups.items()
+        ]
+        you["commands"] = [c for verb, group in groups.items() if verb in carried for c in group]
+        you["said"] = said_of(table, game_seat, you["commands"])
+    return you
+
+
+def verb_of(command: str) -> str:
+    """A command's verb: its first word, in English as the rules spell it."""
+    return command.split(" ", 1)[0]
+
+
+def commands_by_verb(commands: list[str]) -> dict[str, list[str]]:
+    """The commands grouped by verb, verbs and commands in the rules' order."""
+    groups: dict[str, list[str]] = {}
+    for command in commands:
+        groups.setdefault(verb_of(command), []).append(command)
+    return groups
+
+
+def said_of(table: Table, seat: int, commands: list[str]) -> dict[str, str]:
+    """Each command the reader types otherwise in their language (buttons show these and send the
+    English); a command typed as it is is left out, and the page shows it as it is."""
+    plugin, state = table.plugin, table.state
+    return {c: words for c in commands if (words := command_here(plugin, state, seat, c)) != c}
+
+
+def verb_commands(table: Table, key: str, verb: str | None) -> dict[str, Any] | None:
+    """The reader's commands of one verb now (all of them without a verb), for the page that draws
+    them; None when the reader has no seat in the running game."""
+    seat = table.game_seat_of(key) if table.running else None
+    if seat is None:
+        return None
+    legal = table.legal_now(seat)
+    commands = list(legal) if verb is None else [c for c in legal if verb_of(c) == verb]
+    return {
+        "game_id": table.game_id,
+        "moves": table.moves_made,
+        "commands": commands,
+        "said": said_of(table, seat, commands),
+    }
