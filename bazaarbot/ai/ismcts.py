@@ -48,8 +48,9 @@ class SearchBudget:
     exploration: float = EXPLORATION
 
 
-#: the fewest rollout plies at any table
-LEAST_DEPTH = 6
+#: the fewest rollout plies at any table: about a round at six seats, so a rollout still
+#: reaches some of the deciding seat's next turn
+LEAST_DEPTH = 10
 
 
 def rollout_depth(depth: int, seats: int) -> int:
@@ -57,7 +58,7 @@ def rollout_depth(depth: int, seats: int) -> int:
 
     A rollout is random play: with every more seat in it, more of its plies are other seats'
     random moves, so it says less per ply than the evaluation does (and costs as much). Half the
-    plies at four seats, a third at six; never below ``LEAST_DEPTH`` nor above ``depth``.
+    plies at four seats; never below ``LEAST_DEPTH`` nor above ``depth``.
     """
     return min(depth, max(LEAST_DEPTH, depth * 2 // max(2, seats)))
 
