@@ -176,7 +176,7 @@ class WebTransport:
         self.per_prefix: dict[str, int] = {}
         self.budget = SendBudget(self.limits.send_buffer_bytes, self.limits.address_buffer_bytes)
         #: the reverse proxies whose forwarding headers name the real client
-        self.proxies = ProxyPolicy(self.settings.trusted_proxies)
+        self.proxies = ProxyPolicy(self.settings.trusted_proxies, self.settings.forwarded_header)
         self.guard = ConnectionGuard(
             self.limits.http_per_address, self.limits.header_timeout, self.proxies.is_trusted_address
         )
@@ -225,7 +225,7 @@ class WebTransport:
 
         Every per-address bound counts this address, never a header an untrusted peer sent.
         """
-        return self.proxies.client(client_address(request), request.headers, request.secure)
+        return self.proxies.client(client_address(request), request)
 
     async def start(self, hub: HubPort) -> None:
         self.hub = hub
@@ -319,7 +319,8 @@ class WebTransport:
         """The Prometheus figures, to whom ``[web] metrics`` allows (others see no such page)."""
         assert self.hub is not None
         client = self.client(request)
-        if not metrics_allowed(self.settings.metrics, is_loopback(client.address), client.forwarded):
+        local = client.direct and is_loopback(client.address)
+        if not metrics_allowed(self.settings.metrics, local, client.forwarded):
             raise web.HTTPNotFound(text="Not found.")
         return web.Response(body=self.hub.metrics.render(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
