@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bazaarbot.digits import is_number
 from bazaarbot.digits import number as ascii_number
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
@@ -186,8 +185,9 @@ class Lobby(Clock):
                 return self.take_back(index, actor)
             return [self.tell(user.nick, _("You are already playing here."))]
         open_seats = [s for s in self.players if s.ai is not None and not s.is_bot]
-        if args and is_number(args[0]):
-            seat = next((s for s in open_seats if s.number == int(args[0])), None)
+        wanted = ascii_number(args[0]) if args else None
+        if wanted is not None:
+            seat = next((s for s in open_seats if s.number == wanted), None)
             if seat is not None:
                 return self.take_back(self.players.index(seat), actor)
         if open_seats:

@@ -20,6 +20,7 @@ from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
 from bazaarbot.ai.levels import Level
+from bazaarbot.digits import number
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.plugin import GamePlugin
@@ -200,10 +201,9 @@ class Teacher:
             return [Tell(network, user.nick, text, key=user.key)]
 
         if args:
-            word = args[0].lstrip("#")
-            if not word.isdigit() or len(word) > 12:
+            game_id: int | None = number(args[0].lstrip("#"))
+            if game_id is None:
                 return tell(_("/review takes the number of a game (/history lists yours), or nothing."))
-            game_id: int | None = int(word)
         else:
             game_id = self.last_game(network, user.key)
             if game_id is None:

@@ -31,6 +31,7 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
+from bazaarbot.digits import number
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
@@ -593,8 +594,8 @@ class IrcTransport:
     def _on_005(self, line: Line) -> None:
         for token in line.params[1:-1]:
             name, _eq, value = token.partition("=")
-            if name.upper() == "LINELEN" and value.isdigit():
-                self.linelen = max(LINELEN, int(value))
+            if name.upper() == "LINELEN" and (given := number(value)) is not None:
+                self.linelen = max(LINELEN, given)
             elif name.upper() == "BOT" and value:
                 self.bot_mode = value
             elif name.upper() == "WHOX":
