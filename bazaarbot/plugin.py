@@ -25,8 +25,8 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bazaarbot.digits import signed_number
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.text.digits import signed_number
 
 
 class MoveError(Exception):

@@ -21,8 +21,8 @@ from botdriver import Driver, text
 from webfixtures import serve
 
 from bazaarbot.commands import REGISTRY
-from bazaarbot.digits import is_number, number, signed_number
 from bazaarbot.registry import discover
+from bazaarbot.text.digits import is_number, number, signed_number
 
 #: numbers nobody should be able to crash the bot with
 ODD_NUMBERS = ("²", "①", "٣", "𝟙", "2²", "-1", "-99999999999", "+3", "1_000", "9" * 40, "0", "#²", "٣٣")

@@ -11,7 +11,7 @@ import random
 import re
 from collections.abc import Sequence
 
-from bazaarbot.digits import number
+from bazaarbot.text.digits import number
 
 from .cards import BONUS_TOKENS, CAMEL, CARD_ALIASES, CARD_COUNTS, GOODS_TOKENS
 from .state import JaipurState

@@ -31,9 +31,9 @@ from irc.connection import AioFactory
 from jaraco.stream.buffer import LenientDecodingLineBuffer
 
 from bazaarbot.config import IrcNetwork
-from bazaarbot.digits import number
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.irc.boards import Board
 from bazaarbot.transports.irc.bulk import PublicBulk

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
-from bazaarbot.addresses import Address, parse_networks
+from bazaarbot.text.addresses import Address, parse_networks
 
 #: every header a proxy may name a client in; any of them makes a request "not direct"
 ANY_FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP", "X-Forwarded-Host")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bazaarbot.digits import number
+from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 
 STATIC = Path(__file__).parent / "static"
