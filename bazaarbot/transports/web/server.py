@@ -55,7 +55,8 @@ nested is refused before it is decoded, and a tab that keeps sending bad
 frames is disconnected. Every refusal is a short line naming the limit.
 What waits to be sent is bounded in bytes per tab and per address
 (``budget.py``); plain HTTP connections per address and the time to send a
-request's headers are bounded (``guard.py``); the global websocket cap keeps
+request's headers are bounded (``guard.py``), and a malformed request is one short
+log line, at most one a second per address (``requestlog.py``); the global websocket cap keeps
 room for players and closes the least useful socket for a newcomer, never a
 seated player's, and each network prefix has its own bound (``admission.py``).
 Every per-address bound takes the address from ``WebTransport.client``: the socket's peer
@@ -96,6 +97,7 @@ from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_a
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
+from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 from bazaarbot.transports.web.viewframe import NO_TABLE, EncodedPublic, SentView, encode_you
 
@@ -180,6 +182,8 @@ class WebTransport:
         self.guard = ConnectionGuard(
             self.limits.http_per_address, self.limits.header_timeout, self.proxies.is_trusted_address
         )
+        #: malformed HTTP requests as one short line, at most one a second per address
+        self.request_log = RequestLog(clock)
         #: when each address claimed a nick within the last minute
         self.claim_times: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -234,7 +238,9 @@ class WebTransport:
         self.history = History(hub.database, HISTORY)
         self.admin_tokens = AdminTokens(hub.database)
         self._stopping = False
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
+        self._runner = web.AppRunner(
+            self.app(), access_log=None, shutdown_timeout=2.0, logger=self.request_log
+        )
         await self._runner.setup()
         quiet_accept_failures(asyncio.get_running_loop())
         site = GuardedSite(self._runner, self.host, self.settings.port, self.guard)
