@@ -1,11 +1,12 @@
-"""Every write a person causes, on a full disk: a plain answer, and nothing changes.
+"""Every write a person causes, on a full or read-only disk: a plain answer, and nothing changes.
 
 The bot's sqlite file lives on a small tmpfs that the test fills to the last
 byte (``fulldisk.py``): preferences (``/lang``, ``/notice``, ``/colors``), a new
 table, a seat (and its seat code), a claimed seat code, a review, a web nick
 claim and a web admin token each get "could not be saved", never "something
 went wrong", a traceback in the log or a closed websocket; memory stays as the
-disk says.
+disk says. The chat writes are also tried with every connection of the store
+refusing writes (sqlite's ``query_only``), which fails as a read-only disk does.
 """
 
 from __future__ import annotations
@@ -44,8 +45,15 @@ def finished_game(bot: Driver) -> int:
     return game_id
 
 
+def read_only(bot: Driver) -> None:
+    """Every connection of the store refuses writes, as on a disk mounted read-only (SQLITE_READONLY)."""
+    for conn in (bot.hub.store.db.conn, bot.hub.store.writer.conn):
+        conn.execute("PRAGMA query_only = ON")
+
+
+@pytest.mark.parametrize("disk_state", ["full", "read-only"])
 def test_on_a_full_disk_every_chat_write_answers_plainly_and_changes_nothing(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, disk_state: str
 ):
     with small_disk(tmp_path) as disk:
         bot = Driver(disk / "bot.sqlite")
@@ -57,7 +65,10 @@ def test_on_a_full_disk_every_chat_write_answers_plainly_and_changes_nothing(
         code = found.group(1)
         prefs_before = bot.hub.store.prefs()
         seats_before = [s.nick for s in bot.hub.tables[(NETWORK, "#lobby")].seats]
-        fill(disk, bot.hub.store.db.conn)
+        if disk_state == "full":
+            fill(disk, bot.hub.store.db.conn)
+        else:
+            read_only(bot)
 
         for nick, line, channel, mask in [
             ("alice", "/lang de", None, None),
@@ -78,6 +89,9 @@ def test_on_a_full_disk_every_chat_write_answers_plainly_and_changes_nothing(
         assert [s.nick for s in bot.hub.tables[(NETWORK, "#lobby")].seats] == seats_before
         assert bot.hub.teacher.stored_review(game_id) is None
         assert bot.hub.codes.owner(NETWORK, code) == ("#codes", "m:carol!~c@home.example")
+        if disk_state == "read-only":
+            for conn in (bot.hub.store.db.conn, bot.hub.store.writer.conn):
+                conn.execute("PRAGMA query_only = OFF")
         bot.hub.store.close()
     no_traceback(caplog)
 
