@@ -169,7 +169,7 @@ def check(answer: bytes, request: bytes) -> None:
     assert b"Traceback" not in answer, request[:300]
 
 
-@settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
 @given(
     method=st.sampled_from(METHODS),
     path=paths,

@@ -78,11 +78,11 @@ def test_every_command_with_odd_numbers_answers_plainly(bot: Driver, caplog: pyt
             bot.line("alice", "/start")
         for word in words:
             for odd in ODD_NUMBERS:
-                for line in (f"/{word} {odd}", f"/{word} {odd} {odd}", f"/{word} all {odd}"):
+                for line in (f"/{word} {odd}", f"/{word} all {odd} {odd}"):
                     answer = text(bot.line("carol" if word in ("join", "claim") else "alice", line))
                     plain(answer, line)
-                    answer = text(bot.dm("alice", line))
-                    plain(answer, line)
+                    if stage == "game":  # in a direct chat too, where a seated player's lines go
+                        plain(text(bot.dm("alice", line)), line)
     quiet(caplog)
 
 
