@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 from pathlib import Path
 
 import pytest
@@ -152,4 +153,9 @@ async def test_a_web_nick_claim_on_a_full_disk_gets_a_clear_answer(
             assert served.transport.claims is not None and served.transport.claims.count() == 1
             assert {c.nick for c in served.transport.conns} == {"alice", None}
             assert served.transport.admin_tokens.admin_of(first["token"]) is None
+            # a browser coming back a day later keeps its nick (its last use is not noted)
+            claims = served.transport.claims
+            claims.clock = lambda: time.time() + 86400
+            back = await served.connect()
+            assert (await back.hello(first["token"]))["nick"] == "alice"
     no_traceback(caplog)

@@ -69,6 +69,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -797,6 +798,8 @@ class WebTransport:
             await asyncio.sleep(min(SWEEP_EVERY, self.limits.idle_unclaimed / 4))
             try:
                 await self.sweep()
+            except sqlite3.Error as error:  # a full or read-only disk: the claims are swept next time
+                log.warning("web: the claims could not be swept: %s", error)
             except Exception:
                 log.exception("web: the idle sweep failed")
 
