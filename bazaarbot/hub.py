@@ -50,7 +50,7 @@ from bazaarbot.returning import Returns
 from bazaarbot.sanitize import sanitize
 from bazaarbot.seat_index import SeatIndex
 from bazaarbot.seatcodes import SeatCodes
-from bazaarbot.store import Store
+from bazaarbot.store import Store, open_store
 from bazaarbot.store_writer import Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.teach.teacher import Teacher
@@ -153,9 +153,12 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.ratings.catch_up()
 
     @classmethod
-    def open(cls, db: str | Path, **kwargs: object) -> Hub:
-        """A hub on the sqlite file ``db`` (created if new), with every open table restored."""
-        return cls(Store(db), **kwargs)  # type: ignore[arg-type]
+    def open(cls, db: str | Path, networks: frozenset[str] | None = None, **kwargs: object) -> Hub:
+        """A hub on the store ``db`` (a sqlite file, created if new, or a PostgreSQL URL), tables restored.
+
+        ``networks``: the networks this process serves (only their tables are loaded).
+        """
+        return cls(open_store(db, networks), **kwargs)  # type: ignore[arg-type]
 
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:

@@ -13,7 +13,7 @@ from bazaarbot.commandmark import render
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
-from bazaarbot.store import Store
+from bazaarbot.store import open_store
 
 NETWORK = "test"
 
@@ -55,7 +55,7 @@ class Driver:
         self.wall_clock = wall_clock
         self.tables = tables
         self.hub = Hub(
-            Store(db),
+            open_store(db),
             games=self.games,
             settings=self.settings,
             admins={NETWORK: self.admins},

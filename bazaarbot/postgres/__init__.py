@@ -1,0 +1,16 @@
+"""The PostgreSQL store: the same records as the sqlite file, on a server that replicates.
+
+Owns: the connection that speaks the sqlite3 calls the bot's records make
+(``connection``), the store on it (``store``), the lease that lets one process
+at a time serve a network (``lease``), and the standby that waits for it
+(``standby``). May import ``bazaarbot.store`` and ``bazaarbot.store_writer``
+(whose design it shares: one writer thread, group commit), psycopg, and the web
+server library for the standby's health answer; nothing of the hub or the games.
+"""
+
+from __future__ import annotations
+
+
+def is_postgres_url(target: str) -> bool:
+    """Whether a store target names a PostgreSQL server rather than a sqlite file."""
+    return target.startswith(("postgresql://", "postgres://"))
