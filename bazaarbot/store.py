@@ -240,7 +240,8 @@ class Store:
         conn = self.db.conn
         served, names = self._served("network")
         self._table_ids: dict[tuple[str, str], int] = {
-            (n, c): i for i, n, c in conn.execute(f"SELECT id, network, channel FROM tables WHERE {served}", names)
+            (n, c): i
+            for i, n, c in conn.execute(f"SELECT id, network, channel FROM tables WHERE {served}", names)
         }
         self._table_keys: dict[int, tuple[str, str]] = {i: k for k, i in self._table_ids.items()}
         self._next_table = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0])

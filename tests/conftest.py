@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from pgcluster import Cluster, start_or_reason
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
@@ -32,7 +31,7 @@ def postgres_cluster():
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
-    """Where a test's store lives: a sqlite file, then a fresh PostgreSQL database (the same tests on both)."""
+    """Where a test's store lives: a sqlite file, then a fresh PostgreSQL database (same tests)."""
     if request.param == "sqlite":
         return str(tmp_path / "bot.sqlite")
     cluster: Cluster = request.getfixturevalue("postgres_cluster")

@@ -27,7 +27,9 @@ USER = "bazaarbot"
 
 def server_bin() -> Path | None:
     """The folder of the newest installed PostgreSQL server's binaries, or None."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name))
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(Path(p).parent.parent.name)
+    )
     if found:
         return Path(found[-1]).parent
     initdb = shutil.which("initdb")
@@ -58,13 +60,28 @@ class Cluster:
             os.chown(self.folder, account.pw_uid, account.pw_gid)
             self._as = ["runuser", "-u", "nobody", "--"]
         self._run(
-            str(self.bin / "initdb"), "-D", str(self.data), "-U", USER, "--auth=trust", "-E", "UTF8", "--no-sync"
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            USER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-sync",
         )
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
         if fast:  # the tests' data is thrown away: no flush to disk (the benchmark keeps them)
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         self._run(
-            str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.folder / "log"), "-w", "-o", options,
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "-o",
+            options,
             "start",
         )
         self._names = itertools.count(1)

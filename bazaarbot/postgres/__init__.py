@@ -14,3 +14,17 @@ from __future__ import annotations
 def is_postgres_url(target: str) -> bool:
     """Whether a store target names a PostgreSQL server rather than a sqlite file."""
     return target.startswith(("postgresql://", "postgres://"))
+
+
+def shown(target: str) -> str:
+    """A store target fit for a log line or a message: a URL's password is left out."""
+    if not is_postgres_url(target):
+        return target
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(target)
+    if parts.password is None:
+        return target
+    host = parts.hostname or ""
+    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))

@@ -68,7 +68,7 @@ def _ddl(part: str) -> str:
 
 @lru_cache(maxsize=2048)
 def translate(sql: str, primary_key: tuple[str, ...] | None = None) -> str:
-    """PostgreSQL's text for a statement written for sqlite (``primary_key``: of an INSERT OR REPLACE's table)."""
+    """PostgreSQL's text for a statement written for sqlite (``primary_key``: an upsert's table's)."""
     if _CREATE.match(sql):
         return _outside_strings(sql, _ddl)
     info = _TABLE_INFO.match(sql)
@@ -85,7 +85,8 @@ def translate(sql: str, primary_key: tuple[str, ...] | None = None) -> str:
         keys = primary_key or ()
         others = [c for c in names if c not in keys]
         conflict = (
-            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET " + ", ".join(f"{c}=EXCLUDED.{c}" for c in others)
+            f" ON CONFLICT ({', '.join(keys)}) DO UPDATE SET "
+            + ", ".join(f"{c}=EXCLUDED.{c}" for c in others)
             if others
             else f" ON CONFLICT ({', '.join(keys)}) DO NOTHING"
         )
@@ -195,7 +196,8 @@ class PgConnection:
             rows = self.raw.execute(
                 "SELECT a.attname FROM pg_index i JOIN pg_attribute a "
                 "ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) "
-                "WHERE i.indrelid = to_regclass(%s) AND i.indisprimary ORDER BY array_position(i.indkey, a.attnum)",
+                "WHERE i.indrelid = to_regclass(%s) AND i.indisprimary "
+                "ORDER BY array_position(i.indkey, a.attnum)",
                 [table],
             ).fetchall()
             known = tuple(str(r[0]) for r in rows)
