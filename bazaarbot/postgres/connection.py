@@ -118,10 +118,18 @@ def _as_sqlite_error(error: psycopg.Error) -> sqlite3.Error:
     return sqlite3.OperationalError(message)
 
 
+class _Session(psycopg.Connection[Any]):
+    """A psycopg connection that, like a sqlite3 one, just ends its session when dropped unclosed."""
+
+    def __del__(self) -> None:
+        if not getattr(self, "closed", True):
+            self.close()
+
+
 def connect_raw(url: str) -> psycopg.Connection[Any]:
     """A psycopg connection in autocommit mode (transactions are explicit, as on the sqlite file)."""
     try:
-        raw = psycopg.connect(url, autocommit=True, connect_timeout=5)
+        raw = _Session.connect(url, autocommit=True, connect_timeout=5)
     except psycopg.Error as error:
         raise _as_sqlite_error(error) from error
     raw.adapters.register_loader("numeric", FloatLoader)  # SUM over integers: a number, not a Decimal
