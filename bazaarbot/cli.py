@@ -16,12 +16,12 @@ from typing import TYPE_CHECKING, Any
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
-from bazaarbot.dbfile import DbFileError, check_db, check_server
 from bazaarbot.i18n import preload_catalogues, set_language
-from bazaarbot.postgres import is_postgres_url, shown
+from bazaarbot.store.dbfile import DbFileError, check_db, check_server
+from bazaarbot.store.postgres import is_postgres_url, shown
 
 if TYPE_CHECKING:
-    from bazaarbot.postgres.lease import LeaseKeeper
+    from bazaarbot.store.postgres.lease import LeaseKeeper
 
 log = logging.getLogger("bazaarbot")
 
@@ -53,7 +53,7 @@ def _check_game(config: Config) -> None:
 
 
 def _console(args: argparse.Namespace) -> int:
-    from bazaarbot.hub import Hub
+    from bazaarbot.hub.hub import Hub
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)
@@ -97,7 +97,7 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.collector import CollectorPolicy
-    from bazaarbot.hub import Hub
+    from bazaarbot.hub.hub import Hub
     from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
@@ -230,8 +230,8 @@ async def _hold_networks(
 
     None when it was told to stop while waiting.
     """
-    from bazaarbot.postgres.lease import Lease, LeaseKeeper
-    from bazaarbot.postgres.standby import wait_for_lease
+    from bazaarbot.store.postgres.lease import Lease, LeaseKeeper
+    from bazaarbot.store.postgres.standby import wait_for_lease
 
     lease = await asyncio.to_thread(Lease, url, served, config.store.lease_seconds)
     web_at = (config.web.host, config.web.port) if config.web.enabled else None
@@ -284,7 +284,7 @@ def _admin_token(args: argparse.Namespace) -> int:
     config = load_config(args.config)
     target = _db(args, config)
     if is_postgres_url(target):
-        from bazaarbot.postgres.connection import PgConnection
+        from bazaarbot.store.postgres.connection import PgConnection
 
         conn: Any = PgConnection(target)
     else:
@@ -325,7 +325,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from bazaarbot.backup import BackupError, backup, describe_copy
+    from bazaarbot.store.backup import BackupError, backup, describe_copy
 
     config = load_config(args.config)
     try:
@@ -338,7 +338,7 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore_check(args: argparse.Namespace) -> int:
-    from bazaarbot.backup import BackupError, describe_restore, restore_check
+    from bazaarbot.store.backup import BackupError, describe_restore, restore_check
 
     try:
         report = restore_check(args.path)

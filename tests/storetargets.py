@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from bazaarbot.postgres import is_postgres_url
+from bazaarbot.store.postgres import is_postgres_url
 
 
 def read_rows(target: str, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:

@@ -10,8 +10,8 @@ from storetargets import read_rows
 
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.messages import Incoming, Outgoing, Say, User
-from bazaarbot.postgres import is_postgres_url
-from bazaarbot.store_writer import StoreWriter
+from bazaarbot.store.postgres import is_postgres_url
+from bazaarbot.store.writer import StoreWriter
 
 
 class DiskChecker:

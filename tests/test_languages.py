@@ -9,8 +9,8 @@ import shutil
 import pytest
 from botdriver import Driver, text
 
-from bazaarbot import i18n
-from bazaarbot.i18n import (
+from bazaarbot.i18n import catalogue as i18n
+from bazaarbot.i18n.catalogue import (
     LOCALE_DIR,
     _,
     available_languages,

@@ -1,11 +1,11 @@
-"""The PostgreSQL store: the same records as the sqlite file, on a server that replicates.
+"""The store on a PostgreSQL server: the same records as the sqlite file, on a server that replicates.
 
-Owns: the connection that speaks the sqlite3 calls the bot's records make
+Owns: the connection that takes the sqlite3 calls the bot's records make
 (``connection``), the store on it (``store``), the lease that lets one process
 at a time serve a network (``lease``), and the standby that waits for it
-(``standby``). May import ``bazaarbot.store`` and ``bazaarbot.store_writer``
-(whose design it shares: one writer thread, group commit), psycopg, and the web
-server library for the standby's health answer; nothing of the hub or the games.
+(``standby``). May import the rest of ``bazaarbot.store`` (whose design it
+shares: one writer thread, group commit), psycopg, and the web server library
+for the standby's health answer; nothing of the hub, the tables or the games.
 """
 
 from __future__ import annotations

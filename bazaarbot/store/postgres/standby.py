@@ -12,7 +12,7 @@ import logging
 
 from aiohttp import web
 
-from bazaarbot.postgres.lease import Lease
+from bazaarbot.store.postgres.lease import Lease
 
 log = logging.getLogger(__name__)
 

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.postgres.connection import PgConnection, PgDatabase
-from bazaarbot.store import Store
-from bazaarbot.store_writer import StoreWriter
+from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
+from bazaarbot.store.store import Store
+from bazaarbot.store.writer import StoreWriter
 
 #: the advisory lock (two int4 keys) held while the schema is migrated
 MIGRATION_LOCK = (0x6BA2, 1)

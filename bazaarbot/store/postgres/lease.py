@@ -34,7 +34,7 @@ from typing import Any
 
 import psycopg
 
-from bazaarbot.postgres.connection import connect_raw
+from bazaarbot.store.postgres.connection import connect_raw
 
 log = logging.getLogger(__name__)
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import sqlite_utils
 
-from bazaarbot.commandmark import render
-from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
-from bazaarbot.teach.records import migrate_teaching
+from bazaarbot.store.teaching import migrate_teaching
+from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
+from bazaarbot.text.commandmark import render
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -624,10 +624,10 @@ class Store:
 
 def open_store(target: str | Path, networks: frozenset[str] | None = None) -> Store:
     """The store at ``target``: a sqlite file, or a PostgreSQL server for a ``postgresql://`` URL."""
-    from bazaarbot.postgres import is_postgres_url
+    from bazaarbot.store.postgres import is_postgres_url
 
     if is_postgres_url(str(target)):
-        from bazaarbot.postgres.store import PostgresStore
+        from bazaarbot.store.postgres.store import PostgresStore
 
         return PostgresStore(str(target), networks)
     return Store(target, networks)

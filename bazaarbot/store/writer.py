@@ -102,7 +102,7 @@ class StoreWriter:
             conn.execute("PRAGMA foreign_keys=ON")
             conn.execute("PRAGMA busy_timeout=5000")
             self._max_variables = min(conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER), 30_000)
-        else:  # a server connection (``bazaarbot.postgres``): its executemany already sends rows in one go
+        else:  # a PostgreSQL session: its executemany already sends the rows in one go
             self._max_variables = 0
         self.conn = conn
         #: checked first in every transaction (a PostgreSQL store: this process still holds its lease);

@@ -64,7 +64,7 @@ def _check_writable(path: str) -> None:
 
 def check_server(url: str) -> None:
     """Raise ``DbFileError`` unless the PostgreSQL store at ``url`` answers (one line: where and why)."""
-    from bazaarbot.postgres import shown
+    from bazaarbot.store.postgres import shown
 
     try:
         import psycopg
