@@ -135,15 +135,24 @@ def _run(args: argparse.Namespace) -> int:
             with contextlib.suppress(NotImplementedError):
                 loop.add_signal_handler(sig, stop.set)
         keeper = None
+        lost: list[str] = []
         if is_postgres_url(db) and served:
             keeper = await _hold_networks(db, served, config, stop)
             if keeper is None:
                 return 0
+
+            def on_lost(reason: str) -> None:  # told on the lease's thread
+                lost.append(reason)
+                loop.call_soon_threadsafe(stop.set)
+
+            keeper.on_lost = on_lost
+            keeper.start()  # renewing from now: loading the tables may take longer than the lease
         try:
-            return await serve(stop, keeper)
+            code = await serve(stop, keeper)
         finally:
             if keeper is not None:
                 keeper.stop()
+        return 75 if lost else code
 
     async def serve(stop: asyncio.Event, keeper: LeaseKeeper | None) -> int:
         hub = Hub.open(
@@ -178,16 +187,8 @@ def _run(args: argparse.Namespace) -> int:
             await hub.close()
             return 1
         loop = asyncio.get_running_loop()
-        lost: list[str] = []
         if keeper is not None:
             hub.store.writer.fence = keeper.lease.fence
-
-            def on_lost(reason: str) -> None:
-                lost.append(reason)
-                loop.call_soon_threadsafe(stop.set)
-
-            keeper.on_lost = on_lost
-            keeper.start()
         started = []
         for transport in transports:
             hub.attach(transport)
@@ -218,7 +219,7 @@ def _run(args: argparse.Namespace) -> int:
         sweeper.cancel()
         await shut_down(hub, transports)
         collector.uninstall()
-        return 75 if lost else 0
+        return 0
 
     return asyncio.run(main())
 
