@@ -106,7 +106,8 @@ class BotProcess:
         )
         self.lines: list[str] = []
         self._new: queue.Queue[str] = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -134,6 +135,13 @@ class BotProcess:
         with contextlib.suppress(ProcessLookupError):
             self.proc.send_signal(signal.SIGKILL)
         self.proc.wait(timeout=30)
+        self._closed()
+
+    def _closed(self) -> None:
+        """The process is gone: its last output read, its pipe closed."""
+        self._reader.join(timeout=10)
+        if self.proc.stdout is not None:
+            self.proc.stdout.close()
 
     def stop(self) -> None:
         if self.proc.poll() is None:
@@ -142,6 +150,8 @@ class BotProcess:
                 self.proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 self.kill()
+                return
+        self._closed()
 
 
 @dataclass
