@@ -242,9 +242,13 @@ class StoreWriter:
             conn.execute("BEGIN IMMEDIATE")
             if self.fence is not None:
                 self.fence(conn)
-            for sql, rows in _merged(batch):
-                self._execute_rows(sql, rows)
-            conn.execute("COMMIT")
+            runs = _merged(batch)
+            if hasattr(conn, "run_script"):  # a server: the whole batch and its commit in one round trip
+                conn.run_script([(sql, row) for sql, rows in runs for row in rows], commit=True)
+            else:
+                for sql, rows in runs:
+                    self._execute_rows(sql, rows)
+                conn.execute("COMMIT")
         except sqlite3.Error:
             log.warning("a batch of %d lines was refused; writing it line by line", len(batch))
             with contextlib.suppress(sqlite3.Error):

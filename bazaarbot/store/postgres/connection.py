@@ -162,6 +162,28 @@ class PgConnection:
             raise _as_sqlite_error(error) from error
         return cursor
 
+    def run_script(self, statements: list[tuple[str, Any]], commit: bool = False) -> None:
+        """Many statements (and the COMMIT) sent as one query: one round trip to the server.
+
+        The writer thread calls this for a whole batch. Each round trip gives
+        up the interpreter lock and must win it back from the busy event loop,
+        so hundreds of small statements would cost far more than one script.
+        """
+        cursor = psycopg.ClientCursor(self.raw)
+        try:
+            parts = [
+                cursor.mogrify(self._query(sql), _params(params) if params is not None else None)  # type: ignore[arg-type]
+                for sql, params in statements
+            ]
+            if commit:
+                parts.append("COMMIT")
+            if parts:
+                cursor.execute(";\n".join(parts))
+        except psycopg.Error as error:
+            raise _as_sqlite_error(error) from error
+        finally:
+            cursor.close()
+
     def __enter__(self) -> PgConnection:
         self._lock.acquire()
         return self
