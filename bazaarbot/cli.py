@@ -12,6 +12,7 @@ import signal
 import socket
 import sys
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
@@ -329,6 +330,17 @@ def _backup(args: argparse.Namespace) -> int:
     from bazaarbot.store.backup import BackupError, backup, describe_copy
 
     config = load_config(args.config)
+    url = args.store or (None if args.db else config.store.url)
+    if url:
+        from bazaarbot.store.postgres.backup import describe_dump, dump
+
+        check_server(url)
+        try:
+            print(describe_dump(dump(url, args.path)))
+        except BackupError as error:
+            print(f"backup: {error}", file=sys.stderr)
+            return 1
+        return 0
     try:
         report = backup(args.db or config.bot.db, args.path)
     except BackupError as error:
@@ -340,7 +352,15 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore_check(args: argparse.Namespace) -> int:
     from bazaarbot.store.backup import BackupError, describe_restore, restore_check
+    from bazaarbot.store.postgres.backup import describe_archive, is_archive
 
+    if is_archive(Path(args.path)):
+        try:
+            print("\n".join(describe_archive(Path(args.path))))
+        except BackupError as error:
+            print(f"restore-check: {error}", file=sys.stderr)
+            return 1
+        return 0
     try:
         report = restore_check(args.path)
     except BackupError as error:
@@ -420,7 +440,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(func=_export)
 
     backup = sub.add_parser(
-        "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
+        "backup",
+        help="copy the live store consistently (safe while the bot runs), then check the copy "
+        "(a PostgreSQL store: with pg_dump)",
     )
     backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
     _store_options(backup, "sqlite file to copy (default: the config's, bazaarbot.sqlite)")
@@ -429,7 +451,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "restore-check", help="open a backup and report its tables, running games and last move"
     )
-    check.add_argument("path", help="the backup file")
+    check.add_argument("path", help="the backup file (a sqlite copy or a pg_dump archive)")
     check.set_defaults(func=_restore_check)
 
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")

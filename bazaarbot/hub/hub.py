@@ -48,7 +48,6 @@ from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
 from bazaarbot.store import Store, open_store
-from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.store.writer import Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.table.restore import reload_table, restore_into
@@ -93,7 +92,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         #: each network's default turn clock (a network not named uses the ``[tables]`` default)
         self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
-        self.codes = SeatCodes(store.db.conn)
+        self.codes = store.seat_codes
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}

@@ -12,6 +12,7 @@ version and each migration is a function applied once, in order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import sqlite_utils
 
+from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.store.teaching import migrate_teaching
 from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
 from bazaarbot.text.commandmark import render
@@ -216,6 +218,11 @@ class Store:
         self._migrate()
         self.writer = self._open_writer()
         self._load_ids()
+
+    @functools.cached_property
+    def seat_codes(self) -> SeatCodes:
+        """The seat claim codes, kept on the reading connection (their table made once per store)."""
+        return SeatCodes(self.db.conn)
 
     def _open_reader(self) -> Any:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
