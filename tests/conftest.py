@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from pgcluster import Cluster, start_or_reason
+from support.pgcluster import Cluster, start_or_reason
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
 
