@@ -12,14 +12,7 @@ May import: ``bazaarbot.text`` only. Tables are rebuilt from rows by
 ``bazaarbot.table.restore``, above this package.
 """
 
-from bazaarbot.store.store import (
-    SCHEMA_VERSION,
-    GameRow,
-    RunningGameRow,
-    SeatRow,
-    Store,
-    TableRow,
-    open_store,
-)
+from bazaarbot.store.opening import open_store
+from bazaarbot.store.store import SCHEMA_VERSION, GameRow, RunningGameRow, SeatRow, Store, TableRow
 
 __all__ = ["SCHEMA_VERSION", "GameRow", "RunningGameRow", "SeatRow", "Store", "TableRow", "open_store"]

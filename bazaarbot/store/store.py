@@ -627,14 +627,3 @@ class Store:
 
     def prefs(self) -> list[dict[str, Any]]:
         return list(self.db.query("SELECT * FROM prefs"))
-
-
-def open_store(target: str | Path, networks: frozenset[str] | None = None) -> Store:
-    """The store at ``target``: a sqlite file, or a PostgreSQL server for a ``postgresql://`` URL."""
-    from bazaarbot.store.postgres import is_postgres_url
-
-    if is_postgres_url(str(target)):
-        from bazaarbot.store.postgres.store import PostgresStore
-
-        return PostgresStore(str(target), networks)
-    return Store(target, networks)
