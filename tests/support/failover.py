@@ -80,6 +80,12 @@ def _joined(line: str, channel: str) -> bool:
     return len(parts) >= 3 and parts[1] == "JOIN" and parts[2].lstrip(":").lower() == channel.lower()
 
 
+def _answer(line: str, channel: str, nick: str) -> bool:
+    """Whether an IRC line is the bot telling the channel what ``nick`` did (or that a game starts)."""
+    head, _, said = line.partition(f" PRIVMSG {channel} :")
+    return head.startswith(":bazaarbot!") and (said.startswith(f"{nick} ") or " starts: " in said)
+
+
 class BotProcess:
     """``bazaarbot run`` on the shared store, its output read line by line."""
 
@@ -116,7 +122,7 @@ class BotProcess:
             self.lines.append(line.rstrip("\n"))
             self._new.put(line)
 
-    async def said(self, text: str, timeout: float = 30.0) -> str:
+    async def said(self, text: str, timeout: float = 60.0) -> str:
         """The first output line containing ``text`` (waiting for it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -356,12 +362,13 @@ class Failover:
         """
         if table.transport == "irc":
             client = self.irc[nick]
+            await asyncio.sleep(0.05)  # the lines of the last answer are in
             client.since()
             client.say(table.channel, text.replace("/", "!", 1) if text.startswith("/") else text)
             if not wait:
                 return False
             with contextlib.suppress(AssertionError):
-                await client.expect(f"PRIVMSG {table.channel} :", timeout=10)
+                await client.expect(lambda line: _answer(line, table.channel, nick), timeout=20)
                 return True
             return False
         tab = self.web[nick]
@@ -370,7 +377,7 @@ class Failover:
         await tab.say(text)
         if not wait:
             return False
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if (tab.moves > moves) if is_move else (tab.view is not before and tab.view is not None):
                 return True
@@ -427,7 +434,7 @@ class Failover:
         self.active, self.standby = self.standby, None
         for client in self.irc.values():
             client.since()
-        await self.active.said("serving the web chat", timeout=30)
+        await self.active.said("serving the web chat")
         await self._bot_joined()  # the new process is in every channel before anybody speaks there
         for tab in self.web.values():
             await tab.close()
@@ -447,10 +454,7 @@ class Failover:
     def _answer_seen(self, table: Table, nick: str) -> int:
         """How many answers of the bot at the table this player has seen so far."""
         if table.transport == "irc":
-            client = self.irc[nick]
-            return sum(
-                1 for line in client.lines if f"PRIVMSG {table.channel} :" in line and "bazaarbot!" in line
-            )
+            return sum(1 for line in self.irc[nick].lines if _answer(line, table.channel, nick))
         return self.web[nick].moves
 
     def lost_moves(self) -> int:
