@@ -114,14 +114,20 @@ class Lease:
                     not live or owner == self.owner or network in self._locked
                     for network, owner, live in rows
                 )
-                if not free or len(self._locked) < len(self.networks):
-                    return False
-                conn.execute(
-                    "UPDATE bazaarbot_leases SET owner = %s, "
-                    "deadline = clock_timestamp() + %s * interval '1 second' "
-                    "WHERE network = ANY(%s)",
-                    [self.owner, self.seconds, self.networks],
-                )
+                taken = free and len(self._locked) == len(self.networks)
+                if taken:
+                    conn.execute(
+                        "UPDATE bazaarbot_leases SET owner = %s, "
+                        "deadline = clock_timestamp() + %s * interval '1 second' "
+                        "WHERE network = ANY(%s)",
+                        [self.owner, self.seconds, self.networks],
+                    )
+            if not taken:
+                # the locks of this attempt go back: a process of some of these networks may start
+                for network in sorted(self._locked):
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, lock_key(network)])
+                self._locked.clear()
+                return False
             self.held_until = sent + self.seconds
             return True
 
