@@ -8,7 +8,7 @@ report; each event's table changes run as one unit through the hub's
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from bazaarbot.config import BotSettings
@@ -40,30 +40,19 @@ class HubActions(Protocol):
     def person_language(self, network: str, key: str) -> str | None: ...
 
 
+@dataclass
 class IdentityEvents:
     """Seats follow their people: renamed, gone after a grace period, back, or claimed with a code."""
 
-    def __init__(
-        self,
-        settings: BotSettings,
-        tables: dict[tuple[str, str], Table],
-        index: SeatIndex,
-        leaves: PendingLeaves,
-        codes: SeatCodes,
-        commit: Commit,
-        ratings: Ratings,
-        returns: Returns,
-        hub: HubActions,
-    ) -> None:
-        self.settings = settings
-        self.tables = tables
-        self.index = index
-        self.leaves = leaves
-        self.codes = codes
-        self.commit = commit
-        self.ratings = ratings
-        self.returns = returns
-        self.hub = hub
+    settings: BotSettings
+    tables: dict[tuple[str, str], Table]
+    index: SeatIndex
+    leaves: PendingLeaves
+    codes: SeatCodes
+    commit: Commit
+    ratings: Ratings
+    returns: Returns
+    hub: HubActions
 
     def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
         """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""

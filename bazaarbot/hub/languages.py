@@ -8,25 +8,21 @@ routed to.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.pipeline.reading import Line
 from bazaarbot.table import Table
 
 
+@dataclass
 class LanguageChoices:
     """Which language a line is built in and a reader gets, from the hub's tables and preferences."""
 
-    def __init__(
-        self,
-        tables: dict[tuple[str, str], Table],
-        languages: ReaderLanguages,
-        only_table: Callable[[str, str | None, str], Table | None],
-    ) -> None:
-        self.tables = tables
-        self.languages = languages
-        #: the channel's table, or the one table a private speaker sits at (the hub's lookup)
-        self.only_table = only_table
+    tables: dict[tuple[str, str], Table]
+    languages: ReaderLanguages
+    #: the channel's table, or the one table a private speaker sits at (the hub's lookup)
+    only_table: Callable[[str, str | None, str], Table | None]
 
     def channel_language(
         self, network: str, channel: str, settings: dict[str, str] | None = None

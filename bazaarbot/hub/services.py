@@ -7,6 +7,7 @@ handlers see only the ``CommandHost`` protocol.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
@@ -19,31 +20,20 @@ from bazaarbot.store import Store
 from bazaarbot.table import Table
 
 
+@dataclass
 class HandlerServices:
     """Lookups and preferences for command handlers, on the hub's tables and store."""
 
-    def __init__(
-        self,
-        store: Store,
-        settings: BotSettings,
-        tables: dict[tuple[str, str], Table],
-        transports: dict[str, Transport],
-        prefs: dict[tuple[str, str, str], str],
-        unlimited_networks: frozenset[str],
-        index: SeatIndex,
-        commit: Commit,
-        seated_tables: Callable[[str, str], list[Table]],
-    ) -> None:
-        self.store = store
-        self.settings = settings
-        self.tables = tables
-        self.transports = transports
-        self.prefs = prefs
-        self.unlimited_networks = unlimited_networks
-        self.index = index
-        self.commit = commit
-        #: the tables an identity sits at, each noted as used by the current line (the hub's lookup)
-        self.seated_tables = seated_tables
+    store: Store
+    settings: BotSettings
+    tables: dict[tuple[str, str], Table]
+    transports: dict[str, Transport]
+    prefs: dict[tuple[str, str, str], str]
+    unlimited_networks: frozenset[str]
+    index: SeatIndex
+    commit: Commit
+    #: the tables an identity sits at, each noted as used by the current line (the hub's lookup)
+    seated_tables: Callable[[str, str], list[Table]]
 
     def tables_of_person(self, network: str, key: str) -> list[Table]:
         """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""

@@ -10,6 +10,7 @@ import functools
 import sqlite3
 import time
 from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,36 +34,24 @@ from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
 
+@dataclass
 class TransportViews:
     """Read-only views of the hub's tables for transports (the web page, the IRC transport)."""
 
-    def __init__(
-        self,
-        store: Store,
-        games: dict[str, GamePlugin],
-        settings: BotSettings,
-        tables: dict[tuple[str, str], Table],
-        transports: dict[str, Transport],
-        ratings: Ratings,
-        commit: Commit,
-        metrics: Metrics,
-        languages: LanguageChoices,
-        services: HandlerServices,
-        default_game: Callable[[], str],
-        wall_clock: Callable[[], float],
-    ) -> None:
-        self.store = store
-        self.games = games
-        self.settings = settings
-        self.tables = tables
-        self.transports = transports
-        self.ratings = ratings
-        self.commit = commit
-        self.metrics = metrics
-        self.languages = languages
-        self.services = services
-        self.default_game = default_game
-        self.wall_clock = wall_clock
+    store: Store
+    games: dict[str, GamePlugin]
+    settings: BotSettings
+    tables: dict[tuple[str, str], Table]
+    transports: dict[str, Transport]
+    ratings: Ratings
+    commit: Commit
+    metrics: Metrics
+    languages: LanguageChoices
+    services: HandlerServices
+    default_game: Callable[[], str]
+    wall_clock: Callable[[], float]
+
+    def __post_init__(self) -> None:
         self.started = time.time()
 
     def my_tables(self, network: str, key: str) -> list[dict[str, object]]:

@@ -8,7 +8,7 @@ a transport adds to a private line (IRC's "/more" line) is in its reader's.
 from __future__ import annotations
 
 from support.botdriver import NETWORK
-from test_takeover import person_to_act, say, settle, table_of
+from support.clocked import person_to_act, say, settle, table_of
 
 from bazaarbot.config import IrcNetwork
 from bazaarbot.messages import Tell

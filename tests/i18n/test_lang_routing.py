@@ -13,7 +13,7 @@ import random
 
 import pytest
 from support.botdriver import NETWORK, Driver, told
-from test_console_languages import EXPECTED, TO_ACT, english_fragments
+from support.languages import EXPECTED, TO_ACT, english_fragments
 
 from bazaarbot.config import BotSettings, ConfigError, RateLimit, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
@@ -35,7 +35,7 @@ def bot(tmp_path, **hub: object) -> Driver:
         ),
     )
     for name, value in hub.items():
-        setattr(driver.hub, name, value)
+        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
     return driver
 
 

@@ -24,7 +24,7 @@ def bot(tmp_path, **hub: object) -> Driver:
         ),
     )
     for name, value in hub.items():
-        setattr(driver.hub, name, value)
+        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
     return driver
 
 
