@@ -189,7 +189,9 @@ def _run(args: argparse.Namespace) -> int:
             return 1
         loop = asyncio.get_running_loop()
         if keeper is not None:
-            hub.store.writer.fence = keeper.lease.fence
+            store = hub.store
+            store.writer.fence = keeper.lease.fence
+            keeper.healthy = lambda: not (store.writer.conn.closed or store.db.conn.closed)
         started = []
         for transport in transports:
             hub.attach(transport)

@@ -88,3 +88,20 @@ def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgre
     assert lost == ["another process took the networks"]
     keeper.stop()
     thief.release()
+
+
+def test_a_process_whose_store_connection_broke_gives_its_networks_up(postgres_cluster):
+    url = postgres_cluster.database()
+    lease = Lease(url, NETWORKS, seconds=0.5)
+    assert lease.try_acquire()
+    lost: list[str] = []
+    stopped = threading.Event()
+    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    keeper.healthy = lambda: False  # the writer's session is gone: moves could no longer be saved
+    keeper.start()
+    assert stopped.wait(5)
+    assert lost == ["the store's connection broke"]
+    keeper.stop()
+    successor = Lease(url, NETWORKS, seconds=0.5)
+    assert successor.try_acquire(), "a clean stop gives the networks back at once"
+    successor.release()

@@ -207,6 +207,8 @@ class LeaseKeeper:
         self.on_lost = on_lost
         self.hard_stop = hard_stop
         self.every = lease.seconds / 5
+        #: whether the process's own database sessions still work (a broken one: stop, let a standby serve)
+        self.healthy: Callable[[], bool] = lambda: True
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="bazaarbot-lease", daemon=True)
 
@@ -219,6 +221,8 @@ class LeaseKeeper:
             try:
                 kept = lease.renew()
                 reason = "" if kept else "another process took the networks"
+                if kept and not self.healthy():
+                    kept, reason = False, "the store's connection broke"
             except psycopg.Error as error:
                 kept, reason = False, f"the database cannot be reached ({str(error).strip()[:120]})"
             if kept:
