@@ -51,6 +51,19 @@ def test_a_killed_process_hands_its_networks_over_at_once(postgres_cluster):
     second.release()
 
 
+def test_a_process_cut_off_from_the_database_is_replaced_once_its_deadline_passed(postgres_cluster):
+    url = postgres_cluster.database()
+    first, second = Lease(url, NETWORKS, seconds=0.5), Lease(url, NETWORKS, seconds=0.5)
+    assert first.try_acquire()  # and then no renewal: its session (and locks) stay, its deadline passes
+    time.sleep(0.7)
+    assert second.try_acquire()
+    with pytest.raises(LeaseLost):
+        _fenced(first, url)
+    assert not first.renew()
+    first.release()
+    second.release()
+
+
 def test_a_process_that_cannot_renew_stops_before_its_lease_runs_out(postgres_cluster):
     url = postgres_cluster.database()
     now = [0.0]

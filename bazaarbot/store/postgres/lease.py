@@ -7,12 +7,16 @@ advisory lock per network on the lease's own connection: when the process
 dies (kill -9, a lost host) the server ends its session and the locks go at
 once, so a standby may take the rows without waiting for the deadline.
 
+A network whose row has expired is free too, locks or not (a process cut off
+from the database may keep its session open on the server for a long while).
+
 Two guards keep an old owner from acting after a new one started:
 
 * every commit of the game records checks, in its own transaction, that this
-  process still owns the rows (deadline not passed) and that its lease session
-  still holds the locks (``fence``); a takeover locks the rows, so it waits
-  for such a commit and then restores what it wrote;
+  process still owns the rows and their deadline has not passed (``fence``);
+  a takeover rewrites the owner under a row lock, so it waits for such a
+  commit, restores what it wrote, and every later commit of the old owner is
+  refused;
 * a process that cannot renew in time stops serving by its own clock before
   the deadline the server counts from (it measures from the moment it *sent*
   the renewal), so even cut off from the database it is gone before another
@@ -51,7 +55,7 @@ CREATE TABLE IF NOT EXISTS bazaarbot_leases (
 
 
 def lock_key(network: str) -> int:
-    """The network's advisory-lock key (a positive int4, as ``pg_locks.objid`` shows it)."""
+    """The network's advisory-lock key (a positive int4)."""
     return zlib.crc32(network.encode("utf-8")) & 0x7FFFFFFF
 
 
@@ -77,7 +81,6 @@ class Lease:
         self.clock = clock
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self.conn = connect_raw(url)
-        self.pid = int(self.conn.info.backend_pid)
         #: by this process's clock, the moment it must stop serving unless a renewal came back
         self.held_until: float | None = None
         self._locked: set[str] = set()
@@ -90,7 +93,6 @@ class Lease:
         with self._lock:
             if self.conn.closed:  # the session broke while waiting: a new one (its locks went with it)
                 self.conn = connect_raw(self.url)
-                self.pid = int(self.conn.info.backend_pid)
                 self._locked.clear()
             sent = self.clock()
             conn = self.conn
@@ -114,7 +116,7 @@ class Lease:
                     not live or owner == self.owner or network in self._locked
                     for network, owner, live in rows
                 )
-                taken = free and len(self._locked) == len(self.networks)
+                taken = free and len(rows) == len(self.networks)
                 if taken:
                     conn.execute(
                         "UPDATE bazaarbot_leases SET owner = %s, "
@@ -166,13 +168,6 @@ class Lease:
         ).fetchall()
         if len(rows) != len(self.networks):
             raise LeaseLost("another process serves this process's networks now")
-        held = conn.execute(
-            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = ? AND granted "
-            "AND classid::bigint = ? AND objid::bigint = ANY(?) AND objsubid = 2",
-            [self.pid, LOCK_CLASS, self.keys],
-        ).fetchone()
-        if int(held[0]) != len(self.networks):
-            raise LeaseLost("this process's lease session is gone")
 
     def release(self) -> None:
         """Give the networks up at once (a clean stop): a standby need not wait for the deadline."""
