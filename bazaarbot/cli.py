@@ -13,16 +13,13 @@ import socket
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
 from bazaarbot.store.dbfile import DbFileError, check_db, check_server
 from bazaarbot.store.postgres import is_postgres_url, shown
-
-if TYPE_CHECKING:
-    from bazaarbot.store.postgres.lease import LeaseKeeper
 
 log = logging.getLogger("bazaarbot")
 
@@ -155,7 +152,8 @@ def _run(args: argparse.Namespace) -> int:
                 keeper.stop()
         return 75 if lost else code
 
-    async def serve(stop: asyncio.Event, keeper: LeaseKeeper | None) -> int:
+    async def serve(stop: asyncio.Event, keeper: Any) -> int:
+        """Open the store, start the transports, run until ``stop`` (``keeper``: the lease, if any)."""
         hub = Hub.open(
             db,
             networks=served if keeper is not None else None,
@@ -227,12 +225,10 @@ def _run(args: argparse.Namespace) -> int:
     return asyncio.run(main())
 
 
-async def _hold_networks(
-    url: str, served: frozenset[str], config: Config, stop: asyncio.Event
-) -> LeaseKeeper | None:
+async def _hold_networks(url: str, served: frozenset[str], config: Config, stop: asyncio.Event) -> Any:
     """Wait (on standby) until this process holds the lease of every network it serves.
 
-    None when it was told to stop while waiting.
+    Its ``LeaseKeeper`` (not started yet), or None when it was told to stop while waiting.
     """
     from bazaarbot.store.postgres.lease import Lease, LeaseKeeper
     from bazaarbot.store.postgres.standby import wait_for_lease
