@@ -81,9 +81,13 @@ def _joined(line: str, channel: str) -> bool:
 
 
 def _answer(line: str, channel: str, nick: str) -> bool:
-    """Whether an IRC line is the bot telling the channel what ``nick`` did (or that a game starts)."""
-    head, _, said = line.partition(f" PRIVMSG {channel} :")
-    return head.startswith(":bazaarbot!") and (said.startswith(f"{nick} ") or " starts: " in said)
+    """Whether an IRC line is the bot speaking in ``channel`` (what ``nick`` typed there was answered).
+
+    A move's public answer need not name the player (a Yspahan ``done`` moves the day on), so any
+    line of the bot counts; the lines of the previous answer are in before the next move is typed.
+    """
+    head, _, _said = line.partition(f" PRIVMSG {channel} :")
+    return head.startswith(":bazaarbot!") and bool(_said) and bool(nick)
 
 
 class BotProcess:
@@ -362,7 +366,7 @@ class Failover:
         """
         if table.transport == "irc":
             client = self.irc[nick]
-            await asyncio.sleep(0.05)  # the lines of the last answer are in
+            await asyncio.sleep(0.1)  # the lines of the last answer are in
             client.since()
             client.say(table.channel, text.replace("/", "!", 1) if text.startswith("/") else text)
             if not wait:
