@@ -71,7 +71,7 @@ def _button(page: Any, command: str) -> Any:
 
 async def _against_the_ai(page: Any, served: Served) -> Any:
     """Sit down, add an easy AI, start: all by buttons. The running table."""
-    await _button(page, "/join").click()
+    await page.locator("#sit-down").click()
     await _expect(page.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
     await page.select_option("#ai-level", "easy")
     await page.locator("#add-ai").click()
@@ -87,11 +87,11 @@ async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
     async with serve(tmp_path / "s.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _expect(_button(bob, "/join")).to_be_visible(timeout=TIMEOUT)
+        await _expect(bob.locator("#sit-down")).to_be_visible(timeout=TIMEOUT)
         table = await _against_the_ai(alice, served)
         assert [s.nick for s in table.players] == ["alice", "AI:easy"] or len(table.players) == 2
         # the commands the buttons sent show in the author's log, as typed ones do
-        for command in ("/join", "/addbot easy", "/start"):
+        for command in ("/new jaipur hints=off", "/addbot easy", "/start"):
             await _expect(alice.locator("#logs")).to_contain_text(command)
         # on a phone the chat is a closed drawer that still counts what people say
         await _type(bob, "welcome alice")
