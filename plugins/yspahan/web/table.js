@@ -50,9 +50,12 @@
       line.appendChild(dice);
       // the group is the thing you pick: its actions sit on it
       for (const command of groupCommands(h, row)) {
-        const b = h.button(label(command, h) || (h.said ? h.said(command) : command), () => h.play(command), "btn move ys-act");
+        const words = label(command, h) || (h.said ? h.said(command) : command);
+        // on a phone the row names the group: the button says only what it does, in one word
+        const b = h.button(h.narrow ? short(command) : words, () => h.play(command), "btn move ys-act");
         b.dataset.command = command;
         b.title = h.said ? h.said(command) : command; // as the reader could type it
+        if (h.narrow) b.setAttribute("aria-label", words);
         line.appendChild(b);
       }
       box.appendChild(line);
@@ -63,6 +66,14 @@
       );
     }
     return box;
+  }
+
+  /** A tower group's action in one word (the row it sits on says which group). */
+  function short(command) {
+    const verb = command.split(" ")[0];
+    if (verb === "take") return t("take");
+    if (verb === "deliver") return t("deliver");
+    return t("draw");
   }
 
   function caravan(pub, h, L) {
@@ -359,8 +370,11 @@
     root.appendChild(cards);
     if (priv.to_build.length) {
       // each building's cost and power in words (a phone shows no tooltip)
-      const box = h.el("div", "ys-to-build");
-      box.appendChild(h.el("span", "ys-to-build-head", L("to_build", "Still to build") + ":"));
+      // a phone folds the list under its names; a tap opens it
+      const box = h.el("details", "ys-to-build");
+      box.open = !h.narrow;
+      const names = priv.to_build.map((b) => b.name || term(h, b.id)).join(", ");
+      box.appendChild(h.el("summary", "ys-to-build-head", L("to_build", "Still to build") + ": " + names));
       const list = h.el("ul", "ys-buildings-left");
       for (const b of priv.to_build) {
         const item = h.el("li", "");

@@ -13,6 +13,8 @@
   const MAX_BANNER_MOVES = 6;
   //: a verb with more commands than this is offered as a list, not as buttons
   const MAX_BUTTONS = 8;
+  //: on a phone, where each button takes a row of its own
+  const MAX_BUTTONS_NARROW = 4;
   const $ = (id) => document.getElementById(id);
   //: a phone or tablet: the chat is a drawer, the table is drawn for a finger
   const NARROW = window.matchMedia("(max-width: 900px)");
@@ -253,15 +255,18 @@
 
   // --- feedback: the answer to what you just typed, next to where you typed it ------------------
   /** Shown over the table of ``name`` until the next line sent there (or another answer). */
-  function setFeedback(name, text, kind) {
+  function setFeedback(name, text, kind, passing) {
     const r = name && state.rooms.get(name);
     if (!r) {
       privateLine(kind === "error" ? "error" : "tell", text);
       return;
     }
-    r.feedback = text ? { text, kind: kind || "answer" } : null;
+    // a public line (an answer everybody saw, news of the seat) passes when the table moves on
+    r.feedback = text ? { text, kind: kind || "answer", at: passing ? momentOf(r.view) : null } : null;
     if (name === state.active) renderFeedback();
   }
+
+  const momentOf = (view) => (view ? String(view.game_id) + ":" + String(view.moves) + ":" + view.phase : "");
 
   function renderFeedback() {
     const box = $("feedback");
@@ -889,7 +894,7 @@
       const verb = shown(list[0]).split(" ")[0]; // the group is named in the reader's words
       const group = el("div", "verb-group");
       group.appendChild(el("span", "verb", verb));
-      if (list.length <= MAX_BUTTONS) {
+      if (list.length <= (NARROW.matches ? MAX_BUTTONS_NARROW : MAX_BUTTONS)) {
         for (const command of list) {
           const words = shown(command);
           const rest = words.slice(words.split(" ")[0].length).trim();
@@ -958,7 +963,18 @@
 
   function gotView(name, view) {
     const r = room(name);
+    const before = momentOf(r.view);
     r.view = view || null;
+    const now = momentOf(view);
+    const fb = r.feedback;
+    if (fb && fb.at !== null && now !== fb.at && now !== before) {
+      // the table the answer came with stays; the next move after it takes the answer away
+      if (fb.next === undefined) fb.next = now;
+      else if (now !== fb.next) {
+        r.feedback = null;
+        if (name === state.active) renderFeedback();
+      }
+    }
     if (view && name === state.active) window.bazaarbotI18n.setLanguage(view.lang || null);
     if (view && view.clock && typeof view.clock.now === "number") {
       r.clockOffset = view.clock.now - Date.now() / 1000;
@@ -1239,9 +1255,8 @@
         }
         roomLine(f.room, "bot", f.nick, f.text, f.at);
         // the answer to what the reader typed, and a line about the reader's own seat, stand where they look
-        if (!WATCH && state.nick && ((f.asked && f.asked.nick === state.nick) || sameNick(f.about, state.nick))) {
-          setFeedback(f.room, f.text, "answer");
-        }
+        if (!WATCH && state.nick && sameNick(f.about, state.nick)) setFeedback(f.room, f.text, "answer");
+        else if (!WATCH && state.nick && f.asked && f.asked.nick === state.nick) setFeedback(f.room, f.text, "answer", true);
         break;
       case "board": {
         const r = state.rooms.get(f.room);
