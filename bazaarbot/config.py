@@ -201,6 +201,9 @@ class AiSettings:
     #: seconds an AI waits at least before its move is played, so people can follow
     move_delay: float = 1.0
     levels: dict[str, Level] = field(default_factory=lambda: dict(DEFAULT_LEVELS))
+    #: CPU seconds the review of each finished game may take in the background, for its replay's
+    #: win-chance graph (0: none; /review still makes one on request)
+    review_after_game: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -398,14 +401,17 @@ _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration"
 
 def _ai(section: Any) -> AiSettings:
     if not isinstance(section, dict):
-        raise ConfigError("ai must be a table with workers, move_delay, levels")
-    _check_keys(section, "ai", {"workers", "move_delay", "levels"})
+        raise ConfigError("ai must be a table with workers, move_delay, review_after_game, levels")
+    _check_keys(section, "ai", {"workers", "move_delay", "review_after_game", "levels"})
     workers = _take(section, "ai", "workers", int, default_workers())
     if workers < 1:
         raise ConfigError("ai.workers must be at least 1")
     move_delay = _take(section, "ai", "move_delay", float, 1.0)
     if move_delay < 0:
         raise ConfigError("ai.move_delay must be 0 or more seconds")
+    review_after_game = _take(section, "ai", "review_after_game", float, AiSettings.review_after_game)
+    if review_after_game < 0:
+        raise ConfigError("ai.review_after_game must be 0 or more CPU seconds")
     raw_levels = section.get("levels", {})
     if not isinstance(raw_levels, dict):
         raise ConfigError("ai.levels must be a table of easy, medium, hard")
@@ -425,7 +431,7 @@ def _ai(section: Any) -> AiSettings:
         if not 0 <= values["mistakes"] <= 1:
             raise ConfigError(f"{where}.mistakes must be between 0 and 1")
         levels[name] = Level(name, **values)
-    return AiSettings(workers=workers, move_delay=move_delay, levels=levels)
+    return AiSettings(workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game)
 
 
 _MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}

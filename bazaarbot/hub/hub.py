@@ -148,7 +148,9 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
             self.run_and_send,
             self.person_language,
             review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+            review_after_game=lambda: self.ai_settings.review_after_game,
         )
+        self.events.on_game_finished(self.teacher.game_finished)
         self._restore()
         self.ratings.catch_up()
 
