@@ -30,13 +30,15 @@ PHONE = (390, 844)
 LAPTOP = (1366, 768)
 GAMES = discover()
 FAST = RateLimit(commands=100_000, per_seconds=1.0)
+#: a control that plays a move: the action bar's, or one drawn on the table
+MOVE = "#controls button.move:not([disabled]), #table button.move:not([disabled])"
+#: Tab presses at most before the keyboard reaches a move
+MAX_TABS = 60
 #: the smallest a control may be on a phone, in CSS pixels (half a pixel of rounding allowed)
 FINGER = 40
 
 #: every control a finger or a keyboard reaches
-CONTROLS = (
-    "button, a[href], summary, select, input, [role=tab], [tabindex]:not([tabindex='-1'])"
-)
+CONTROLS = "button, a[href], summary, select, input, [role=tab], [tabindex]:not([tabindex='-1'])"
 
 #: where each part sits on the page, in the viewport's coordinates, and what may cover it
 WHERE = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent !== null).map((n) => {
@@ -89,7 +91,9 @@ async def _say(served: Served, nick: str, text: str) -> None:
 
 async def _caught_up(page: Any, served: Served) -> None:
     table = served.hub.tables[("web", "#bazaar")]
-    await _expect(page.locator("#table")).to_have_attribute("data-moves", str(table.moves_made), timeout=TIMEOUT)
+    await _expect(page.locator("#table")).to_have_attribute(
+        "data-moves", str(table.moves_made), timeout=TIMEOUT
+    )
     await _expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
 
 
@@ -174,7 +178,9 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
         bottom = await page.evaluate(DRAWER_TOP)
         _inside(await page.evaluate(WHERE, "#table .acting"), bottom, f"{game} {n}p: the acting area")
         _inside(await page.evaluate(WHERE, "#hand-panel"), bottom, f"{game} {n}p: your hand")
-        enabled = "#controls button.move:not([disabled]), #controls select.move-list, #table .acting button.move"
+        enabled = (
+            "#controls button.move:not([disabled]), #controls select.move-list, #table .acting button.move"
+        )
         _inside((await page.evaluate(WHERE, enabled))[:1], bottom, f"{game} {n}p: a move control")
         # the banner names every move since the page's last turn, not only the last one
         await _expect(page.locator("#last-move li")).to_have_count(len(since) or 1)
@@ -196,4 +202,22 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
             await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
             await page.wait_for_timeout(60)
             _inside(await page.evaluate(WHERE, "#turn"), size[1], f"{game} {n}p: the banner after scrolling")
+
+        # a laptop and the keyboard alone: Tab to a move, a ring shows where, Enter plays it
+        await _size(page, LAPTOP)
+        await page.evaluate("() => document.activeElement && document.activeElement.blur()")
+        for _ in range(MAX_TABS):
+            await page.keyboard.press("Tab")
+            if await page.evaluate(f"() => !!document.activeElement.matches({MOVE!r})"):
+                break
+        else:
+            raise AssertionError(f"{game} {n}p: Tab never reached a move")
+        ring = await page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert ring not in ("none", ""), f"{game} {n}p: no focus ring on the move"
+        before = table.moves_made
+        await page.keyboard.press("Enter")
+        await _expect(page.locator("#table")).not_to_have_attribute(
+            "data-moves", str(before), timeout=TIMEOUT
+        )
+        assert table.moves_made > before
         assert not page.errors and not watcher.errors, (page.errors, watcher.errors)

@@ -17,8 +17,9 @@ import pytest_asyncio
 from webfixtures import Served, chromium, serve
 
 from bazaarbot.config import RateLimit
-from bazaarbot.messages import Incoming, User
+from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.registry import discover
+from bazaarbot.table.options import hints_on
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -146,6 +147,66 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
         assert not alice.errors, alice.errors
 
 
+async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_opens_at_the_newest_line(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "a.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        # before sitting: the game, hints and the clock are buttons; Sit down sends them
+        await alice.locator('.setup-choice button[data-choice="yspahan"]').click()
+        await alice.locator('.setup-choice button[data-choice="on"]').click()
+        await alice.locator('.setup-choice button[data-choice="5m"]').click()
+        await alice.locator("#sit-down").click()
+        table = served.hub.tables[("web", "#bazaar")]
+        await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        assert table.game_name == "yspahan" and hints_on(table.options)
+        await _expect(alice.locator("#logs")).to_contain_text("/clock 5m", timeout=TIMEOUT)
+        assert table.clock_seconds() == 300
+        feedback = alice.locator("#feedback")
+
+        async def in_view(text: str) -> None:
+            await _expect(feedback).to_contain_text(text, timeout=TIMEOUT)
+            box = await feedback.bounding_box()
+            drawer = await alice.locator(".chat").bounding_box()
+            assert (
+                box is not None
+                and drawer is not None
+                and 0 <= box["y"]
+                and box["y"] + box["height"] <= drawer["y"]
+            )
+
+        # the answer to a command typed alone at the table
+        await _type(alice, "/start")
+        await in_view("needs at least 2 players")
+        # a public line about the reader's own seat, and a reminder of the clock, stand there too
+        await served.transport.send(
+            Say("web", "#bazaar", "Time is up for alice: the AI plays it.", about="alice")
+        )
+        await in_view("Time is up for alice")
+        await served.transport.send(
+            Say("web", "#bazaar", "Time is up for bob: the AI plays it.", about="bob")
+        )
+        await served.transport.send(
+            Tell("web", "alice", "Your move at #bazaar: 1m left.", key=ALICE.key, urgent=True)
+        )
+        await in_view("1m left")
+        assert "bob" not in await feedback.inner_text()
+        # many lines later the drawer opens at the newest one
+        for i in range(60):
+            await served.transport.send(Say("web", "#bazaar", f"line {i}"))
+        await alice.locator("#tab-chat").click()
+        newest = alice.locator("#logs .log:not([hidden]) .line").last
+        await _expect(newest).to_contain_text("line 59", timeout=TIMEOUT)
+        pane = await alice.locator("#logs").bounding_box()
+        last = await newest.bounding_box()
+        assert (
+            pane is not None
+            and last is not None
+            and last["y"] + last["height"] <= pane["y"] + pane["height"] + 1
+        )
+        assert not alice.errors, alice.errors
+
+
 async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_seconds(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -185,7 +246,7 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
     async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
         await _button(bob, "/join").click()
         await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
@@ -211,7 +272,7 @@ async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: A
     async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
         await _button(bob, "/join").click()
         await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
@@ -222,13 +283,14 @@ async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: A
         # one tap only asks; "Stay" keeps the seat as it was
         await alice.locator("#leave-game").click()
         await _expect(alice.locator(".leave-question")).to_contain_text("An AI plays on for you")
-        assert await _button(alice, "/leave").count() == 1
+        leave = alice.locator('#seat-controls button[data-command="/leave"]')  # under the table, not a move
+        assert await leave.count() == 1
         await alice.locator("#leave-stay").click()
         await _expect(alice.locator("#leave-game")).to_be_visible()
-        assert table.players[seat].ai is None and await _button(alice, "/leave").count() == 0
+        assert table.players[seat].ai is None and await leave.count() == 0
         # asked again and confirmed: /leave is sent, an AI plays on, the page offers the seat back
         await alice.locator("#leave-game").click()
-        await _button(alice, "/leave").click()
+        await leave.click()
         await _expect(alice.locator("#logs")).to_contain_text("/leave", timeout=TIMEOUT)
         await _expect(_button(alice, "/join")).to_have_text("Take my seat back", timeout=TIMEOUT)
         assert table.players[seat].ai is not None and table.running
@@ -241,7 +303,7 @@ async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a
 ) -> None:
     async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
         await served.hub.handle(Incoming("web", "#bazaar", User("bob", account="bob"), "/join"))
         await _button(alice, "/start").click()
