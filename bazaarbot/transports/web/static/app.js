@@ -780,7 +780,6 @@
 
   // before the first seat is taken: the game and its options, chosen here and sent with "Sit down"
   const setup = { game: null, hints: "off", clock: null };
-  const CLOCKS = [["off", "no clock"], ["90s", "90 s"], ["5m", "5 min"], ["1d", "1 day"]];
 
   /** One row of choices as toggle buttons (aria-pressed): ``picked(value)`` when one is pressed. */
   function choiceRow(label, options, current, picked) {
@@ -798,7 +797,8 @@
   }
 
   function clockChoices(picked) {
-    return choiceRow(t("clock"), CLOCKS.map(([v, w]) => [v, t(w)]), setup.clock, (value) => {
+    const clocks = [["off", t("no clock")], ["90s", t("90 s")], ["5m", t("5 min")], ["1d", t("1 day")]];
+    return choiceRow(t("clock"), clocks, setup.clock, (value) => {
       setup.clock = value;
       picked(value);
     });
