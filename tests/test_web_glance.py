@@ -4,13 +4,12 @@ are above the fold; the banner stays on top; axe-core finds nothing critical or 
 
 One browser for the module; each case is one game played to the page's own turn (the other seats
 are played by moves handed straight to the hub under their web identities), then checked at
-390x844 and 1366x768 on the play page and the spectator's page. Set BAZAARBOT_SCREENSHOTS to a
-folder to keep the pictures.
+390x844 and 1366x768 on the play page and the spectator's page (the README's pictures come from
+test_web_layout.py).
 """
 
 from __future__ import annotations
 
-import os
 import random
 from pathlib import Path
 from typing import Any
@@ -103,13 +102,6 @@ async def _size(page: Any, size: tuple[int, int]) -> None:
     await page.wait_for_timeout(60)
 
 
-async def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(Path(folder) / name))
-
-
 def _inside(boxes: list[dict[str, float]], bottom: float, what: str) -> None:
     assert boxes, f"{what} is not on the page"
     for box in boxes:
@@ -174,7 +166,6 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
 
         # a phone, the page at its top: the acting part of the board, the hand and a move control in view
         await _size(page, PHONE)
-        await _shot(page, f"glance-{game}-{n}p-phone.png")
         bottom = await page.evaluate(DRAWER_TOP)
         _inside(await page.evaluate(WHERE, "#table .acting"), bottom, f"{game} {n}p: the acting area")
         _inside(await page.evaluate(WHERE, "#hand-panel"), bottom, f"{game} {n}p: your hand")
@@ -193,7 +184,6 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
         # a laptop: the hand and the controls above the fold; the banner stays on top when the page scrolls
         await _size(page, LAPTOP)
         _inside(await page.evaluate(WHERE, "#hand-panel, #controls"), LAPTOP[1], f"{game} {n}p laptop")
-        await _shot(page, f"glance-{game}-{n}p-laptop.png")
         await _axe(page, f"{game} {n}p play page, laptop")
         await watcher.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
         await _axe(watcher, f"{game} {n}p watch page, laptop")

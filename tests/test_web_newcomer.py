@@ -92,7 +92,7 @@ async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
         table = await _against_the_ai(alice, served)
         assert [s.nick for s in table.players] == ["alice", "AI:easy"] or len(table.players) == 2
         # the commands the buttons sent show in the author's log, as typed ones do
-        for command in ("/new jaipur hints=off", "/addbot easy", "/start"):
+        for command in ("/join", "/addbot easy", "/start"):
             await _expect(alice.locator("#logs")).to_contain_text(command)
         # on a phone the chat is a closed drawer that still counts what people say
         await _type(bob, "welcome alice")

@@ -821,14 +821,16 @@
     return box;
   }
 
-  /** "Sit down" with the choices made: the game and its hints, then the clock. */
+  /** "Sit down" with the choices made: the game and its hints (plain /join when they are the table's), then the clock. */
   function sitWithChoices(view) {
+    const same = setup.game === (view.game || view.games[0]) && setup.hints === "off";
+    const command = same ? "/join" : "/new " + setup.game + " hints=" + setup.hints;
     const b = button(t("Sit down"), () => {
-      playCommand("/new " + setup.game + " hints=" + setup.hints);
+      playCommand(command);
       if (setup.clock) playCommand("/clock " + setup.clock);
     }, "btn move primary");
     b.id = "sit-down";
-    b.dataset.command = "/new " + setup.game + " hints=" + setup.hints;
+    b.dataset.command = command;
     return b;
   }
 
