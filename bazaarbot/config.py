@@ -431,7 +431,9 @@ def _ai(section: Any) -> AiSettings:
         if not 0 <= values["mistakes"] <= 1:
             raise ConfigError(f"{where}.mistakes must be between 0 and 1")
         levels[name] = Level(name, **values)
-    return AiSettings(workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game)
+    return AiSettings(
+        workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game
+    )
 
 
 _MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}

@@ -278,7 +278,7 @@ class Teacher:
 
     async def _review_after_game(self, game_id: int, seconds: float) -> None:
         """Once the game's end is on disk, its review within ``seconds`` of CPU, stored (nobody waits)."""
-        for _ in range(RECORD_TRIES):
+        for _try in range(RECORD_TRIES):
             record = self.store.game_record(game_id)
             if record is not None and record["status"] == "finished":
                 break
@@ -302,7 +302,9 @@ class Teacher:
         work: Callable[..., dict[str, Any]] = review,
     ) -> None:
         try:
-            made = await self.review_pool().run(work, plugin, record, budget, seconds, key=("review", game_id))
+            made = await self.review_pool().run(
+                work, plugin, record, budget, seconds, key=("review", game_id)
+            )
         except asyncio.CancelledError:
             self.reviewing.pop(game_id, None)
             return

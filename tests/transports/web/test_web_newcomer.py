@@ -171,7 +171,7 @@ async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_op
             assert (
                 box is not None
                 and drawer is not None
-                and 0 <= box["y"]
+                and box["y"] >= 0
                 and box["y"] + box["height"] <= drawer["y"]
             )
 
@@ -205,6 +205,32 @@ async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_op
             and last["y"] + last["height"] <= pane["y"] + pane["height"] + 1
         )
         assert not alice.errors, alice.errors
+
+
+async def test_the_nickname_dialog_is_over_the_banner_and_a_refused_notification_is_said(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "n.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        context = await browser.new_context(viewport={"width": 390, "height": 844})
+        # the browser refuses notifications, as a person who taps "Block" makes it
+        await context.add_init_script("Notification.requestPermission = () => Promise.resolve('denied')")
+        page = await context.new_page()
+        await page.goto(served.url + "/")
+        nick = page.locator("#nick-input")
+        await _expect(nick).to_be_visible(timeout=TIMEOUT)
+        box = await nick.bounding_box()
+        assert box is not None
+        on_top = await page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).id", [box["x"] + 5, box["y"] + box["height"] / 2]
+        )
+        assert on_top == "nick-input"
+        await page.fill("#nick-input", "carol")
+        await page.press("#nick-input", "Enter")
+        await _expect(page.locator("#me-nick")).to_have_text("carol", timeout=TIMEOUT)
+        await page.set_viewport_size({"width": 1366, "height": 768})
+        await page.locator("#notify").click()
+        await _expect(page.locator("#feedback")).to_contain_text("blocks notifications", timeout=TIMEOUT)
+        await _expect(page.locator("#notify")).to_be_hidden()
 
 
 async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_seconds(
