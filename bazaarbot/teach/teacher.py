@@ -299,11 +299,12 @@ class Teacher:
         record: dict[str, Any],
         budget: Any,
         seconds: float = REVIEW_SECONDS,
-        work: Callable[..., dict[str, Any]] = review,
+        work: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
+        search = work or review  # (a default in the class body would name the method ``review``)
         try:
             made = await self.review_pool().run(
-                work, plugin, record, budget, seconds, key=("review", game_id)
+                search, plugin, record, budget, seconds, key=("review", game_id)
             )
         except asyncio.CancelledError:
             self.reviewing.pop(game_id, None)
