@@ -109,8 +109,8 @@ class TableBase(ABC):
     def running(self) -> bool:
         return self.state is not None
 
-    def say(self, text: str) -> Say:
-        return Say(self.network, self.channel, text, colors=self.colors)
+    def say(self, text: str, about: str | None = None) -> Say:
+        return Say(self.network, self.channel, text, colors=self.colors, about=about)
 
     def tell(
         self,
@@ -120,6 +120,7 @@ class TableBase(ABC):
         key: str | None = None,
         commands: bool = False,
         hand: bool = False,
+        urgent: bool = False,
     ) -> Tell:
         """A private line in its reader's language; with ``key`` only for that identity.
 
@@ -134,6 +135,7 @@ class TableBase(ABC):
             key=key,
             commands=commands,
             hand_of=self.channel if hand else None,
+            urgent=urgent,
         )
 
     def view_of(self, index: int) -> str | None:
