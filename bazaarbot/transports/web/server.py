@@ -534,7 +534,14 @@ class WebTransport:
             await self.hub.user_returned(self.network, self._user(nick))
         key = self._user(nick).key if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
-        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message, lang=lang)
+        conn.send(
+            "welcome",
+            nick=nick,
+            bot=self.hub.bot_nick,
+            max=self.settings.max_message,
+            lang=lang,
+            games=self.hub.game_titles(),
+        )
         self._send_tables(conn)
 
     def _send_tables(self, conn: Conn) -> None:
@@ -911,7 +918,9 @@ class WebTransport:
         if isinstance(message, Say):
             room = message.channel.lower()
             asked = asked_here(room)  # a command's public answer names the line it answers
-            extra = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            extra: dict[str, Any] = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            if message.about:
+                extra["about"] = message.about
             bot = self.hub.bot_nick if self.hub else "bot"
             self._public(room, "bot", nick=bot, text=message.text, **extra)
             self._refresh_board(room)
@@ -926,8 +935,9 @@ class WebTransport:
             kind, where = sort_tell(
                 self.hub, self.network, message.nick, key, message.text, rooms, message.hand_of
             )
+            urgent = {"urgent": True} if message.urgent else {}
             for tab in tabs:
-                tab.send("tell", text=message.text, role=kind, room=where, lang=lang)
+                tab.send("tell", text=message.text, role=kind, room=where, lang=lang, **urgent)
                 for room in tab.rooms:
                     self._changed(room)
 
