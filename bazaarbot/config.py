@@ -11,7 +11,7 @@ from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
 from bazaarbot.metrics import METRICS_ACCESS
-from bazaarbot.text.addresses import ProxyConfigError, normalize_base_path, parse_networks
+from bazaarbot.text.addresses import ProxyConfigError, forwarding_header, normalize_base_path, parse_networks
 
 
 class ConfigError(ValueError):
@@ -132,6 +132,8 @@ class WebSettings:
     channel_languages: dict[str, str] = field(default_factory=dict)
     #: reverse proxies (addresses or networks) whose forwarding headers are believed
     trusted_proxies: tuple[str, ...] = ()
+    #: the one header the trusted proxies set and the bot reads: "X-Forwarded-For" or "Forwarded"
+    forwarded_header: str = "X-Forwarded-For"
     #: the path prefix the page is served under behind a proxy ("" = the root), e.g. "/bazaar"
     base_path: str = ""
     #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
@@ -201,11 +203,25 @@ class AiSettings:
     #: seconds an AI waits at least before its move is played, so people can follow
     move_delay: float = 1.0
     levels: dict[str, Level] = field(default_factory=lambda: dict(DEFAULT_LEVELS))
+    #: CPU seconds the review of each finished game may take in the background, for its replay's
+    #: win-chance graph (0: none; /review still makes one on request)
+    review_after_game: float = 8.0
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    """Where the records live when not in the sqlite file: a PostgreSQL server (``[store] url``)."""
+
+    #: ``postgresql://user:password@host:port/database``; empty: the sqlite file of ``[bot] db``
+    url: str = ""
+    #: seconds a process's hold on its networks lasts without renewal (a standby takes over after it)
+    lease_seconds: float = 2.0
 
 
 @dataclass(frozen=True)
 class Config:
     bot: BotSettings = field(default_factory=BotSettings)
+    store: StoreSettings = field(default_factory=StoreSettings)
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
     matrix: tuple[MatrixAccount, ...] = ()
@@ -339,6 +355,13 @@ def _trusted_proxies(section: dict[str, Any]) -> tuple[str, ...]:
     return entries
 
 
+def _forwarded_header(section: dict[str, Any]) -> str:
+    try:
+        return forwarding_header(_take(section, "web", "forwarded_header", str, "X-Forwarded-For"))
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.forwarded_header {error}") from None
+
+
 def _base_path(section: dict[str, Any]) -> str:
     try:
         return normalize_base_path(_take(section, "web", "base_path", str, ""))
@@ -398,14 +421,17 @@ _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration"
 
 def _ai(section: Any) -> AiSettings:
     if not isinstance(section, dict):
-        raise ConfigError("ai must be a table with workers, move_delay, levels")
-    _check_keys(section, "ai", {"workers", "move_delay", "levels"})
+        raise ConfigError("ai must be a table with workers, move_delay, review_after_game, levels")
+    _check_keys(section, "ai", {"workers", "move_delay", "review_after_game", "levels"})
     workers = _take(section, "ai", "workers", int, default_workers())
     if workers < 1:
         raise ConfigError("ai.workers must be at least 1")
     move_delay = _take(section, "ai", "move_delay", float, 1.0)
     if move_delay < 0:
         raise ConfigError("ai.move_delay must be 0 or more seconds")
+    review_after_game = _take(section, "ai", "review_after_game", float, AiSettings.review_after_game)
+    if review_after_game < 0:
+        raise ConfigError("ai.review_after_game must be 0 or more CPU seconds")
     raw_levels = section.get("levels", {})
     if not isinstance(raw_levels, dict):
         raise ConfigError("ai.levels must be a table of easy, medium, hard")
@@ -425,7 +451,9 @@ def _ai(section: Any) -> AiSettings:
         if not 0 <= values["mistakes"] <= 1:
             raise ConfigError(f"{where}.mistakes must be between 0 and 1")
         levels[name] = Level(name, **values)
-    return AiSettings(workers=workers, move_delay=move_delay, levels=levels)
+    return AiSettings(
+        workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game
+    )
 
 
 _MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}
@@ -489,7 +517,7 @@ def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple
 
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings"})
+    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings", "store"})
     tables = _tables(_table(data, "tables", "tables"))
     b = _table(data, "bot", "bot")
     _check_keys(
@@ -551,6 +579,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "language",
             "channel_languages",
             "trusted_proxies",
+            "forwarded_header",
             "base_path",
             "metrics",
         },
@@ -567,6 +596,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         language=_language(w, "web"),
         channel_languages=_channel_languages(w, "web"),
         trusted_proxies=_trusted_proxies(w),
+        forwarded_header=_forwarded_header(w),
         base_path=_base_path(w),
         metrics=_take(w, "web", "metrics", str, "loopback"),
     )
@@ -634,8 +664,26 @@ def parse_config(data: dict[str, Any]) -> Config:
         )
     matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})
     return Config(
-        bot=bot, web=web, irc=tuple(networks), matrix=matrix, ai=_ai(data.get("ai", {})), tables=tables
+        bot=bot,
+        store=_store(_table(data, "store", "store")),
+        web=web,
+        irc=tuple(networks),
+        matrix=matrix,
+        ai=_ai(data.get("ai", {})),
+        tables=tables,
     )
+
+
+def _store(section: dict[str, Any]) -> StoreSettings:
+    """``[store]``: a PostgreSQL URL (or nothing: the sqlite file) and the lease of a process's networks."""
+    _check_keys(section, "store", {"url", "lease_seconds"})
+    url = _take(section, "store", "url", str, "")
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"store.url must be a postgresql:// URL (the sqlite file is [bot] db), not {url!r}")
+    lease = _take(section, "store", "lease_seconds", float, 2.0)
+    if not 0.5 <= lease <= 60:
+        raise ConfigError("store.lease_seconds must be between 0.5 and 60")
+    return StoreSettings(url=url, lease_seconds=lease)
 
 
 def load_config(path: str | Path | None) -> Config:

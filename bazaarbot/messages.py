@@ -70,6 +70,8 @@ class Say:
     board: bool = False
     #: who asked for a listing (None: nobody in particular)
     asked_by: User | None = None
+    #: the nick of the seat this line is about (time is up for them): a page shows it to them in view
+    about: str | None = None
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,8 @@ class Tell:
     #: the channel whose game this line shows the reader's private view of (their hand again), if
     #: it is one: a transport that draws the hand itself need not render the view to tell
     hand_of: str | None = None
+    #: news of the reader's own seat they must not miss (the clock's reminder): a page shows it in view
+    urgent: bool = False
 
 
 Outgoing = Say | Tell

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.text.digits import signed_number
 
 
 class MoveError(Exception):
@@ -57,10 +58,9 @@ class Option:
             else:
                 raise ValueError(_("{name} takes on or off").format(name=self.name))
         elif isinstance(self.default, int):
-            try:
-                value = int(raw)
-            except ValueError:
-                raise ValueError(_("{name} takes a whole number").format(name=self.name)) from None
+            value = signed_number(raw.strip())
+            if value is None:
+                raise ValueError(_("{name} takes a whole number").format(name=self.name))
         else:
             value = raw.strip().lower()
         if self.choices is not None and value not in self.choices:
@@ -342,6 +342,17 @@ class GamePlugin(ABC):
         the game offers no evaluation and rollouts run to the end.
         """
         return None
+
+    def evaluate_all(self, state: Any, seats: int) -> list[float] | None:
+        """Every seat's ``evaluate`` at once (a plugin whose evaluation compares the seats computes
+        their values once here instead of once per seat); None when there is no evaluation."""
+        values = []
+        for seat in range(seats):
+            value = self.evaluate(state, seat)
+            if value is None:
+                return None
+            values.append(value)
+        return values
 
     def horizon(self, state: Any) -> Any:
         """A cut-off rollouts stop at when its value changes (e.g. a new round); None for none.

@@ -108,3 +108,15 @@ def test_tables_defaults_pause_a_week_before_abandoning_and_the_example_shows_th
     assert parse_config({"tables": {"turn_seconds": 14 * 86400}}).tables.turn_seconds == 14 * 86400
     with pytest.raises(ConfigError, match="turn_seconds"):
         parse_config({"tables": {"turn_seconds": 15 * 86400}})
+
+
+def test_a_postgres_store_is_named_by_url_and_a_file_path_there_is_refused():
+    store = parse_config({"store": {"url": "postgresql://bot@db/bazaarbot", "lease_seconds": 3}}).store
+    assert (store.url, store.lease_seconds) == ("postgresql://bot@db/bazaarbot", 3.0)
+    assert parse_config({}).store.url == "" and load_config(EXAMPLE).store.url == ""
+    with pytest.raises(ConfigError, match="store.url must be a postgresql:// URL"):
+        parse_config({"store": {"url": "bazaarbot.sqlite"}})
+    with pytest.raises(ConfigError, match="store.lease_seconds"):
+        parse_config({"store": {"lease_seconds": 0.1}})
+    example = EXAMPLE.read_text(encoding="utf-8").replace("# [store]", "[store]").replace("# url =", "url =")
+    assert parse_config(tomllib.loads(example)).store.url.startswith("postgresql://")

@@ -63,7 +63,13 @@ def _ai(sub: argparse._SubParsersAction) -> None:
     ai.add_argument("game", nargs="?", help="the game to play (required)")
     ai.add_argument("--level", default="hard", help="the AI level measured (default: hard)")
     ai.add_argument(
-        "--vs", default="greedy", help="the opponent: random, greedy, or a level (default: greedy)"
+        "--vs",
+        default="greedy",
+        help="the opponent: random, greedy, a level, or previous (hard's search before each edge counted "
+        "an iteration once) (default: greedy)",
+    )
+    ai.add_argument(
+        "--paired", action="store_true", help="play each deal with the level in every seat in turn"
     )
     ai.add_argument("--games", type=int, default=20, help="games to play; Jaipur: matches (default: 20)")
     ai.add_argument("--players", type=int, help="players at the table (default: 2)")
@@ -71,6 +77,17 @@ def _ai(sub: argparse._SubParsersAction) -> None:
     ai.add_argument("-c", "--config", help="TOML config with [ai.levels]")
     ai.add_argument("--record", action="store_true", help="file and rate the games in the store (AI ratings)")
     ai.add_argument("--db", help="with --record: the sqlite file (default: the config's)")
+    ai.add_argument(
+        "--cost",
+        action="store_true",
+        help="CPU per AI turn and per decision at a table of one greedy stand-in for a person and the "
+        "level in every other seat, for each table size (or --players)",
+    )
+    ai.add_argument(
+        "--review",
+        action="store_true",
+        help="CPU of the background review (the win-chance graph) of a finished game, per table size",
+    )
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
 
 
@@ -103,6 +120,11 @@ def _load(sub: argparse._SubParsersAction) -> None:
     load.add_argument("--tables", type=int, default=100, help="live tables (default: 100)")
     load.add_argument("--seconds", type=float, default=3.0, help="how long each phase runs (default: 3)")
     load.add_argument("--bots", action="store_true", help="AI seats at some tables, thinking meanwhile")
+    load.add_argument(
+        "--store",
+        metavar="URL",
+        help="a PostgreSQL store (postgresql://...), measured beside sqlite and store-free",
+    )
     for variant in LOAD_VARIANTS:
         load.add_argument(f"--{variant.flag}", action="store_true", help=variant.help)
     load.set_defaults(func=_run_load)

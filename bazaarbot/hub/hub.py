@@ -51,8 +51,7 @@ from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
-from bazaarbot.store import Store
-from bazaarbot.store.seatcodes import SeatCodes
+from bazaarbot.store import Store, open_store
 from bazaarbot.store.writer import Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.table.restore import reload_table, restore_into
@@ -97,7 +96,7 @@ class Hub:
         #: each network's default turn clock (a network not named uses the ``[tables]`` default)
         self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
-        self.codes = SeatCodes(store.db.conn)
+        self.codes = store.seat_codes
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
@@ -151,7 +150,9 @@ class Hub:
             self.run_and_send,
             self.person_language,
             review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+            review_after_game=lambda: self.ai_settings.review_after_game,
         )
+        self.events.on_game_finished(self.teacher.game_finished)
         # the hub's parts, each given what it reads
         self.services = HandlerServices(
             store,
@@ -193,9 +194,12 @@ class Hub:
         self.ratings.catch_up()
 
     @classmethod
-    def open(cls, db: str | Path, **kwargs: object) -> Hub:
-        """A hub on the sqlite file ``db`` (created if new), with every open table restored."""
-        return cls(Store(db), **kwargs)  # type: ignore[arg-type]
+    def open(cls, db: str | Path, networks: frozenset[str] | None = None, **kwargs: object) -> Hub:
+        """A hub on the store ``db`` (a sqlite file, created if new, or a PostgreSQL URL), tables restored.
+
+        ``networks``: the networks this process serves (only their tables are loaded).
+        """
+        return cls(open_store(db, networks), **kwargs)  # type: ignore[arg-type]
 
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:
@@ -585,6 +589,9 @@ class Hub:
 
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         return self.views.replay_view(network, game_id)
+
+    def game_titles(self) -> dict[str, str]:
+        return self.views.game_titles()
 
     def drawn_table(self, network: str, channel: str) -> bool:
         return self.views.drawn_table(network, channel)

@@ -273,6 +273,7 @@ class Clock(Presence):
                         self.players[i].nick,
                         line.format(channel=self.channel, left=left),
                         key=self.players[i].key,  # a reminder for the player, not for a nick-taker
+                        urgent=True,
                     )
                 )
         return out, decisions
@@ -337,4 +338,4 @@ class Clock(Presence):
                     count,
                 ).format(nick=seat.nick, n=count)
                 after = self.check_presence()
-        return [self.say(notice), *played, *after]
+        return [self.say(notice, about=seat.nick), *played, *after]

@@ -5,6 +5,6 @@ a game record and run in the AI's worker processes; ``teacher.py`` starts
 them from the event loop and sends their answers; ``bazaarbot.store.teaching`` keeps
 what must outlive a restart (hints given, reviews made) in the bot's sqlite file.
 
-May import: ``ai``, ``i18n``, ``messages``, ``plugin``, ``store``, ``table``, ``tableview``, ``words``
-(a move quoted as its reader types it).
+May import: ``ai``, ``i18n``, ``messages``, ``plugin``, ``store``, ``table``, ``tableview``, ``text``,
+``words`` (a move quoted as its reader types it).
 """
