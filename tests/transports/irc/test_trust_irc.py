@@ -7,8 +7,6 @@ the same address, or with the one-time code from /join, gets the seat back.
 Channel operators are not admins unless the network's operator says so.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import re
@@ -19,8 +17,7 @@ import pytest
 from support.ircserver import (
     IrcServer,
     RawClient,
-    closing,
-    ircserver,
+    gather_cast,
     make_hub,
     needs_ngircd,
     network_settings,
@@ -41,22 +38,15 @@ MALLORY = "m:alice!~mallory@127.0.0.2"
 
 async def game(tmp_path: Path, server: IrcServer, closing: list):
     """Hub + bot + alice and bob in a started game of Count; alice to act. Returns alice's seat code too."""
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server))
-    closing.append(bot)
-    alice = await RawClient("alice", server.port).connect((CHAN,))
-    bob = await RawClient("bob", server.port).connect((CHAN,))
-    closing += [alice, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    welcome = await alice.expect("PRIVMSG alice :You sit in seat 1")
+    cast = await gather_cast(tmp_path, server, closing, {"alice": (CHAN,), "bob": (CHAN,)})
+    hub, bot, alice, bob = cast.hub, cast.bot, cast["alice"], cast["bob"]
+    welcomes = await cast.seat_all(CHAN)
+    welcome = welcomes["alice"]
+    assert "PRIVMSG alice :You sit in seat 1" in welcome
+    assert "PRIVMSG bob :You sit in seat 2" in welcomes["bob"]
     code = re.search(r"!claim (\w+)", welcome)
     assert code, welcome
-    bob.say(CHAN, "!join")
-    await bob.expect("PRIVMSG bob :You sit in seat 2")
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your secret")
+    await cast.start(CHAN)
     table = hub.tables[(NET, CHAN)]
     assert table.players[0].key == ALICE
     return hub, bot, alice, bob, code.group(1)
