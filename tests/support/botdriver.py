@@ -121,3 +121,20 @@ class Recorder:
 
     def private(self, nick: str) -> list[str]:
         return [m.text for m in self.sent if isinstance(m, Tell) and m.nick == nick]
+
+
+def language_bot(directory: Path, **languages: object) -> Driver:
+    """A bot with every installed game (Jaipur by default) and the configured languages given, e.g.
+    ``channel_languages={(NETWORK, "#t"): "de"}``; scripted players type fast."""
+    from bazaarbot.registry import discover
+
+    driver = Driver(
+        directory / "bot.sqlite",
+        games=discover(),
+        settings=BotSettings(
+            default_game="jaipur", seed=11, rate_limit=RateLimit(commands=10000, per_seconds=1)
+        ),
+    )
+    for name, value in languages.items():
+        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
+    return driver

@@ -195,26 +195,38 @@ def test_sell_forms():
     assert parse(state, "sell gold") == (R.SELL, GOLD, 2)
 
 
-def test_sell_refusals_say_why():
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("sell spice", "no spice"),
+        ("sell 4 cloth", "only 3 cloth"),
+        ("sell diamond", "two or more at a time"),
+        ("sell camels", "Camels cannot be sold"),
+        ("sell", "Sell what"),
+        ("sell 0 cloth", "at least one"),
+    ],
+)
+def test_sell_refusals_say_why(text: str, says: str):
     state = build_state("5 camels", ["3 cloth diamond"], herds=(2, 0))
-    assert "no spice" in refusal(state, "sell spice")
-    assert "only 3 cloth" in refusal(state, "sell 4 cloth")
-    assert "two or more at a time" in refusal(state, "sell diamond")
-    assert "Camels cannot be sold" in refusal(state, "sell camels")
-    assert "Sell what" in refusal(state, "sell")
-    assert "at least one" in refusal(state, "sell 0 cloth")
+    assert says in refusal(state, text)
 
 
 # --- syntax errors ------------------------------------------------------------------------
 
 
-def test_unknown_words_and_dangling_numbers_are_explained(market_state):
-    assert "I don't know the good 'banana'" in refusal(market_state, "take banana")
-    assert "needs a good" in refusal(market_state, "take 2")
-    assert "Take what" in refusal(market_state, "take")
-    assert "Give what" in refusal(market_state, "take 2 spice give")
-    assert "after each number" in refusal(market_state, "take 2 3 spice")
-    assert "start with" in refusal(market_state, "hello")
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("take banana", "I don't know the good 'banana'"),
+        ("take 2", "needs a good"),
+        ("take", "Take what"),
+        ("take 2 spice give", "Give what"),
+        ("take 2 3 spice", "after each number"),
+        ("hello", "start with"),
+    ],
+)
+def test_unknown_words_and_dangling_numbers_are_explained(market_state, text: str, says: str):
+    assert says in refusal(market_state, text)
 
 
 def test_refusals_are_short_single_lines(market_state):
