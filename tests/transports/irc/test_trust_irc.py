@@ -10,7 +10,6 @@ Channel operators are not admins unless the network's operator says so.
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
