@@ -359,10 +359,7 @@ def test_the_language_of_one_task_never_reaches_another():
 
 def test_two_hands_at_one_table_are_each_in_their_owners_language(tmp_path):
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "en"})
-    driver.line("anna", "/lang de")
-    driver.line("beto", "/lang es")
-    driver.line("anna", "/new jaipur")
-    driver.line("beto", "/join")
+    driver.script("anna: /lang de", "beto: /lang es", "anna: /new jaipur", "beto: /join")
     start = driver.line("anna", "/start")
     assert told(start, "anna")[0].startswith(GERMAN_HAND)
     assert told(start, "beto")[0].startswith("Tu mano")

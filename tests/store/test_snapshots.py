@@ -206,11 +206,7 @@ def test_a_step_that_may_be_undone_is_never_snapshotted_so_its_undo_replays(tmp_
         default_game="step", seed=3, snapshot_every=1, rate_limit=RateLimit(commands=1000, per_seconds=1)
     )
     bot = Driver(tmp_path / "u.sqlite", games={"step": stepgame.GAME}, settings=step_settings)
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "pick 2")
-    bot.line("alice", "add")
+    bot.script("alice: /join", "bob: /join", "alice: /start", "alice: pick 2", "alice: add")
     assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")
     bot.line("bob", "pick 3")  # undoable: no snapshot after it
     assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")

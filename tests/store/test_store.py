@@ -25,10 +25,7 @@ def test_schema_version_and_wal(tmp_path):
 
 def test_accepted_move_is_on_disk_before_the_reply(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
+    bot.script("alice: /join", "bob: /join", "alice: /start", "alice: add 2")
     # a second, independent connection sees the move as soon as the reply exists
     other = sqlite3.connect(tmp_path / "bot.sqlite")
     rows = other.execute("SELECT seat, author, text FROM moves").fetchall()
@@ -55,21 +52,14 @@ def test_restart_restores_lobby_and_game_exactly(tmp_path):
 
 def test_finished_game_is_not_restored_as_running(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/new count target=2")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
+    bot.script("alice: /new count target=2", "bob: /join", "alice: /start", "alice: add 2")
     bot = bot.restart()
     assert not bot.table.running and [s.nick for s in bot.table.seats] == ["alice", "bob"]
 
 
 def test_export_prints_the_game_as_json(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/new count target=4")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
-    bot.line("bob", "add 2")
+    bot.script("alice: /new count target=4", "bob: /join", "alice: /start", "alice: add 2", "bob: add 2")
     game_id = bot.hub.store.next_game_number() - 1
     bot.hub.store.close()
     out = subprocess.run(

@@ -77,6 +77,14 @@ class Driver:
         self.replies += out
         return out
 
+    def script(self, *lines: str) -> list[Outgoing]:
+        """Each ``"nick: text"`` typed in the channel in turn; everything the bot answered."""
+        out: list[Outgoing] = []
+        for line in lines:
+            nick, text = line.split(": ", 1)
+            out += self.line(nick, text)
+        return out
+
     def dm(self, nick: str, text: str, **user: object) -> list[Outgoing]:
         return self.line(nick, text, None, **user)
 
