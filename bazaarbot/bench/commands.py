@@ -53,7 +53,7 @@ def _engine(sub: argparse._SubParsersAction) -> None:
     engine.set_defaults(func=_runner("bazaarbot.bench.engine"))
 
 
-def _played_games(parser: argparse.ArgumentParser, games: str, default: int, players: str) -> None:
+def _played_games(parser: argparse.ArgumentParser, default: int, games: str, players: str) -> None:
     """The arguments of a benchmark that plays whole games: which game, how many, how many players, seed."""
     parser.add_argument("game", nargs="?", help="the game to play (required)")
     parser.add_argument("--games", type=int, default=default, help=games)
@@ -69,12 +69,7 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         description="Play an AI level against a baseline with the seats rotated; print each game, "
         "then the win rate with its 95% interval and the time per move.",
     )
-    _played_games(
-        ai,
-        games="games to play; Jaipur: matches (default: 20)",
-        default=20,
-        players="players at the table (default: 2)",
-    )
+    _played_games(ai, 20, "games to play; Jaipur: matches (default: 20)", "players at the table (default: 2)")
     ai.add_argument("--level", default="hard", help="the AI level measured (default: hard)")
     ai.add_argument(
         "--vs", default="greedy", help="the opponent: random, greedy, or a level (default: greedy)"
@@ -91,12 +86,8 @@ def _teach(sub: argparse._SubParsersAction) -> None:
         description="Play greedy games, ask a hint at each decision and review each game: "
         "hint latency (median, p95) and review time per game.",
     )
-    _played_games(
-        teach,
-        games="games to play and review (default: 3)",
-        default=3,
-        players="players at the table (default: the game's least, at least 2)",
-    )
+    least = "players at the table (default: the game's least, at least 2)"
+    _played_games(teach, 3, "games to play and review (default: 3)", least)
     teach.set_defaults(func=_runner("bazaarbot.bench.teach"))
 
 

@@ -256,17 +256,22 @@ def test_legal_commands_use_the_canonical_forms():
     assert GAME.legal_commands(state, 1) == []
 
 
-def test_every_legal_command_is_unique_round_trips_and_is_accepted():
-    rng = random.Random(11)
-    checked = 0
-    for seed in range(25):
+def random_positions(rng: random.Random, games: int, most_actions: int):
+    """A running position of each of ``games`` seeded games, after up to ``most_actions`` random actions."""
+    for seed in range(games):
         state = GAME.setup(["a", "b"], random.Random(seed), {})
-        for _ in range(rng.randrange(0, 30)):
+        for _ in range(rng.randrange(0, most_actions)):
             if state.over:
                 break
             R.play(state, RP.random_action(state, rng))
-        if state.over:
-            continue
+        if not state.over:
+            yield state
+
+
+def test_every_legal_command_is_unique_round_trips_and_is_accepted():
+    rng = random.Random(11)
+    checked = 0
+    for state in random_positions(rng, 25, 30):
         seat = state.turn
         actions = R.legal_actions(state)
         commands = GAME.legal_commands(state, seat)
@@ -338,14 +343,7 @@ def _respell(command: str, rng: random.Random) -> str:
 def test_every_legal_command_respelled_in_other_languages_means_the_same():
     rng = random.Random(21)
     checked = 0
-    for seed in range(15):
-        state = GAME.setup(["a", "b"], random.Random(seed), {})
-        for _ in range(rng.randrange(0, 40)):
-            if state.over:
-                break
-            R.play(state, RP.random_action(state, rng))
-        if state.over:
-            continue
+    for state in random_positions(rng, 15, 40):
         seat = state.turn
         for command in GAME.legal_commands(state, seat):
             respelled = _respell(command, rng)
