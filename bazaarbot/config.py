@@ -11,7 +11,7 @@ from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
 from bazaarbot.metrics import METRICS_ACCESS
-from bazaarbot.text.addresses import ProxyConfigError, normalize_base_path, parse_networks
+from bazaarbot.text.addresses import ProxyConfigError, forwarding_header, normalize_base_path, parse_networks
 
 
 class ConfigError(ValueError):
@@ -132,6 +132,8 @@ class WebSettings:
     channel_languages: dict[str, str] = field(default_factory=dict)
     #: reverse proxies (addresses or networks) whose forwarding headers are believed
     trusted_proxies: tuple[str, ...] = ()
+    #: the one header the trusted proxies set and the bot reads: "X-Forwarded-For" or "Forwarded"
+    forwarded_header: str = "X-Forwarded-For"
     #: the path prefix the page is served under behind a proxy ("" = the root), e.g. "/bazaar"
     base_path: str = ""
     #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
@@ -337,6 +339,13 @@ def _trusted_proxies(section: dict[str, Any]) -> tuple[str, ...]:
     except ProxyConfigError as error:
         raise ConfigError(f"web.trusted_proxies: {error}") from None
     return entries
+
+
+def _forwarded_header(section: dict[str, Any]) -> str:
+    try:
+        return forwarding_header(_take(section, "web", "forwarded_header", str, "X-Forwarded-For"))
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.forwarded_header {error}") from None
 
 
 def _base_path(section: dict[str, Any]) -> str:
@@ -551,6 +560,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "language",
             "channel_languages",
             "trusted_proxies",
+            "forwarded_header",
             "base_path",
             "metrics",
         },
@@ -567,6 +577,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         language=_language(w, "web"),
         channel_languages=_channel_languages(w, "web"),
         trusted_proxies=_trusted_proxies(w),
+        forwarded_header=_forwarded_header(w),
         base_path=_base_path(w),
         metrics=_take(w, "web", "metrics", str, "loopback"),
     )

@@ -28,6 +28,7 @@ from bazaarbot.store.teaching import TeachingRecords
 from bazaarbot.store.writer import table_scope
 from bazaarbot.table import Table
 from bazaarbot.table.options import hints_on
+from bazaarbot.text.digits import number
 
 from .budgets import REVIEW_SECONDS, hint_budget, review_budget
 from .hint import hint
@@ -200,10 +201,9 @@ class Teacher:
             return [Tell(network, user.nick, text, key=user.key)]
 
         if args:
-            word = args[0].lstrip("#")
-            if not word.isdigit() or len(word) > 12:
+            game_id: int | None = number(args[0].lstrip("#"))
+            if game_id is None:
                 return tell(_("/review takes the number of a game (/history lists yours), or nothing."))
-            game_id: int | None = int(word)
         else:
             game_id = self.last_game(network, user.key)
             if game_id is None:
@@ -278,12 +278,14 @@ class Teacher:
             )
             return
 
-        def answer() -> list[Outgoing]:
-            readers = self.reviewing.pop(game_id, [])
+        def keep() -> list[Outgoing]:
             self.records.save_review(game_id, made, budget.iterations)
-            return self._review_answer(made, readers)
+            return []
 
-        await self.run_and_send(answer, "", None)
+        # kept first, in a unit of its own: on a full disk the review is not kept (the store logs
+        # one line), and its readers still get it, from a unit that writes nothing
+        await self.run_and_send(keep, "", None)
+        await self.run_and_send(lambda: self._review_answer(made, self.reviewing.pop(game_id, [])), "", None)
 
     def _review_answer(self, made: dict[str, Any], readers: list[Reader]) -> list[Outgoing]:
         out: list[Outgoing] = []
