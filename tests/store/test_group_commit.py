@@ -53,10 +53,16 @@ async def start_tables(bot: Driver, count: int) -> list[str]:
     return channels
 
 
-async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(tmp_path):
+async def checked_bot(tmp_path):
+    """A bot on g.sqlite and a transport that looks at the file as each answer is sent."""
     bot = Driver(tmp_path / "g.sqlite")
     checker = DiskChecker(tmp_path / "g.sqlite")
     await checker.start(bot.hub)
+    return bot, checker
+
+
+async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(tmp_path):
+    bot, checker = await checked_bot(tmp_path)
     channels = await start_tables(bot, 12)
     writer = bot.hub.store.writer
     commits_before = writer.commits
@@ -77,9 +83,7 @@ async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_thei
 
 
 async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
-    await checker.start(bot.hub)
+    bot, checker = await checked_bot(tmp_path)
     await start_tables(bot, 2)
     release = threading.Event()
     entered = threading.Event()
@@ -106,9 +110,7 @@ async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(t
 
 
 async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
-    await checker.start(bot.hub)
+    bot, checker = await checked_bot(tmp_path)
     await start_tables(bot, 1)
     release = threading.Event()
     original = StoreWriter._locked_write
@@ -152,9 +154,7 @@ def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before
 
 
 async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
-    await checker.start(bot.hub)
+    bot, checker = await checked_bot(tmp_path)
     await start_tables(bot, 2)
     refuse_text(bot, "add 3")
     release = threading.Event()
