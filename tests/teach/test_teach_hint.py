@@ -142,16 +142,21 @@ def test_a_hint_never_reads_what_the_seat_cannot_see(name, players):
         assert mine == theirs
 
 
-def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
-    """Through the event loop the handler answers nothing at once; the hint follows the search."""
+def hinting_game(tmp_path):
+    """A game with hints on whose searches wait in a held pool: the bot, who acts, what they got, the pool."""
     bot = bot_at(tmp_path)
     seated(bot, "hints=on")
     nick = "alice" if bot.table.state.turn == 0 else "bob"
     recorder = Recorder()
     bot.hub.attach(recorder)
-
     held = HeldPool()
     bot.hub.teacher.pool = lambda: held
+    return bot, nick, recorder, held
+
+
+def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
+    """Through the event loop the handler answers nothing at once; the hint follows the search."""
+    bot, nick, recorder, held = hinting_game(tmp_path)
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
@@ -170,14 +175,7 @@ def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
 
 
 def test_a_hint_that_comes_back_after_the_move_is_dropped(tmp_path):
-    bot = bot_at(tmp_path)
-    seated(bot, "hints=on")
-    nick = "alice" if bot.table.state.turn == 0 else "bob"
-    recorder = Recorder()
-    bot.hub.attach(recorder)
-
-    held = HeldPool()
-    bot.hub.teacher.pool = lambda: held
+    bot, nick, recorder, held = hinting_game(tmp_path)
 
     async def ask_then_move() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
