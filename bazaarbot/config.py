@@ -459,9 +459,13 @@ def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple
             raise ConfigError(f"{where} needs a password or an access_token")
         rooms = _strings(a, where, "rooms")
         for room in rooms:
-            if not room.startswith(("#", "!")) or ":" not in room:
+            # an alias names its server; a room ID does only up to room version 11 (``!id:server``),
+            # later versions' IDs are the create event's hash alone (``!0PsNqDUd...``)
+            alias = room.startswith("#") and ":" in room[2:]
+            room_id = room.startswith("!") and len(room) > 1 and " " not in room
+            if not (alias or room_id):
                 raise ConfigError(
-                    f"{where}.rooms: {room!r} must be a room alias (#room:server) or ID (!id:server)"
+                    f"{where}.rooms: {room!r} must be a room alias (#room:server) or ID (!id:server or !id)"
                 )
         admins = _strings(a, where, "admins")
         for admin in admins:

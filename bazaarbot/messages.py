@@ -70,6 +70,9 @@ class Say:
     board: bool = False
     #: who asked for a listing (None: nobody in particular)
     asked_by: User | None = None
+    #: the nicks the line is meant to alert (their turn, their game starts or ends): a transport whose
+    #: clients only notify on a mention (Matrix) mentions them; others may leave it (IRC highlights names)
+    mentions: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,9 @@ class Tell:
     #: the channel whose game this line shows the reader's private view of (their hand again), if
     #: it is one: a transport that draws the hand itself need not render the view to tell
     hand_of: str | None = None
+    #: the line wants the reader's attention (their turn, their clock running out): a transport whose
+    #: clients stay quiet for a bot's notices (Matrix) sends it as a message that notifies
+    ping: bool = False
 
 
 Outgoing = Say | Tell

@@ -108,3 +108,18 @@ def test_tables_defaults_pause_a_week_before_abandoning_and_the_example_shows_th
     assert parse_config({"tables": {"turn_seconds": 14 * 86400}}).tables.turn_seconds == 14 * 86400
     with pytest.raises(ConfigError, match="turn_seconds"):
         parse_config({"tables": {"turn_seconds": 15 * 86400}})
+
+
+@pytest.mark.parametrize(
+    "room", ["#bazaar:example.org", "!abc:example.org", "!0PsNqDUd1ihoEN7SKbl8B_GGoHYWG0lAo-IsFhk4sXw"]
+)
+def test_matrix_rooms_of_every_room_version_are_accepted(room: str) -> None:
+    account = {"homeserver": "https://m.org", "user_id": "@b:m.org", "password": "x", "rooms": [room]}
+    assert parse_config({"matrix": {"accounts": [account]}}).matrix[0].rooms == (room,)
+
+
+@pytest.mark.parametrize("room", ["bazaar", "#bazaar", "!", "! x"])
+def test_a_matrix_room_that_is_neither_alias_nor_id_is_refused(room: str) -> None:
+    account = {"homeserver": "https://m.org", "user_id": "@b:m.org", "password": "x", "rooms": [room]}
+    with pytest.raises(ConfigError, match="must be a room alias"):
+        parse_config({"matrix": {"accounts": [account]}})

@@ -116,6 +116,22 @@ async def table_room(cast: Cast, hub: Hub, *names: str) -> tuple[Any, str, str, 
     return bot, room_id, alias, people
 
 
+def names(seen: Any, person: Player) -> bool:
+    """The bot's line names ``person`` as clients do: their display name, a pill to their ID."""
+    shown = person.user_id[1:].split(":")[0]  # a new account's display name is its localpart
+    return f'href="https://matrix.to/#/{person.user_id}"' in seen.content.get("formatted_body", "") and (
+        shown in seen.body and person.user_id not in seen.body
+    )
+
+
+async def notifications(server: Synapse, person: Player, sender: str) -> list[dict[str, Any]]:
+    """What Synapse's shipped push rules made a notification of for ``person``, from ``sender``."""
+    answer = await asyncio.to_thread(
+        server.request, "GET", "/_matrix/client/v3/notifications?limit=1000", None, person.user.token
+    )
+    return [n for n in answer["notifications"] if n["event"]["sender"] == sender]
+
+
 def moves_of(hub: Hub, channel: str) -> int:
     return hub.tables[(NET, channel.lower())].moves_made
 
@@ -130,7 +146,7 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and bob.user_id in s.body and "joins" in s.body)
+    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
     for person in (alice, bob):
         hand = await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
@@ -193,7 +209,7 @@ async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> None:
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and bob.user_id in s.body and "joins" in s.body)
+    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
     for person in (alice, bob):
         await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
@@ -283,10 +299,21 @@ async def test_a_stranger_cannot_move_for_a_seated_player_even_with_the_same_dis
     other = bob if person is alice else alice
     seen = len(other.seen)
     typed = await other.say(room, command)  # seated, but not their turn: refused
-    pointer = await other.expect(lambda s: s.room_id == room and "direct chat" in s.body, start=seen)
-    assert pointer.content["m.relates_to"]["m.in_reply_to"]["event_id"] == typed, "the answer sits next to it"
+    me = bot.settings.user_id
     refusal = await other.expect(lambda s: s.room_id in other.direct, start=seen)
     assert "not your turn" in refusal.body
+    await wait_until(
+        lambda: any(
+            s.type == "m.reaction" and s.content["m.relates_to"]["event_id"] == typed
+            for s in other.seen[seen:]
+        ),
+        what="the mark beside the line answered privately",
+    )
+    await bot.idle()
+    assert not any(
+        s.room_id == room for s in other.seen[seen:] if s.sender == me and s.type != "m.reaction"
+    ), "a line answered privately adds no line to the room"
+
     assert table.moves_made == 0, "the stranger's line moved nothing"
     seen = len(mallory.seen)
     direct = await mallory.open_direct(bot.settings.user_id)
@@ -296,8 +323,11 @@ async def test_a_stranger_cannot_move_for_a_seated_player_even_with_the_same_dis
         lambda s: s.sender == bot.settings.user_id and s.room_id == direct, start=seen
     )
     assert "table" in refusal.body and table.moves_made == 0
+    seen = len(other.seen)
     await person.say(room, command)
     await wait_until(lambda: table.moves_made == 1, what="the seated player's own move")
+    shared = f"{name.displayname} ({person.user_id})"  # two people of the room go by that name
+    await other.expect(lambda s: s.room_id == room and shared in s.body, start=seen)
 
 
 @pytest.mark.parametrize("game", ["yspahan", "bazaar"])
@@ -348,11 +378,11 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     names = unique("flood"), unique("calm")
     flood_room = await fred.create_room(names[0])
     calm_room = await carol.create_room(names[1])
-    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names), per_second=2)
+    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names), per_second=1)
     await wait_until(lambda: flood_room in bot.channels and calm_room in bot.channels, what="both rooms")
     lines = 12
-    # each answered privately: more than the homeserver lets the bot send at once
-    await asyncio.gather(*(fred.say(flood_room, "!hand") for _ in range(lines)))
+    # each !hand answered privately, each !status in the room: more than the homeserver lets through
+    await asyncio.gather(*(fred.say(flood_room, word) for _ in range(lines) for word in ("!hand", "!status")))
     await carol.say(calm_room, "!join")
     started = time.monotonic()  # the homeserver has her line
     await carol.expect(lambda s: s.room_id == calm_room and "joins Jaipur" in s.body, 10)
@@ -370,11 +400,14 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     )
     assert answered() == lines
 
-    def pointers() -> int:  # the room's pointer may reach fred's sync after the direct answers
-        return sum(1 for s in fred.messages(flood_room, me) if "direct chat" in s.body)
+    def pointers() -> int:  # the room's mark may reach fred's sync after the direct answers
+        return sum(
+            1 for s in fred.seen if s.room_id == flood_room and s.sender == me and s.type == "m.reaction"
+        )
 
-    await wait_until(lambda: pointers() >= 1, 60, "a pointer to the direct chat in the flooded room")
-    assert pointers() < lines, "a burst gets a pointer to the direct chat, not one per line"
+    await wait_until(lambda: pointers() >= 1, 60, "a mark beside a line answered in the direct chat")
+    assert pointers() < lines, "a burst gets a mark, not one per line"
+    assert not any("direct chat" in s.body for s in fred.messages(flood_room, me)), "a mark, not a line"
     assert bot.outbox.retries > 0, "the homeserver said 429"
 
 
@@ -433,7 +466,9 @@ async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
     await carol.say(room, "!join")
     await carol.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bot.idle()
-    assert len(carol.messages(room, bot.settings.user_id)) == 1, "a line from before the bot came was played"
+    said = [s.body for s in carol.messages(room, bot.settings.user_id)]
+    assert said[0].startswith("Hello!") and "!new <game>" in said[0], "the bot says how to start"
+    assert len(said) == 2, "a line from before the bot came was played"
     await wait_until(lambda: shy.syncs > synced, what="the shy bot to read its invite")
     assert room not in shy.channels and room not in shy.client.rooms
 
@@ -495,3 +530,59 @@ async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, c
         out, err = await asyncio.wait_for(process.communicate(), 15)
     assert process.returncode == 0, err.decode()
     assert f"connecting to hs as {bot.user_id}".encode() in out and b"serving the web chat" in out
+
+
+async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: Path, cast: Cast) -> None:
+    """Synapse's shipped push rules notify for the bot's turn lines: ``m.text`` with ``m.mentions``."""
+    from bazaarbot.config import AiSettings
+    from bazaarbot.messages import Tell
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7, ai=AiSettings(workers=1, move_delay=0.0))
+    cast.closing.append(hub)
+    bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
+    me = bot.settings.user_id
+    await alice.say(room, "!join")
+    joined = await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
+    assert names(joined, alice), "a person is shown by display name, a pill to their ID"
+    await alice.say(room, "!addbot easy")
+    await alice.expect(lambda s: s.room_id == room and "AI:easy" in s.body)
+    await alice.say(room, "!start")
+    table = hub.tables[(NET, channel.lower())]
+    await wait_until(lambda: table.running, what="the game started")
+    rng = random.Random(3)
+    turns, counts = 0, []
+    heard = 0
+    while table.running and turns < 6:
+        await wait_until(lambda: not table.running or 0 in GAME.to_act(table.state), 30, "alice's turn")
+        if not table.running:
+            break
+        turns += 1
+
+        async def notified(heard: int = heard) -> bool:
+            return len(await notifications(cast.server, alice, me)) > heard
+
+        deadline = time.monotonic() + 10
+        while not await notified():
+            assert time.monotonic() < deadline, f"no notification for alice's turn {turns}"
+            await asyncio.sleep(0.05)
+        found = await notifications(cast.server, alice, me)
+        counts.append(len(found) - heard)
+        heard = len(found)
+        before = table.moves_made
+        await alice.say(room, rng.choice(GAME.legal_commands(table.state, 0)))
+        await wait_until(lambda before=before: table.moves_made > before, what="alice's move")
+    assert turns >= 3
+    last = found[0]["event"]["content"]
+    assert last["msgtype"] == "m.text" and last["m.mentions"] == {"user_ids": [alice.user_id]}
+    assert f"https://matrix.to/#/{alice.user_id}" in last["formatted_body"]
+    quiet = [s for s in alice.messages(room, me) if s.content.get("msgtype") == "m.notice"]
+    assert quiet, "lines that are nobody's turn stay notices"
+    # a clock reminder in the direct chat notifies too
+    await bot.send(Tell(NET, alice.user_id, "Your move: 1m left.", key=f"a:{alice.user_id}", ping=True))
+    await bot.idle()
+    deadline = time.monotonic() + 10
+    while not any(n["room_id"] in alice.direct for n in await notifications(cast.server, alice, me)):
+        assert time.monotonic() < deadline, "the reminder in the direct chat did not notify"
+        await asyncio.sleep(0.05)
+    print(f"Matrix notifications for alice per turn of hers: {counts}")

@@ -268,6 +268,7 @@ class Clock(Presence):
                             channel=self.channel, left=left
                         ),
                         key=self.players[i].key,  # a reminder for the player, not for a nick-taker
+                        ping=True,
                     )
                 )
         return out, decisions
@@ -287,6 +288,7 @@ class Clock(Presence):
                 _("Your move at {channel}: /moves lists what you can do; {time} left.").format(
                     channel=self.channel, time=say_duration(seconds)
                 ),
+                ping=True,
             )
         return out
 

@@ -97,7 +97,7 @@ class RunningGame(AiSeats):
         # three channel lines at most: who plays, the board in brief, whose turn (the rest is /board)
         started = _("{game} starts: {names}.").format(game=plugin.title, names=names)
         out: list[Outgoing] = [
-            self.say(started + " " + _("/board shows the whole table.")),
+            self.say(started + " " + _("/board shows the whole table."), mentions=self.people_nicks()),
             self.say(plugin.brief_board(self.state)),
         ]
         for index in range(len(self.players)):
@@ -155,6 +155,12 @@ class RunningGame(AiSeats):
         if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
             self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
         out: list[Outgoing] = [self.say(line) for line in outcome.public]
+        if out and plugin.result(self.state) is None:
+            # a game's last public line says whose turn it is: it alerts the people now to act,
+            # not the one still playing their own turn
+            waiting = [i for i in plugin.to_act(self.state) if i != seat]
+            if waiting:
+                out[-1] = self.say(outcome.public[-1], mentions=self.people_nicks(waiting))
         for index, lines in outcome.private.items():
             for line in lines:
                 out += self.tell_seat(index, line)
@@ -252,7 +258,7 @@ class RunningGame(AiSeats):
         )
         if result.detail:
             line += " " + result.detail
-        out = [self.say(line)]
+        out = [self.say(line, mentions=self.people_nicks())]
         game_id = self.game_id
         out += self._end_game("finished", "", result)
         if self.after_game is not None and game_id is not None:
