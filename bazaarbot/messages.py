@@ -73,6 +73,9 @@ class Say:
     #: the nicks the line is meant to alert (their turn, their game starts or ends): a transport whose
     #: clients only notify on a mention (Matrix) mentions them; others may leave it (IRC highlights names)
     mentions: tuple[str, ...] = ()
+    #: the line tells of an AI's turn: a transport short of lines (IRC) may join the lines of one AI
+    #: turn, and of AI turns that wait together, into one
+    ai_turn: bool = False
 
 
 @dataclass(frozen=True)

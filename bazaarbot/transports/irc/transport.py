@@ -34,6 +34,7 @@ from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.irc.aiturns import WaitingTurn, one_line
 from bazaarbot.transports.irc.boards import Board
 from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
@@ -149,8 +150,11 @@ class IrcTransport:
         read_timeout: float = 180.0,
         regain_interval: float = 60.0,
         rejoin_delay: float = 5.0,
+        ai_hold: float = 3.0,
     ) -> None:
         self.settings = settings
+        #: the longest an AI turn's line waits for the next AI turn to join it (nobody else is to act)
+        self.ai_hold = ai_hold
         self.network = settings.name
         self.reconnect_min = reconnect_min
         self.reconnect_max = reconnect_max
@@ -187,6 +191,12 @@ class IrcTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
+        #: an AI turn's lines, gathered until they are all here (channel -> (text, colours))
+        self._ai_parts: dict[str, list[list[tuple[str, bool]]]] = {}
+        self._ai_step_open: set[str] = set()
+        self._ai_timer: asyncio.TimerHandle | None = None
+        #: per channel, the AI turns' line still waiting, which the next AI turn may join
+        self._ai_waiting: dict[str, WaitingTurn] = {}
         #: the person whose line the hub is answering now (its private answers are bound to them)
         self._speaker: User | None = None
         self._syncing: set[str] = set()
@@ -218,6 +228,7 @@ class IrcTransport:
     async def stop(self, message: str = "bazaarbot is going away", drain: float = 3.0) -> None:
         """Send what is queued (for up to ``drain`` seconds), QUIT and close."""
         self._stopping = True
+        self._flush_ai_turns()  # AI turns held for the next one leave now
         connection = self._connection
         if connection is not None and connection.connected and self.registered.is_set() and drain > 0:
             with contextlib.suppress(TimeoutError):
@@ -235,6 +246,11 @@ class IrcTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its channel or a Tell for its nick, split into safe lines."""
         if isinstance(message, Say):
+            if message.ai_turn and not message.listing:
+                self._ai_turn(message)
+                return
+            self._flush_ai_turns()
+            self._ai_waiting.pop(self.roster.fold(clean_word(message.channel)), None)
             if message.listing:
                 self._say_bulk(message)
             else:
@@ -290,6 +306,66 @@ class IrcTransport:
             return
         for line in self._channel_lines(channel, text, colors):
             self.queue.put(line, target=self.roster.fold(channel))
+
+    def _ai_turn(self, message: Say) -> None:
+        """Gather the AI turns of a channel until a person is to act (or ``ai_hold`` passed): one line.
+
+        The lines sent together are one AI step; a step that leaves a person to act (its line
+        mentions them) or any other line for the channel sends what was gathered.
+        """
+        channel = clean_word(message.channel)
+        units = self._ai_parts.setdefault(channel, [])
+        if channel not in self._ai_step_open:  # the first line of a step: a new unit
+            units.append([])
+            self._ai_step_open.add(channel)
+            asyncio.get_running_loop().call_soon(self._ai_step_open.discard, channel)
+        units[-1].append((message.text, message.colors))
+        loop = asyncio.get_running_loop()
+        if message.mentions:
+            loop.call_soon(self._flush_ai_turns)
+        elif self._ai_timer is None:
+            self._ai_timer = loop.call_later(self.ai_hold, self._flush_ai_turns)
+
+    def _flush_ai_turns(self) -> None:
+        """Each channel's gathered AI turns leave packed in as few lines as fit, one line per turn at most,
+        the first joined to the AI line still waiting in the queue when it fits there."""
+        if self._ai_timer is not None:
+            self._ai_timer.cancel()
+            self._ai_timer = None
+        parts, self._ai_parts = self._ai_parts, {}
+        for channel, units in parts.items():
+            if not channel.startswith(("#", "&")) or not units:
+                continue
+            colors = any(c for unit in units for _, c in unit)
+
+            def fits(text: str, channel: str = channel, colors: bool = colors) -> bool:
+                return len(self._channel_lines(channel, text, colors)) == 1
+
+            texts = [one_line([t for t, _ in unit], fits) for unit in units if unit]
+            target = self.roster.fold(channel)
+            waiting = self._ai_waiting.get(target)
+            current = ""
+            if waiting is not None and self.queue.waiting.holds(target, waiting.item):
+                current = waiting.text
+            else:
+                waiting = None
+            packed: list[str] = []
+            for text in texts:
+                if current and fits(f"{current} {text}"):
+                    current = f"{current} {text}"
+                    continue
+                if current:
+                    packed.append(current)
+                current = text
+            packed.append(current)
+            if waiting is not None:
+                first = packed.pop(0)
+                waiting.item.line = self._channel_lines(channel, first, colors)[0]
+                waiting.text = first
+            for text in packed:
+                item = self.queue.put(self._channel_lines(channel, text, colors)[0], target=target)
+                if item is not None:
+                    self._ai_waiting[target] = WaitingTurn(item, text)
 
     def _channel_lines(self, channel: str, text: str, colors: bool = False) -> list[str]:
         """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget."""
