@@ -15,8 +15,8 @@ from dataclasses import replace
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
-from bazaarbot.dbfile import DbFileError, check_db
 from bazaarbot.i18n import preload_catalogues, set_language
+from bazaarbot.store.dbfile import DbFileError, check_db
 
 log = logging.getLogger("bazaarbot")
 
@@ -41,7 +41,7 @@ def _check_game(config: Config) -> None:
 
 
 def _console(args: argparse.Namespace) -> int:
-    from bazaarbot.hub import Hub
+    from bazaarbot.hub.hub import Hub
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)
@@ -85,7 +85,7 @@ def _console(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from bazaarbot.collector import CollectorPolicy
-    from bazaarbot.hub import Hub
+    from bazaarbot.hub.hub import Hub
     from bazaarbot.shutdown import shut_down
 
     config = load_config(args.config)
@@ -259,7 +259,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    from bazaarbot.backup import BackupError, backup, describe_copy
+    from bazaarbot.store.backup import BackupError, backup, describe_copy
 
     config = load_config(args.config)
     try:
@@ -272,7 +272,7 @@ def _backup(args: argparse.Namespace) -> int:
 
 
 def _restore_check(args: argparse.Namespace) -> int:
-    from bazaarbot.backup import BackupError, describe_restore, restore_check
+    from bazaarbot.store.backup import BackupError, describe_restore, restore_check
 
     try:
         report = restore_check(args.path)

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bazaarbot.addresses import ProxyConfigError, normalize_base_path, parse_networks
 from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
 from bazaarbot.metrics import METRICS_ACCESS
+from bazaarbot.text.addresses import ProxyConfigError, normalize_base_path, parse_networks
 
 
 class ConfigError(ValueError):

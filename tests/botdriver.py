@@ -9,11 +9,11 @@ from pathlib import Path
 from countgame import GAME as COUNT
 
 from bazaarbot.ai import DEFAULT_LEVELS, AiPool
-from bazaarbot.commandmark import render
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.store import Store
+from bazaarbot.text.commandmark import render
 
 NETWORK = "test"
 

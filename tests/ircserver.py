@@ -27,7 +27,7 @@ import pytest
 import pytest_asyncio
 
 from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.irc import IrcTransport
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from botdriver import Driver, said, text
 
-from bazaarbot.commandmark import MARK
 from bazaarbot.config import BotSettings, RateLimit
+from bazaarbot.text.commandmark import MARK
 
 
 class Clock:

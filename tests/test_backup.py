@@ -11,7 +11,7 @@ from pathlib import Path
 
 from consoleproc import Console
 
-from bazaarbot.backup import BackupError, backup, restore_check
+from bazaarbot.store.backup import BackupError, backup, restore_check
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:

@@ -6,7 +6,7 @@ import itertools
 import tracemalloc
 
 from bazaarbot.config import RateLimit
-from bazaarbot.hub import RateLimiter
+from bazaarbot.hub.hub import RateLimiter
 from plugins.jaipur import rules
 
 

@@ -8,7 +8,7 @@ import string
 import pytest
 
 from bazaarbot.i18n import LOCALE_DIR
-from bazaarbot.i18n_tools import (
+from bazaarbot.i18n.tools import (
     LANGUAGES,
     WEB_CATALOGUES,
     WEB_DOMAIN,

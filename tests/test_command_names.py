@@ -6,10 +6,10 @@ import io
 import json
 
 import bazaarbot.commands  # noqa: F401  (the declared commands are what a sentence marks)
-from bazaarbot.commandmark import MARK, command, mark, render
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Tell
-from bazaarbot.sanitize import sanitize
+from bazaarbot.text.commandmark import MARK, command, mark, render
+from bazaarbot.text.sanitize import sanitize
 from bazaarbot.transports.console import ConsoleTransport
 from bazaarbot.transports.web.encoding import encode
 

@@ -14,7 +14,7 @@ import string
 import pytest
 from consoleproc import Console, private
 
-from bazaarbot.i18n_tools import read_catalogue
+from bazaarbot.i18n.tools import read_catalogue
 from bazaarbot.registry import discover
 
 GAMES = sorted(discover())

@@ -7,8 +7,8 @@ import random
 from botdriver import NETWORK, Driver
 
 from bazaarbot.config import BotSettings, RateLimit
-from bazaarbot.gamelog import GameLogs
 from bazaarbot.registry import discover
+from bazaarbot.table.gamelog import GameLogs
 
 GAMES = discover()
 

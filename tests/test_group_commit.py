@@ -10,7 +10,7 @@ from botdriver import NETWORK, Driver, told
 
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.messages import Incoming, Outgoing, Say, User
-from bazaarbot.store_writer import StoreWriter
+from bazaarbot.store.writer import StoreWriter
 
 
 class DiskChecker:

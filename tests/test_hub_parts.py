@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 
 from bazaarbot.commands import CommandHost
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.transports.base import HubPort
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.i18n.readers import ReaderLanguages
 
 
 def _languages(prefs: dict | None = None) -> ReaderLanguages:

@@ -6,9 +6,9 @@ import io
 
 import pytest
 
-from bazaarbot.commandmark import render
 from bazaarbot.config import ConfigError, IrcNetwork, parse_config
 from bazaarbot.messages import Say, Tell
+from bazaarbot.text.commandmark import render
 from bazaarbot.transports.console import ConsoleTransport
 from bazaarbot.transports.irc import IrcTransport
 from bazaarbot.transports.irc.pager import Pager, more_line

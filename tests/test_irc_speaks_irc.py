@@ -31,7 +31,7 @@ from ircserver import (
 
 from bazaarbot.commands import REGISTRY
 from bazaarbot.config import IrcNetwork
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.transports.irc import IrcTransport
 from bazaarbot.transports.irc.sendqueue import TokenBucket
 

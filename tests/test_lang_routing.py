@@ -15,11 +15,11 @@ import pytest
 from botdriver import NETWORK, Driver, told
 from test_console_languages import EXPECTED, TO_ACT, english_fragments
 
-from bazaarbot.commandmark import render
 from bazaarbot.config import BotSettings, ConfigError, RateLimit, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.registry import discover
+from bazaarbot.text.commandmark import render
 
 GAMES = sorted(discover())
 GERMAN_HAND = "Deine Hand"

@@ -9,8 +9,7 @@ import shutil
 import pytest
 from botdriver import Driver, text
 
-from bazaarbot import i18n
-from bazaarbot.i18n import (
+from bazaarbot.i18n.catalogue import (
     LOCALE_DIR,
     _,
     available_languages,
@@ -22,6 +21,7 @@ from bazaarbot.i18n import (
     set_language,
     translation,
 )
+from bazaarbot.i18n import catalogue as i18n
 from bazaarbot.registry import discover
 from bazaarbot.transports.irc.split import payload_budget, prefix_length, split_text
 

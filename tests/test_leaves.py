@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bazaarbot.leaves import PendingLeaves
+from bazaarbot.people.leaves import PendingLeaves
 
 
 async def test_the_leave_runs_after_its_grace():

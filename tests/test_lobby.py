@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from botdriver import Driver, said, text, told
 
-from bazaarbot.commandmark import render
+from bazaarbot.text.commandmark import render
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ import pytest
 from synapse import Player, Synapse, synapse_server  # noqa: F401
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
 
 # one homeserver for the module: its tests stay together on one xdist worker

@@ -9,7 +9,7 @@ from botdriver import NETWORK, TEST_LEVELS, Recorder, thread_ai_pool
 from countgame import GAME as COUNT
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, User
 from bazaarbot.metrics import Metrics, allowed
 from bazaarbot.store import Store

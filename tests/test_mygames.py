@@ -139,7 +139,7 @@ async def test_tables_over_irc_and_a_welcome_back_on_joining(
 def test_the_pages_list_carries_every_field_of_an_entry_and_its_line() -> None:
     from dataclasses import fields
 
-    from bazaarbot.mygames import TableEntry, as_data
+    from bazaarbot.people.mygames import TableEntry, as_data
 
     entry = TableEntry("#a", "Jaipur", True, True, ("ann",), 61.4, False)
     (data,) = as_data([entry])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bazaarbot.i18n_tools import ROOT, extract_html
+from bazaarbot.i18n.tools import ROOT, extract_html
 
 STATIC = ROOT / "bazaarbot" / "transports" / "web" / "static"
 SCRIPTS = [STATIC / "app.js", STATIC / "ratings.js", *sorted(ROOT.glob("plugins/*/web/table.js"))]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 
 from bazaarbot.i18n import current_language
-from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.pipeline.deliver import deliver
 from bazaarbot.pipeline.localize import Localizer

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bazaarbot.i18n import _, language
-from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.messages import Say, Tell
 from bazaarbot.pipeline.localize import Localizer
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from botdriver import NETWORK, Driver
 
-from bazaarbot.commandmark import render
 from bazaarbot.commands import CommandSpec, Who
 from bazaarbot.messages import Say, Tell, User
 from bazaarbot.pipeline.permission import paused_refusal, refusal, seat_limit
 from bazaarbot.table import Actor
+from bazaarbot.text.commandmark import render
 
 
 def _spec(who: Who) -> CommandSpec:

@@ -10,8 +10,8 @@ from bazaarbot.commands.local_names import LOCAL_NAMES
 from bazaarbot.commands.registry import REGISTRY
 from bazaarbot.config import BotSettings, RateLimit
 from bazaarbot.i18n import _, language, localized
-from bazaarbot.movewords import command_here, command_phrase
 from bazaarbot.registry import discover
+from bazaarbot.words.moves import command_here, command_phrase
 from plugins.jaipur import GAME as JAIPUR
 
 

@@ -161,7 +161,7 @@ def test_reviews_under_way_are_bounded(tmp_path):
 
 
 def test_an_undone_step_is_not_part_of_the_reviewed_or_replayed_game():
-    from bazaarbot.teach.steps import replay
+    from bazaarbot.table.steps import replay
 
     moves = [
         {"n": 0, "seat": 0, "text": "add 1"},
@@ -192,7 +192,7 @@ def test_a_replay_gives_public_steps_and_refuses_a_log_that_no_longer_replays(tm
 
 
 def _final(bot: Driver, game_id: int):
-    from bazaarbot.teach.steps import replay
+    from bazaarbot.table.steps import replay
 
     record = bot.hub.store.game_record(game_id)
     return replay(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from bazaarbot.commandmark import MARK
+from bazaarbot.text.commandmark import MARK
 from bazaarbot.transports.web import viewframe
 from bazaarbot.transports.web.encoding import batch, dumps, encode, render_marks
 from bazaarbot.transports.web.viewframe import EncodedPublic, encode_you

@@ -10,7 +10,7 @@ import pytest
 from webfixtures import Served, WsClient
 
 from bazaarbot.config import BotSettings, RateLimit, WebLimits, WebSettings
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.registry import discover
 from bazaarbot.store import Store
 from bazaarbot.transports.web import WebTransport

@@ -15,7 +15,7 @@ from webfixtures import Served, chromium, serve
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
-from bazaarbot.teach.steps import replay
+from bazaarbot.table.steps import replay
 
 pytestmark = pytest.mark.browser
 

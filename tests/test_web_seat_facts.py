@@ -8,7 +8,7 @@ from botdriver import Driver
 from countgame import GAME as COUNT
 
 from bazaarbot.config import BotSettings, RateLimit
-from bazaarbot.seatview import clock, seating, take_back
+from bazaarbot.tableview.seats import clock, seating, take_back
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 
 NOW = [1_000_000.0]

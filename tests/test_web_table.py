@@ -19,7 +19,7 @@ from webfixtures import Served, chromium, frames_in, player, serve
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
-from bazaarbot.tableview import INLINE_COMMANDS
+from bazaarbot.tableview.table import INLINE_COMMANDS
 
 pytestmark = pytest.mark.browser
 

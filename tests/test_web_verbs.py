@@ -7,9 +7,9 @@ from pathlib import Path
 from webfixtures import Served, WsClient, player, serve
 
 from bazaarbot.i18n import language
-from bazaarbot.movewords import command_here
 from bazaarbot.registry import discover
-from bazaarbot.tableview import INLINE_COMMANDS
+from bazaarbot.tableview.table import INLINE_COMMANDS
+from bazaarbot.words.moves import command_here
 
 GAMES = discover()
 ROOM = "#bazaar"

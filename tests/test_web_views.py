@@ -197,7 +197,7 @@ async def test_game_files_come_from_the_plugin_folder_and_nothing_else(tmp_path:
 
 
 def test_is_addressed_follows_the_hubs_own_reading_of_a_line(tmp_path: Path) -> None:
-    from bazaarbot.hub import Hub
+    from bazaarbot.hub.hub import Hub
     from bazaarbot.messages import Incoming
     from bazaarbot.store import Store
 

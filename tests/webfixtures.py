@@ -16,7 +16,7 @@ from botdriver import TEST_LEVELS, thread_ai_pool
 from countgame import GAME as COUNT
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit, WebLimits, WebSettings
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
 from bazaarbot.transports.web import WebTransport

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bazaarbot.collector import CollectorPolicy
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.store import Store
 

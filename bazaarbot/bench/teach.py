@@ -25,10 +25,9 @@ from bazaarbot.ai.choose import choose_action, game_named
 from bazaarbot.ai.levels import Level
 from bazaarbot.ai.pool import AiPool
 from bazaarbot.ai.seed import ai_seed
-
-from .budgets import REVIEW_SECONDS, hint_budget, review_budget
-from .hint import hint
-from .review import review
+from bazaarbot.teach.budgets import REVIEW_SECONDS, hint_budget, review_budget
+from bazaarbot.teach.hint import hint
+from bazaarbot.teach.review import review
 
 #: hints asked per game, spread over its decisions
 HINTS_PER_GAME = 8

@@ -9,7 +9,7 @@ from bazaarbot.delivery import PagingTransport
 from bazaarbot.i18n import N_, _, language
 from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import GamePlugin
-from bazaarbot.wording import players_label
+from bazaarbot.words.counts import players_label
 
 
 @command("games", N_("list the games this bot can run"), aliases=("list", "spiele", "juegos"), table=False)

@@ -7,8 +7,8 @@ declared with its command (a test checks it), so what is shown can be typed.
 
 from __future__ import annotations
 
-from bazaarbot.commandmark import command as named
 from bazaarbot.i18n import current_language, phrase
+from bazaarbot.text.commandmark import command as named
 
 LOCAL_NAMES: dict[str, dict[str, str]] = {
     "de": {

@@ -6,7 +6,7 @@ from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import command
 from bazaarbot.i18n import N_
 from bazaarbot.messages import Outgoing
-from bazaarbot.mygames import entries, listing
+from bazaarbot.people.mygames import entries, listing
 
 
 @command(

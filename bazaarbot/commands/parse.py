@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from bazaarbot.commands.registry import REGISTRY
-from bazaarbot.sanitize import sanitize
+from bazaarbot.text.sanitize import sanitize
 
 __all__ = ["Command", "addressed_text", "command_body", "parse_command", "sanitize"]
 

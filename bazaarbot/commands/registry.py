@@ -13,12 +13,12 @@ import enum
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from bazaarbot.commandmark import command as named
-from bazaarbot.commandmark import declare
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.local_names import listed_name
 from bazaarbot.i18n import _, phrase
 from bazaarbot.messages import Outgoing
+from bazaarbot.text.commandmark import command as named
+from bazaarbot.text.commandmark import declare
 
 
 class Where(enum.Enum):

@@ -9,5 +9,5 @@
 6. after commit    game-finished: ``rating`` rates a game once the unit that ended it is on disk
 7. ``deliver``     every message to the transport of its network
 
-``bazaarbot/hub.py`` runs them top to bottom in ``Hub._line`` and ``Hub.run_and_send``.
+``bazaarbot/hub/hub.py`` runs them top to bottom in ``Hub._line`` and ``Hub.run_and_send``.
 """

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing, Tell
 from bazaarbot.pipeline.events import Change, TableEvents
-from bazaarbot.sanitize import sanitize
 from bazaarbot.store import Store
-from bazaarbot.store_writer import PREFS, Unit
+from bazaarbot.store.writer import PREFS, Unit
 from bazaarbot.table import Table
+from bazaarbot.text.sanitize import sanitize
 
 log = logging.getLogger(__name__)
 

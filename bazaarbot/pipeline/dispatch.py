@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bazaarbot.commandmark import command as named
 from bazaarbot.commands import REGISTRY, Command, CommandHost, Context, Where
 from bazaarbot.commands.local_names import name_phrase
 from bazaarbot.i18n import _
@@ -18,6 +17,7 @@ from bazaarbot.pipeline.permission import paused_refusal, refusal
 from bazaarbot.pipeline.private_target import private_target
 from bazaarbot.pipeline.reading import Line, typo_hint
 from bazaarbot.table import Actor, Table
+from bazaarbot.text.commandmark import command as named
 
 
 class DispatchHost(CommandHost, Protocol):

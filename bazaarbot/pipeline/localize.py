@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bazaarbot.i18n import localized_text
-from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.messages import Outgoing, Tell
 
 

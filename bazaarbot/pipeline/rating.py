@@ -5,7 +5,7 @@ from __future__ import annotations
 from bazaarbot.messages import Outgoing, Say
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
-from bazaarbot.store_writer import Unit
+from bazaarbot.store.writer import Unit
 from bazaarbot.table import Table
 
 

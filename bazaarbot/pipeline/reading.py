@@ -13,9 +13,9 @@ from bazaarbot.commands import Command, parse_command
 from bazaarbot.commands.plain import PLAIN_WORD_COMMANDS, plain_command
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Tell, User
-from bazaarbot.sanitize import sanitize
 from bazaarbot.table import Table
-from bazaarbot.typos import corrected_move
+from bazaarbot.text.sanitize import sanitize
+from bazaarbot.words.typos import corrected_move
 
 __all__ = ["PLAIN_WORD_COMMANDS", "Line", "Reading", "clean", "read", "typo_hint"]
 

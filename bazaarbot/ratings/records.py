@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from bazaarbot.ratings.identity import AI_NETWORK, is_ai
 from bazaarbot.ratings.model import Rating
-from bazaarbot.teach.records import HINTED_GAMES
+from bazaarbot.store.teaching import HINTED_GAMES
 
 
 @dataclass(frozen=True)

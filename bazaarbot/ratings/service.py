@@ -22,7 +22,7 @@ from bazaarbot.ratings.model import Rating
 from bazaarbot.ratings.records import Change, PastGame, RatingRecords, Standing
 from bazaarbot.ratings.text import changes_line, who
 from bazaarbot.store import Store
-from bazaarbot.teach.records import HINTED_GAMES
+from bazaarbot.store.teaching import HINTED_GAMES
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """AI seats: ``/addbot``, an AI taking over a person's seat, the person coming back, sitting in.
 
 The table decides *who* plays a seat; the AI's thinking happens elsewhere
-(``bazaarbot.autoplay`` asks a worker process). When an answer comes back
+(``bazaarbot.hub.autoplay`` asks a worker process). When an answer comes back
 the table checks it still answers the decision it was asked for, so a move
 that arrives after a reset, the game's end or a seat taken back is dropped.
 """

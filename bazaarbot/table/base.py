@@ -13,12 +13,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bazaarbot.gamelog import PlayedMove
 from bazaarbot.i18n import _, language, localized_text
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
-from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import SeatRow, Store
+from bazaarbot.store.seatcodes import SeatCodes
+from bazaarbot.table.gamelog import PlayedMove
 from bazaarbot.table.seats import Seat
 
 

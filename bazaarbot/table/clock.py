@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from bazaarbot.config import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
-from bazaarbot.movewords import command_phrase
 from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, Decision
 from bazaarbot.table.durations import parse_duration, say_duration
 from bazaarbot.table.presence import CORRESPONDENCE_SECONDS, Presence
 from bazaarbot.table.seats import Actor
+from bazaarbot.words.moves import command_phrase
 
 #: the second reminder comes this many seconds before the end
 LAST_CALL = 30.0

@@ -7,14 +7,14 @@ import random
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bazaarbot.gamelog import PlayedMove
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Result
 from bazaarbot.table.ai_seats import AiSeats
+from bazaarbot.table.gamelog import PlayedMove
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
-from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD, taken_back
-from bazaarbot.wording import number
+from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, taken_back
+from bazaarbot.words.counts import number
 
 log = logging.getLogger(__name__)
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from bazaarbot.digits import is_number
-from bazaarbot.digits import number as ascii_number
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
+from bazaarbot.table.options import TABLE_OPTIONS
 from bazaarbot.table.seats import Actor, Seat
-from bazaarbot.teach.options import TABLE_OPTIONS
-from bazaarbot.wording import players_label
+from bazaarbot.text.digits import is_number
+from bazaarbot.text.digits import number as ascii_number
+from bazaarbot.words.counts import players_label
 
 #: seconds within which every person in a game must say /reset for it to happen
 RESET_AGREEMENT = 120.0

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, User
-from bazaarbot.movewords import command_here
 from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor
-from bazaarbot.wording import players_label
+from bazaarbot.words.counts import players_label
+from bazaarbot.words.moves import command_here
 
 
 class Views(TableBase):

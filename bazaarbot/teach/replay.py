@@ -18,11 +18,11 @@ from typing import Any
 from bazaarbot.i18n import _, current_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
-from bazaarbot.tableview import result_data
+from bazaarbot.store.teaching import TeachingRecords
+from bazaarbot.table.steps import replay
+from bazaarbot.tableview.table import result_data
 
-from .records import TeachingRecords
 from .review import chance_lines
-from .steps import replay
 
 log = logging.getLogger(__name__)
 

@@ -17,9 +17,9 @@ from bazaarbot.ai.choose import game_named
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.ai.seed import ai_seed
 from bazaarbot.plugin import GamePlugin
+from bazaarbot.table.steps import SKIP_RECORD, replay
 
 from .analysis import action_of, judge
-from .steps import SKIP_RECORD, replay
 
 #: how many decisions per person the review names
 WORST_DECISIONS = 3

@@ -24,13 +24,13 @@ from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, Tell, User
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import Store
-from bazaarbot.store_writer import table_scope
+from bazaarbot.store.teaching import TeachingRecords
+from bazaarbot.store.writer import table_scope
 from bazaarbot.table import Table
+from bazaarbot.table.options import hints_on
 
 from .budgets import REVIEW_SECONDS, hint_budget, review_budget
 from .hint import hint
-from .options import hints_on
-from .records import TeachingRecords
 from .review import review, worst
 from .text import hint_lines, review_lines
 

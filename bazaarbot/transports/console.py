@@ -15,8 +15,8 @@ import re
 import sys
 from typing import TextIO
 
-from bazaarbot.commandmark import render
 from bazaarbot.messages import Incoming, Outgoing, Say, User
+from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
 
 LINE = re.compile(r"^\s*([^\s:@]+)(?:@(#[^\s:]+|dm))?:\s?(.*)$")

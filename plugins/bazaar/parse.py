@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bazaarbot.digits import is_number
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
+from bazaarbot.text.digits import is_number
 
 from . import colours as col
 from .colours import NCOL

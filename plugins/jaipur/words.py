@@ -7,7 +7,7 @@ these words, so a command shown in German can be typed back as shown.
 
 from __future__ import annotations
 
-from bazaarbot.digits import is_number
+from bazaarbot.text.digits import is_number
 
 #: English word -> (the word after a count of 1 or none, the word after a larger count)
 _WORDS: dict[str, dict[str, tuple[str, str]]] = {

@@ -21,9 +21,9 @@ A dice group V may also be named by its field word (``move sacks west``).
 
 from __future__ import annotations
 
-from bazaarbot.digits import is_number
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
+from bazaarbot.text.digits import is_number
 
 from .board import (
     CROSSING,

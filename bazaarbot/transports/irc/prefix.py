@@ -8,7 +8,7 @@ command line for the hub, which reads ``!``.
 
 from __future__ import annotations
 
-from bazaarbot.commandmark import render
+from bazaarbot.text.commandmark import render
 
 #: the command character the hub reads on every network
 HUB_PREFIX = "!"

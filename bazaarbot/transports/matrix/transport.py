@@ -43,10 +43,10 @@ from nio import (
 )
 from nio.api import RoomPreset
 
-from bazaarbot.commandmark import render
 from bazaarbot.config import MatrixAccount
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.matrix import content
 from bazaarbot.transports.matrix.outbox import Board, Item, Outbox

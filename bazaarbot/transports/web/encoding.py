@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from bazaarbot.commandmark import MARK, SLASH
+from bazaarbot.text.commandmark import MARK, SLASH
 
 #: how a marked command's character appears inside JSON text (a control character is escaped)
 _MARK_IN_JSON = orjson.dumps(MARK).decode()[1:-1]

@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bazaarbot.addresses import Address, parse_networks
+from bazaarbot.text.addresses import Address, parse_networks
 
 #: one ``for=`` / ``proto=`` pair of an RFC 7239 ``Forwarded`` element
 _FORWARDED_PAIR = re.compile(r'\s*(for|proto)\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s]*)\s*', re.IGNORECASE)

@@ -82,7 +82,7 @@ from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from bazaarbot.metrics import allowed as metrics_allowed
-from bazaarbot.sanitize import sanitize
+from bazaarbot.text.sanitize import sanitize
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.web.address import client_address, network_prefix
 from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens

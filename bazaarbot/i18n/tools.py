@@ -1,4 +1,4 @@
-"""Catalogue upkeep: ``python -m bazaarbot.i18n_tools refresh`` extracts, merges and compiles.
+"""Catalogue upkeep: ``python -m bazaarbot.i18n.tools refresh`` extracts, merges and compiles.
 
 Two gettext domains live in ``bazaarbot/locale/<lang>/LC_MESSAGES/``:
 
@@ -37,7 +37,7 @@ from babel.messages.pofile import read_po, write_po
 from bazaarbot import __version__
 from bazaarbot.i18n import DOMAIN, LOCALE_DIR, forget_catalogues
 
-PACKAGE = Path(__file__).parent
+PACKAGE = Path(__file__).parent.parent
 ROOT = PACKAGE.parent
 STATIC = PACKAGE / "transports" / "web" / "static"
 WEB_DOMAIN = "web"
@@ -195,7 +195,7 @@ def web_catalogues_source(locale_dir: Path = LOCALE_DIR, languages: Iterable[str
     return (
         "// The chat page's words in every language the bot speaks.\n"
         "// Generated from bazaarbot/locale/*/LC_MESSAGES/web.po by\n"
-        "// `python -m bazaarbot.i18n_tools refresh`; do not edit by hand.\n"
+        "// `python -m bazaarbot.i18n.tools refresh`; do not edit by hand.\n"
         f"window.BAZAARBOT_CATALOGUES = {body};\n"
     )
 
@@ -206,7 +206,7 @@ def write_web_catalogues(locale_dir: Path = LOCALE_DIR, languages: Iterable[str]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m bazaarbot.i18n_tools", description=(__doc__ or "").split("\n")[0]
+        prog="python -m bazaarbot.i18n.tools", description=(__doc__ or "").split("\n")[0]
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("refresh", help="extract every source sentence, update the .po files, compile them")

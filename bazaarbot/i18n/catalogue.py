@@ -26,9 +26,9 @@ from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
 
-from bazaarbot.commandmark import mark
+from bazaarbot.text.commandmark import mark
 
-LOCALE_DIR = Path(__file__).parent / "locale"
+LOCALE_DIR = Path(__file__).parent.parent / "locale"
 DOMAIN = "bazaarbot"
 SOURCE_LANGUAGE = "en"
 

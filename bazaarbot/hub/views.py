@@ -15,19 +15,19 @@ from typing import Any
 
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
-from bazaarbot.gamelog import GameLogs
 from bazaarbot.i18n import current_language, default_language, language
+from bazaarbot.i18n.page_language import page_language
 from bazaarbot.messages import SeatedPerson
 from bazaarbot.metrics import Metrics
-from bazaarbot.mygames import as_data, entries
-from bazaarbot.page_language import page_language
+from bazaarbot.people.mygames import as_data, entries
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
 from bazaarbot.store import Store
 from bazaarbot.table import Table
-from bazaarbot.tableview import public_view, verb_commands, your_view
+from bazaarbot.table.gamelog import GameLogs
+from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
 

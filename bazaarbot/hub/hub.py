@@ -18,18 +18,20 @@ from pathlib import Path
 from typing import Any
 
 from bazaarbot.ai import AiPool
-from bazaarbot.autoplay import TICK_SECONDS, Autoplay
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
 from bazaarbot.delivery import PacedTransport, Transport
-from bazaarbot.hub_identity import IdentityEvents
-from bazaarbot.hub_languages import LanguageChoices
-from bazaarbot.hub_services import HandlerServices
-from bazaarbot.hub_views import TransportViews
+from bazaarbot.hub.autoplay import TICK_SECONDS, Autoplay
+from bazaarbot.hub.identity import IdentityEvents
+from bazaarbot.hub.languages import LanguageChoices
+from bazaarbot.hub.services import HandlerServices
+from bazaarbot.hub.views import TransportViews
 from bazaarbot.i18n import language
-from bazaarbot.i18n_readers import ReaderLanguages
-from bazaarbot.leaves import PendingLeaves
+from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.messages import Incoming, Outgoing, User
 from bazaarbot.metrics import Metrics, watch_pool, watch_tables
+from bazaarbot.people.leaves import PendingLeaves
+from bazaarbot.people.returning import Returns
+from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline import dispatch
 from bazaarbot.pipeline.admins import NO_ADMINS, is_admin
 from bazaarbot.pipeline.commit import Commit, unsaved
@@ -45,15 +47,13 @@ from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
-from bazaarbot.restore import reload_table, restore_into
-from bazaarbot.returning import Returns
-from bazaarbot.sanitize import sanitize
-from bazaarbot.seat_index import SeatIndex
-from bazaarbot.seatcodes import SeatCodes
 from bazaarbot.store import Store
-from bazaarbot.store_writer import Unit
+from bazaarbot.store.seatcodes import SeatCodes
+from bazaarbot.store.writer import Unit
 from bazaarbot.table import Actor, Seat, Table
+from bazaarbot.table.restore import reload_table, restore_into
 from bazaarbot.teach.teacher import Teacher
+from bazaarbot.text.sanitize import sanitize
 
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
-from bazaarbot.teach.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
+from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
 BOT_RECORDS = (UNDO_RECORD, SKIP_RECORD)

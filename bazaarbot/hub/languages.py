@@ -7,7 +7,7 @@ language of the table it is routed to.
 
 from __future__ import annotations
 
-from bazaarbot.i18n_readers import ReaderLanguages
+from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.pipeline.reading import Line
 from bazaarbot.table import Table
 

@@ -22,9 +22,9 @@ from typing import Any
 
 import sqlite_utils
 
-from bazaarbot.commandmark import render
-from bazaarbot.store_writer import PREFS, StoreWriter, Unit, table_scope
-from bazaarbot.teach.records import migrate_teaching
+from bazaarbot.store.teaching import migrate_teaching
+from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
+from bazaarbot.text.commandmark import render
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
 from bazaarbot.messages import Outgoing, User
-from bazaarbot.mygames import sits_at
+from bazaarbot.people.mygames import sits_at
+from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.pipeline.permission import seat_limit
-from bazaarbot.seat_index import SeatIndex
 from bazaarbot.store import Store
 from bazaarbot.table import Table
 

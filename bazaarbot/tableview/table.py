@@ -12,12 +12,12 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from bazaarbot.gamelog import Replay
 from bazaarbot.i18n import _, current_language
-from bazaarbot.movewords import command_here
 from bazaarbot.plugin import Result
-from bazaarbot.seatview import clock, seating, take_back
 from bazaarbot.table import Table
+from bazaarbot.table.gamelog import Replay
+from bazaarbot.tableview.seats import clock, seating, take_back
+from bazaarbot.words.moves import command_here
 
 #: log entries a view carries (the page keeps what it has seen; a reload shows this many)
 LOG_TAIL = 80

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from bazaarbot.i18n import _, language, localized_text
 from bazaarbot.messages import Outgoing, Tell
-from bazaarbot.mygames import entries, sits_at
+from bazaarbot.people.mygames import entries, sits_at
 from bazaarbot.table import Actor, Table
 from bazaarbot.table.clock import REMIND_GAP
 from bazaarbot.table.durations import say_duration

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.movewords import verbs_in_every_language
 from bazaarbot.plugin import GamePlugin, MoveError
+from bazaarbot.words.moves import verbs_in_every_language
 
 
 def one_slip_apart(a: str, b: str) -> bool:

@@ -10,15 +10,15 @@ from dataclasses import replace
 
 from bazaarbot.config import BotSettings
 from bazaarbot.i18n import _, language
-from bazaarbot.leaves import PendingLeaves
 from bazaarbot.messages import Outgoing, Tell, User
+from bazaarbot.people.leaves import PendingLeaves
+from bazaarbot.people.returning import Returns
+from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.ratings import Ratings
-from bazaarbot.returning import Returns
-from bazaarbot.sanitize import sanitize
-from bazaarbot.seat_index import SeatIndex
-from bazaarbot.seatcodes import SeatCodes
+from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.table import Table
+from bazaarbot.text.sanitize import sanitize
 
 
 class IdentityEvents:

@@ -1,0 +1,13 @@
+"""The hub: where every line and event from a transport meets the tables, and what it sends back.
+
+Owns ``Hub`` (``hub``), the composition of the pipeline's stages and of its
+parts: the transports' views and the web's drawn tables (``views``), people
+arriving, leaving and renaming (``identity``), the services commands are
+given (``services``), language choices (``languages``), and the AI seats'
+turns run in the background (``autoplay``).
+
+May import: every core package below it (``messages``, ``delivery``,
+``text``, ``i18n``, ``plugin``, ``registry``, ``words``, ``ai``, ``config``,
+``store``, ``table``, ``people``, ``ratings``, ``tableview``, ``teach``,
+``commands``, ``pipeline``, ``metrics``); never ``transports`` or ``cli``.
+"""
