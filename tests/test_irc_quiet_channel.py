@@ -13,7 +13,7 @@ import pytest
 from ircserver import IrcServer, RawClient, closing, ircserver, network_settings, start_bot, wait_until
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
-from bazaarbot.hub import Hub
+from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Outgoing, Say
 from bazaarbot.store import Store
 
