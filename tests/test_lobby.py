@@ -385,9 +385,8 @@ def test_games_rules_and_help(bot):
 
 
 def test_the_game_cannot_change_to_one_that_seats_fewer_than_are_seated(tmp_path):
-    from plugins.jaipur import GAME as JAIPUR
-
     from bazaarbot.registry import discover
+    from plugins.jaipur import GAME as JAIPUR
 
     bot = Driver(tmp_path / "bot.sqlite", games={"bazaar": discover()["bazaar"], "jaipur": JAIPUR})
     bot.line("alice", "/new bazaar")
@@ -395,7 +394,8 @@ def test_the_game_cannot_change_to_one_that_seats_fewer_than_are_seated(tmp_path
     bot.line("alice", "/addbot easy")
     out = bot.line("alice", "/new jaipur")
     assert told(out, "alice") == [
-        "Jaipur takes at most 2 players and 3 would sit here: AI:easy must leave first (/leave, or /kick by the host)."
+        "Jaipur takes at most 2 players and 3 would sit here: AI:easy must leave first"
+        " (/leave, or /kick by the host)."
     ]
     assert bot.table.game_name == "bazaar", "nothing changed"
     out = bot.line("carol", "/new jaipur")
