@@ -39,10 +39,11 @@ def account(server: Synapse, bot: Any, rooms: tuple[str, ...] = ()) -> MatrixAcc
     )
 
 
-async def start_bot(hub: Hub, settings: MatrixAccount) -> Any:
+async def start_bot(hub: Hub, settings: MatrixAccount, **transport: Any) -> Any:
     from bazaarbot.transports.matrix import MatrixTransport
 
-    bot = MatrixTransport(settings, reconnect_min=0.1, reconnect_max=0.5, sync_timeout=5.0)
+    transport = {"reconnect_min": 0.1, "reconnect_max": 0.5, "sync_timeout": 5.0, **transport}
+    bot = MatrixTransport(settings, **transport)
     await bot.start(hub)
     await hub.start()
     deadline = time.monotonic() + 15
@@ -72,12 +73,14 @@ class Cast:
         self.players: list[Player] = []
         self.closing: list[Any] = []
 
-    async def bot(self, hub: Hub, rooms: tuple[str, ...], per_second: int | None = None) -> Any:
+    async def bot(
+        self, hub: Hub, rooms: tuple[str, ...], per_second: int | None = None, **transport: Any
+    ) -> Any:
         """The bot on a new account, in ``rooms``; ``per_second`` lowers the homeserver's limit for it."""
         user = self.server.register(unique("bazaarbot"))
         if per_second is not None:
             self.server.limit_messages(user.user_id, per_second, 2)
-        bot = await start_bot(hub, account(self.server, user, rooms=rooms))
+        bot = await start_bot(hub, account(self.server, user, rooms=rooms), **transport)
         self.closing.append(bot)
         return bot
 
@@ -103,13 +106,15 @@ async def cast(synapse_server: Synapse):
     await made.close()
 
 
-async def table_room(cast: Cast, hub: Hub, *names: str) -> tuple[Any, str, str, list[Player]]:
+async def table_room(
+    cast: Cast, hub: Hub, *names: str, **transport: Any
+) -> tuple[Any, str, str, list[Player]]:
     """The bot and the named players in one new room (created by the first player, by alias)."""
     people = [await cast.player(name) for name in names]
     alias_local = unique("table")
     room_id = await people[0].create_room(alias_local)
     alias = f"#{alias_local}:localhost"
-    bot = await cast.bot(hub, (alias,))
+    bot = await cast.bot(hub, (alias,), **transport)
     for person in people[1:]:
         await person.join(alias)
     await wait_until(lambda: room_id in bot.channels, what="the bot in the room")
@@ -411,25 +416,38 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     assert bot.outbox.retries > 0, "the homeserver said 429"
 
 
-async def test_a_lost_homeserver_stops_the_turn_clocks_until_the_bot_is_back(
+async def test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_seconds_of_its_return(
     tmp_path: Path, cast: Cast
 ) -> None:
+    from bazaarbot.transports.matrix.transport import RECONNECT_CAP
     from plugins.jaipur import GAME
 
     hub = make_hub(tmp_path, {"jaipur": GAME})
     cast.closing.append(hub)
-    bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
+    # the back-off as shipped (only the long poll is shorter, so the test ends sooner)
+    bot, room, channel, (alice,) = await table_room(
+        cast, hub, "alice", reconnect_min=1.0, reconnect_max=RECONNECT_CAP
+    )
+    await alice.say(room, "!join")
+    await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
     server = cast.server
     server.kill()
     try:
         await wait_until(lambda: NET in hub.autoplay.down, 20, "the network reported down")
         assert not bot.online.is_set()
+        await asyncio.sleep(2 * RECONNECT_CAP)  # long enough for an uncapped back-off to grow past the cap
     finally:
         server.start()
+    answered = time.monotonic()  # the homeserver answers again
     await wait_until(lambda: NET not in hub.autoplay.down, 20, "the network back up")
+    back = time.monotonic() - answered
     seen = len(alice.seen)
-    await alice.say(room, "!join")
-    await alice.expect(lambda s: s.room_id == room and "joins" in s.body, start=seen)
+    await alice.say(room, "!status")
+    await alice.expect(lambda s: s.room_id == room and "Jaipur lobby" in s.body, start=seen)
+    print(f"Matrix: play resumed {back:.1f} s after the homeserver answered again")
+    assert back < 5.0, "play resumes within 5 s of the homeserver's return"
+    joins = [s for s in alice.messages(room, bot.settings.user_id) if "joins" in s.body]
+    assert len(joins) == 1, "what was delivered before the outage is not sent again"
 
 
 async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(

@@ -66,12 +66,20 @@ SYNC_FILTER: dict[str, Any] = {
 }
 #: the reaction on a room line whose answer went to the direct chat (a mark, not a line)
 ANSWERED_PRIVATELY = "\u2709\ufe0f"
+#: the longest wait between two tries to reach a lost homeserver: play resumes within it once it answers
+RECONNECT_CAP = 4.0
 #: the shortest wait after a 429 (seconds)
 MIN_HOLD = 0.1
 #: a player's lines wait at most this long for their direct room to open (it is released at once when open)
 OPENING_HOLD = 60.0
 #: errors that mean "not connected now": the line waits for the reconnect
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError, asyncio.TimeoutError)
+
+
+def reconnect_delay(attempt: int, low: float, high: float) -> float:
+    """The wait before try ``attempt`` (1, 2, ...) to reach a lost homeserver: doubling from ``low``,
+    never above ``high``, jittered (many bots of one homeserver do not come back at one instant)."""
+    return min(high, low * 2 ** min(attempt - 1, 16)) * random.uniform(0.5, 1.0)
 
 
 def hello() -> str:
@@ -109,8 +117,8 @@ class MatrixTransport:
         self,
         settings: MatrixAccount,
         *,
-        reconnect_min: float = 2.0,
-        reconnect_max: float = 300.0,
+        reconnect_min: float = 1.0,
+        reconnect_max: float = RECONNECT_CAP,
         sync_timeout: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -518,6 +526,7 @@ class MatrixTransport:
         attempt = 0
         joined = False
         first = True
+        recovering = False
         while not self._stopping:
             try:
                 if self.client is None:
@@ -527,7 +536,8 @@ class MatrixTransport:
                     await self._join_configured()
                     joined = True
                 answer = await self.client.sync(
-                    timeout=0 if first else int(self.sync_timeout * 1000),
+                    # after a loss, the first sync answers at once: play resumes without a long poll first
+                    timeout=0 if first or recovering else int(self.sync_timeout * 1000),
                     sync_filter=SYNC_FILTER,
                     since=self.next_batch,
                     full_state=first or None,
@@ -538,6 +548,7 @@ class MatrixTransport:
                     raise ConnectionError(f"sync failed: {answer}")
                 self.syncs += 1
                 attempt = 0
+                recovering = False
                 self._handle_sync(answer, replay=first and self.next_batch is None)
                 first = False
                 if not self.online.is_set():
@@ -558,8 +569,8 @@ class MatrixTransport:
                 if self._stopping:
                     return
                 attempt += 1
-                delay = min(self.reconnect_max, self.reconnect_min * 2 ** min(attempt - 1, 16))
-                delay *= random.uniform(0.5, 1.0)
+                recovering = True
+                delay = reconnect_delay(attempt, self.reconnect_min, self.reconnect_max)
                 log.info("%s: reconnecting in %.1f s", self.network, delay)
                 await asyncio.sleep(delay)
 
