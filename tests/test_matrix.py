@@ -596,6 +596,22 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     assert f"https://matrix.to/#/{alice.user_id}" in last["formatted_body"]
     quiet = [s for s in alice.messages(room, me) if s.content.get("msgtype") == "m.notice"]
     assert quiet, "lines that are nobody's turn stay notices"
+    await bot.idle()
+    edits = sum(1 for s in alice.messages(room, me) if s.is_edit)
+    seen = len(alice.seen)
+    await alice.say(room, "!status")
+    await alice.expect(lambda s: s.room_id == room and s.sender == me, start=seen)
+    await bot.idle()
+    await asyncio.sleep(0.3)
+    assert sum(1 for s in alice.messages(room, me) if s.is_edit) == edits, "!status edits no unchanged board"
+    first_board = bot.boards[room].event_id
+    await alice.say(room, "!reset")
+    await wait_until(lambda: not table.running, what="the game reset")
+    await alice.say(room, "!start")
+    await wait_until(
+        lambda: bot.boards[room].event_id not in (None, first_board),
+        what="a new board message for the new game",
+    )
     # a clock reminder in the direct chat notifies too
     await bot.send(Tell(NET, alice.user_id, "Your move: 1m left.", key=f"a:{alice.user_id}", ping=True))
     await bot.idle()
