@@ -156,7 +156,6 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
     hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
     alice.send(f"NOTICE {CHAN} :!games")
     alice.send("NOTICE bazaarbot :!help")
-    alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
     alice.say(CHAN, "!games")
     await alice.expect("PRIVMSG #bazaar :Games:")
     await asyncio.sleep(0.3)
@@ -166,6 +165,29 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
         if line.startswith(":bazaarbot") and (" PRIVMSG " in line or " NOTICE " in line)
     ]
     assert len(answers) == 1, answers
+
+
+async def test_ctcp_version_ping_and_time_are_answered_and_nothing_else(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
+    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
+    closing.append(bob)
+    alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
+    version = await alice.expect("NOTICE alice :\x01VERSION bazaarbot")
+    assert version.endswith("\x01")
+    bob.send("PRIVMSG bazaarbot :\x01PING 1234567\x01")
+    await bob.expect("NOTICE bob :\x01PING 1234567\x01")
+    await asyncio.sleep(2.1)  # one answer per nick in two seconds
+    alice.send("PRIVMSG bazaarbot :\x01TIME\x01")
+    await alice.expect(lambda line: "NOTICE alice :\x01TIME " in line and "GMT" in line)
+    alice.send("PRIVMSG bazaarbot :\x01ACTION dances\x01")
+    for _ in range(5):  # a flood of queries: one answer
+        alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
+    await asyncio.sleep(0.5)
+    answers = [line for line in alice.lines if line.startswith(":bazaarbot") and " NOTICE alice :" in line]
+    assert len(answers) == 2, answers
+    assert not [line for line in alice.lines if " PRIVMSG alice :" in line], "no game answer to a CTCP"
 
 
 async def test_blocked_private_messages_are_explained_in_the_channel(

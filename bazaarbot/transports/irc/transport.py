@@ -34,6 +34,7 @@ from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.irc import ctcp
 from bazaarbot.transports.irc.aiturns import WaitingTurn, one_line
 from bazaarbot.transports.irc.boards import Board
 from bazaarbot.transports.irc.bulk import PublicBulk
@@ -169,6 +170,7 @@ class IrcTransport:
             self._write, settings.burst, settings.lines_per_second, may_send=self.roster.holds
         )
         self.delivery = DeliveryWatch()
+        self.ctcp_answers = ctcp.Answers()
         self.pager = Pager(settings.page_lines)
         #: what this network's users start a command with, and how the bot names commands here
         self.prefix = settings.command_prefix
@@ -783,8 +785,15 @@ class IrcTransport:
         if "bot" in line.tags or "draft/bot" in line.tags:
             return  # another bot: never answered
         target, text = line.param(0), typed_in(line.param(1), self.prefix)
-        if text.startswith("\x01"):
-            return  # CTCP (including /me): not for the game
+        query = ctcp.parse(line.param(1))
+        if query is not None:  # CTCP (including /me): never a line for the game
+            reply = ctcp.answer(*query)
+            folded = self.roster.fold(nick)
+            if reply is not None and self.ctcp_answers.allowed(folded):
+                self.queue.put(
+                    clean(f"NOTICE {clean_word(nick)} :{ctcp.MARK}{reply}{ctcp.MARK}"), target=folded
+                )
+            return
         hub = self.hub
         if hub is None:
             return
