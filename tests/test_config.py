@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from pathlib import Path
 
 import pytest
+from support.paths import REPO_ROOT
 
 from bazaarbot.config import Config, ConfigError, load_config, parse_config
 
-EXAMPLE = Path(__file__).parent.parent / "config.example.toml"
+EXAMPLE = REPO_ROOT / "config.example.toml"
 
 
 def test_no_config_means_web_chat_on_localhost_with_sqlite():

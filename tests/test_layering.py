@@ -1,33 +1,273 @@
-"""The core stands on its own vocabulary: only the composition roots know the transports package."""
+"""The import graph has layers: each package names what it may import, no arrow runs back up, no circle.
+
+The units are the packages of ``bazaarbot/`` (and its few root modules), the
+catalogue tool and the game plugins. ``ALLOWED`` is the whole map: an import
+between two units that it does not name fails the test, and so does any
+circle between modules.
+"""
 
 from __future__ import annotations
 
 import ast
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from support.paths import REPO_ROOT as ROOT
 
 #: the entry points that build transports and hand them to the hub; they sit above the core
 COMPOSITION_ROOTS = {"bazaarbot/cli.py"}
 
+#: unit -> the units it may import (lowest first); every unit of the code is named here
+ALLOWED: dict[str, set[str]] = {
+    "messages": set(),
+    "metrics": set(),
+    "collector": set(),
+    "shutdown": set(),
+    "text": set(),
+    "delivery": {"messages"},
+    "i18n": {"text"},
+    "plugin": {"i18n"},
+    "plugins": {"plugin", "i18n", "text"},
+    "registry": {"plugin", "plugins"},
+    "words": {"i18n", "plugin"},
+    "ai": {"plugin", "registry"},
+    "config": {"ai", "i18n", "metrics", "text"},
+    "store": {"text"},
+    "table": {"config", "i18n", "messages", "plugin", "store", "text", "words"},
+    "people": {"i18n", "messages", "table"},
+    "ratings": {"i18n", "plugin", "store", "table"},
+    "tableview": {"i18n", "plugin", "table", "words"},
+    "teach": {"ai", "i18n", "messages", "plugin", "store", "table", "tableview"},
+    "commands": {
+        "config",
+        "delivery",
+        "i18n",
+        "messages",
+        "people",
+        "plugin",
+        "ratings",
+        "store",
+        "table",
+        "teach",
+        "text",
+        "words",
+    },  # fmt: skip
+    "pipeline": {
+        "commands",
+        "config",
+        "delivery",
+        "i18n",
+        "messages",
+        "metrics",
+        "ratings",
+        "store",
+        "table",
+        "text",
+        "words",
+    },  # fmt: skip
+    "hub": {
+        "ai",
+        "config",
+        "delivery",
+        "i18n",
+        "messages",
+        "metrics",
+        "people",
+        "pipeline",
+        "plugin",
+        "ratings",
+        "registry",
+        "store",
+        "table",
+        "tableview",
+        "teach",
+        "text",
+    },  # fmt: skip
+    "transports": {"commands", "config", "delivery", "i18n", "messages", "metrics", "text"},
+    "bench": {
+        "ai",
+        "collector",
+        "config",
+        "hub",
+        "messages",
+        "plugin",
+        "ratings",
+        "registry",
+        "store",
+        "teach",
+    },  # fmt: skip
+    "i18n.tools": {"bazaarbot", "i18n", "plugin", "registry"},
+    "cli": {
+        "bench",
+        "collector",
+        "config",
+        "hub",
+        "i18n",
+        "ratings",
+        "registry",
+        "shutdown",
+        "store",
+        "transports",
+    },  # fmt: skip
+    "bazaarbot": set(),
+}
 
-def _imported_modules(path: Path) -> set[str]:
-    found: set[str] = set()
+#: the most modules the package's root may hold (the composition root, config and the core's vocabulary)
+ROOT_MODULES_AT_MOST = 12
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _unit(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] == "plugins":
+        return "plugins"
+    if parts[0] != "bazaarbot":
+        return None
+    if module.startswith("bazaarbot.i18n.tools"):
+        return "i18n.tools"
+    return parts[1] if len(parts) > 1 else "bazaarbot"
+
+
+def _sources() -> list[Path]:
+    return [*ROOT.glob("bazaarbot/**/*.py"), *ROOT.glob("plugins/**/*.py")]
+
+
+MODULES = {_module_name(path): path for path in _sources()}
+
+
+def _imports(path: Path) -> Iterator[str]:
+    """The project modules ``path`` imports (``from pkg import module`` names the module itself)."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-        elif isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([node.module] if node.module else [])])
+            for alias in node.names:
+                submodule = f"{base}.{alias.name}"
+                yield submodule if submodule in MODULES else base
+
+
+def _graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for name, path in MODULES.items():
+        graph[name] |= {target for target in _imports(path) if target in MODULES and target != name}
+    return graph
+
+
+def _circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
     return found
+
+
+def test_every_unit_of_the_code_is_in_the_map():
+    units = {_unit(name) for name in MODULES}
+    assert units - {None} <= set(ALLOWED), sorted(units - set(ALLOWED) - {None})
+
+
+def test_no_unit_imports_one_the_map_does_not_allow():
+    offenders = []
+    for name, path in MODULES.items():
+        unit = _unit(name)
+        for target in _imports(path):
+            other = _unit(target)
+            if other is not None and other != unit and other not in ALLOWED[unit]:
+                offenders.append(f"{name} imports {target}")
+    assert not offenders, offenders
+
+
+def test_the_map_itself_has_no_circle():
+    assert _circles({unit: set(allowed) for unit, allowed in ALLOWED.items()}) == []
+
+
+def test_no_module_is_part_of_an_import_circle():
+    assert _circles(_graph()) == []
+
+
+def test_the_package_root_keeps_the_composition_root_and_few_modules():
+    root_modules = sorted(path.name for path in (ROOT / "bazaarbot").glob("*.py"))
+    assert len(root_modules) <= ROOT_MODULES_AT_MOST, root_modules
+    assert "cli.py" in root_modules and "config.py" in root_modules
+
+
+def test_every_package_says_what_it_owns_and_may_import():
+    silent = []
+    for init in (ROOT / "bazaarbot").glob("*/__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text())) or ""
+        if "May import" not in doc:
+            silent.append(init.parent.name)
+    assert not silent, silent
+
+
+def _project_classes() -> set[str]:
+    return {
+        node.name
+        for path in MODULES.values()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.ClassDef)
+    }
+
+
+def test_no_core_class_has_more_than_one_project_base_class():
+    project = _project_classes() - {"Protocol"}
+    mixed = []
+    for name, path in MODULES.items():
+        if not name.startswith("bazaarbot."):
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ClassDef):
+                bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
+                if len([b for b in bases if b in project]) > 1:
+                    mixed.append(f"{name}.{node.name}({', '.join(bases)})")
+    assert not mixed, mixed
 
 
 def test_nothing_outside_transports_imports_the_transports_package():
     offenders = []
-    for path in [*ROOT.glob("bazaarbot/**/*.py"), *ROOT.glob("plugins/**/*.py")]:
+    for path in MODULES.values():
         relative = path.relative_to(ROOT).as_posix()
         if relative.startswith("bazaarbot/transports/") or relative in COMPOSITION_ROOTS:
             continue
-        for module in _imported_modules(path):
+        for module in _imports(path):
             if module == "bazaarbot.transports" or module.startswith("bazaarbot.transports."):
                 offenders.append(f"{relative} imports {module}")
     assert not offenders, offenders

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from botdriver import NETWORK, TEST_LEVELS, Recorder, thread_ai_pool
-from countgame import GAME as COUNT
+from support.botdriver import NETWORK, TEST_LEVELS, Recorder, thread_ai_pool
+from support.countgame import GAME as COUNT
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub.hub import Hub

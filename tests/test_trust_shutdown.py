@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 import aiohttp
-from webfixtures import frames_in
+from support.webfixtures import frames_in
 
 REFUSE = (
     "CREATE TRIGGER full_{table} BEFORE INSERT ON {table} "

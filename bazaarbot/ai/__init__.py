@@ -2,6 +2,8 @@
 
 The table calls ``AiPool.think`` (off the event loop) with the state's
 ``to_json`` and a seed from ``ai_seed``; scripts call ``choose`` directly.
+
+May import: ``plugin`` and ``registry`` only (the searches know games by their contract).
 """
 
 from __future__ import annotations

@@ -7,4 +7,7 @@
 
 ``commands`` declares the sub-commands (each with only its own flags). Their
 output lines are read by scripts: keep them as they are.
+
+May import: ``ai``, ``collector``, ``config``, ``hub``, ``messages``, ``plugin``, ``ratings``,
+``registry``, ``store``, ``teach`` (it drives the real hub; nothing imports it but ``cli``).
 """

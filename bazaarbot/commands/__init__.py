@@ -1,6 +1,9 @@
 """Table and bot commands: declared once next to their handlers (``registry``), parsed from text.
 
 Importing this package imports every handler module, so the registry is complete.
+
+May import: ``config``, ``delivery``, ``i18n``, ``messages``, ``people``, ``plugin``, ``ratings``,
+``store``, ``table``, ``teach``, ``text``, ``words``; the hub reaches handlers as ``CommandHost``.
 """
 
 from __future__ import annotations

@@ -2,7 +2,10 @@
 
 The hub keeps the tables, the transports and the pipeline a line runs
 through (``bazaarbot/pipeline/``, one module per stage); ``_line`` and
-``run_and_send`` read it top to bottom. ``process`` is synchronous and does
+``run_and_send`` read it top to bottom. Its parts are objects it holds and
+answers through: ``views`` (what transports read), ``identity`` (renames,
+leaves, returns, claims), ``services`` (what command handlers look up) and
+``language_choices`` (whose language a line is built in). ``process`` is synchronous and does
 all of it but the sending, so tests and fuzzers can drive the whole command
 path without a loop.
 """
@@ -12,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import sqlite3
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +31,7 @@ from bazaarbot.hub.services import HandlerServices
 from bazaarbot.hub.views import TransportViews
 from bazaarbot.i18n import language
 from bazaarbot.i18n.readers import ReaderLanguages
-from bazaarbot.messages import Incoming, Outgoing, User
+from bazaarbot.messages import Incoming, Outgoing, SeatedPerson, User
 from bazaarbot.metrics import Metrics, watch_pool, watch_tables
 from bazaarbot.people.leaves import PendingLeaves
 from bazaarbot.people.returning import Returns
@@ -60,7 +64,7 @@ __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 log = logging.getLogger(__name__)
 
 
-class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
+class Hub:
     """All tables of all networks, and the transports that reach them."""
 
     def __init__(
@@ -99,14 +103,13 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.tables: dict[tuple[str, str], Table] = {}
         #: (network, identity or channel, name) -> a stored preference (reloaded in place)
         self.prefs: dict[tuple[str, str, str], str] = {}
-        self.started = time.time()
         self._tasks: set[asyncio.Task[None]] = set()
         self._clock_task: asyncio.Task[None] | None = None
         #: who sits where, so no line scans every table
         self.index = SeatIndex()
         self.leaves = PendingLeaves()
-        self._pending_leaves = self.leaves.pending
         self.languages = ReaderLanguages.configured(self.prefs, network_languages, channel_languages)
+        self.language_choices = LanguageChoices(self.tables, self.languages, self.only_table)
         # the pipeline's stages (bazaarbot/pipeline/), in the order a line meets them
         self.limiter = RateLimiter(self.settings.rate_limit, clock)
         self.measure = Measure(self.metrics)
@@ -148,6 +151,43 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
             self.run_and_send,
             self.person_language,
             review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+        )
+        # the hub's parts, each given what it reads
+        self.services = HandlerServices(
+            store,
+            self.settings,
+            self.tables,
+            self.transports,
+            self.prefs,
+            unlimited_networks,
+            self.index,
+            self.commit,
+            self.seated_tables,
+        )
+        self.identity = IdentityEvents(
+            self.settings,
+            self.tables,
+            self.index,
+            self.leaves,
+            self.codes,
+            self.commit,
+            self.ratings,
+            self.returns,
+            self,
+        )
+        self.views = TransportViews(
+            store,
+            self.games,
+            self.settings,
+            self.tables,
+            self.transports,
+            self.ratings,
+            self.commit,
+            self.metrics,
+            self.language_choices,
+            self.services,
+            self._default_game,
+            wall_clock,
         )
         self._restore()
         self.ratings.catch_up()
@@ -229,7 +269,6 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         self.prefs.clear()
         self.prefs.update({(p["network"], p["user_key"], p["name"]): p["value"] for p in self.store.prefs()})
 
-    # --- languages (the choice itself is ``i18n_readers``) ---------------------------------------
     # --- what runs by itself: AI seats and the turn clock ---------------------------------
     def spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         """Run background work the hub waits for in ``idle`` and cancels in ``close``."""
@@ -324,7 +363,7 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         line = clean(incoming, self.settings.nick)  # 1. sanitize
         if line is None:
             return []
-        with language(self._line_language(line)):
+        with language(self.language_choices.line_language(line)):
             return self._spoken(line)
 
     def _spoken(self, line: Line) -> list[Outgoing]:
@@ -396,8 +435,6 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         """Note that the current line uses ``table`` (its answer waits for the table's writes)."""
         return self.commit.use(table)
 
-    _use = use
-
     def only_table(self, network: str, channel: str | None, key: str) -> Table | None:
         """The channel's table, or for a private line the one table ``key`` sits at (else None)."""
         if channel is not None:
@@ -424,8 +461,6 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
         """The speaker with their admin rights on ``network`` (``pipeline/admins``)."""
         return Actor(user, is_admin(self.admins.get(network, NO_ADMINS), user))
 
-    _actor = actor
-
     def snapshot_all(self) -> None:
         """Snapshot every running game that moved since its last snapshot (shutdown), and commit."""
         self.snapshots.take_all(list(self.tables.values()))
@@ -450,3 +485,108 @@ class Hub(TransportViews, IdentityEvents, HandlerServices, LanguageChoices):
             except Exception as error:
                 log.error("the shutdown snapshots could not be written: %s", error)
         self.store.close()
+
+    # --- the parts' answers, for the transports (``HubPort``) and command handlers (``CommandHost``) ---
+    def default_game(self) -> str:
+        return self._default_game()
+
+    def channel_language(
+        self, network: str, channel: str, settings: dict[str, str] | None = None
+    ) -> str | None:
+        return self.language_choices.channel_language(network, channel, settings)
+
+    def person_language(self, network: str, key: str) -> str | None:
+        return self.language_choices.person_language(network, key)
+
+    def tables_of_person(self, network: str, key: str) -> list[Table]:
+        return self.services.tables_of_person(network, key)
+
+    def table_at(self, network: str, channel: str) -> Table | None:
+        return self.services.table_at(network, channel)
+
+    def seated_key(self, network: str, nick: str) -> str | None:
+        return self.services.seated_key(network, nick)
+
+    def set_pref(self, network: str, key: str, name: str, value: str) -> None:
+        self.services.set_pref(network, key, name, value)
+
+    def transport(self, network: str) -> Transport | None:
+        return self.services.transport(network)
+
+    def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
+        return self.services.seat_limit_refusal(network, user, table)
+
+    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+        return self.identity.claim_seat(network, user, args)
+
+    async def user_renamed(self, network: str, old: User, new: User) -> None:
+        await self.identity.user_renamed(network, old, new)
+
+    async def user_left(
+        self, network: str, channel: str | None, user: User, grace: float | None = None
+    ) -> None:
+        await self.identity.user_left(network, channel, user, grace)
+
+    async def user_returned(self, network: str, user: User) -> None:
+        await self.identity.user_returned(network, user)
+
+    @property
+    def metrics(self) -> Metrics:
+        """The bot's figures for ``/metrics``; a transport adds its own gauges and counts."""
+        return self._metrics
+
+    @property
+    def bot_nick(self) -> str:
+        return self.settings.nick
+
+    @property
+    def database(self) -> sqlite3.Connection:
+        return self.store.db.conn
+
+    def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
+        return self.views.my_tables(network, key)
+
+    def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
+        return self.views.seated(network, channel)
+
+    def private_view(self, network: str, channel: str, key: str) -> str | None:
+        return self.views.private_view(network, channel, key)
+
+    def board_version(self, network: str, channel: str) -> object:
+        return self.views.board_version(network, channel)
+
+    def public_board(self, network: str, channel: str) -> str | None:
+        return self.views.public_board(network, channel)
+
+    def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
+        return self.views.table_view(network, channel, key)
+
+    def room_views(
+        self,
+        network: str,
+        channel: str,
+        keys: Iterable[str | None],
+        wanted: Mapping[str | None, Collection[str]] | None = None,
+    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+        return self.views.room_views(network, channel, keys, wanted)
+
+    def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
+        return self.views.verb_commands(network, channel, key, verb)
+
+    def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
+        return self.views.page_language(network, channel, key)
+
+    def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
+        return self.views.replay_view(network, game_id)
+
+    def drawn_table(self, network: str, channel: str) -> bool:
+        return self.views.drawn_table(network, channel)
+
+    def game_assets(self, game: str) -> Path | None:
+        return self.views.game_assets(game)
+
+    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        return self.views.ratings_view(network, channel)
+
+    def snapshot(self) -> dict[str, object]:
+        return self.views.snapshot()

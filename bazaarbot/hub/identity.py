@@ -1,12 +1,15 @@
 """Identity events from transports: a nick change, a part or quit with its grace, a return, ``/claim``.
 
-The hub mixes this in; each event's table changes run as one unit through
+The hub holds one ``IdentityEvents`` and hands it the events its transports
+report; each event's table changes run as one unit through the hub's
 ``run_and_send`` like a line's.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from bazaarbot.config import BotSettings
 from bazaarbot.i18n import _, language
@@ -17,10 +20,27 @@ from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.ratings import Ratings
 from bazaarbot.store.seatcodes import SeatCodes
-from bazaarbot.table import Table
+from bazaarbot.table import Actor, Table
 from bazaarbot.text.sanitize import sanitize
 
 
+class HubActions(Protocol):
+    """What identity events need of the hub: who speaks, background work, units of the store."""
+
+    def actor(self, network: str, user: User) -> Actor: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> Any: ...
+
+    async def run_and_send(
+        self, work: Callable[[], list[Outgoing]], network: str, nick: str | None
+    ) -> None: ...
+
+    def tables_of_person(self, network: str, key: str) -> list[Table]: ...
+
+    def person_language(self, network: str, key: str) -> str | None: ...
+
+
+@dataclass
 class IdentityEvents:
     """Seats follow their people: renamed, gone after a grace period, back, or claimed with a code."""
 
@@ -32,9 +52,7 @@ class IdentityEvents:
     commit: Commit
     ratings: Ratings
     returns: Returns
-
-    # and the hub's own ``actor``, ``use``, ``spawn``, ``run_and_send``, ``tables_of_person``,
-    # ``person_language``
+    hub: HubActions
 
     def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
         """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
@@ -44,7 +62,7 @@ class IdentityEvents:
         table = self.tables.get((network, owner[0])) if owner else None
         if table is None:
             return [Tell(network, user.nick, _("That code is not valid here (each code works once)."))]
-        out, old_key = table.claim_seat(self.actor(network, user), args[0])
+        out, old_key = table.claim_seat(self.hub.actor(network, user), args[0])
         if old_key is not None:
             self.leaves.cancel(network, old_key)
         return out
@@ -56,7 +74,7 @@ class IdentityEvents:
             self.rename(network, old, new)
             return []
 
-        await self.run_and_send(work, network, None)
+        await self.hub.run_and_send(work, network, None)
 
     def rename(self, network: str, old: User, new: User) -> None:
         nick = sanitize(new.nick)
@@ -69,7 +87,7 @@ class IdentityEvents:
             [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
         )
         for table in tables:
-            self.use(table).rename(old_key, new_key, nick)
+            self.commit.use(table).rename(old_key, new_key, nick)
             self.index.update(table)
         self.leaves.cancel(network, old_key)
 
@@ -82,24 +100,24 @@ class IdentityEvents:
         self.leaves.cancel(network, key)
 
         async def leave() -> None:
-            await self.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
+            await self.hub.run_and_send(lambda: self.leave_now(network, channel, key), network, None)
 
         if delay <= 0:
             await leave()
             return
 
         def fire() -> None:
-            self.spawn(leave())
+            self.hub.spawn(leave())
 
         self.leaves.start(network, key, delay, fire)
 
     async def user_returned(self, network: str, user: User) -> None:
         """Back within the grace (their leave is off), or joined a channel or opened the page."""
         self.leaves.cancel(network, user.key)
-        lang, actor = self.person_language(network, user.key), self.actor(network, user)
-        await self.run_and_send(
+        lang, actor = self.hub.person_language(network, user.key), self.hub.actor(network, user)
+        await self.hub.run_and_send(
             lambda: self.returns.came_back(
-                self.tables_of_person(network, user.key), network, actor, None, True, lang
+                self.hub.tables_of_person(network, user.key), network, actor, None, True, lang
             ),
             network,
             None,
@@ -112,7 +130,7 @@ class IdentityEvents:
                 continue
             if table.seat_of(key) is not None:
                 with language(table.channel_language()):
-                    out += self.use(table).disconnected(
+                    out += self.commit.use(table).disconnected(
                         key, lambda who: _("{nick} is gone.").format(nick=who)
                     )
                 self.index.update(table)

@@ -1,42 +1,28 @@
-"""The language of each line and each reader, as the hub answers it (the choices live in ``i18n_readers``).
+"""The language of each line and each reader, as the hub answers it (the choices live in ``i18n.readers``).
 
-The hub mixes this in: the config's languages per network and channel, a
-table's ``/lang channel``, a person's ``/lang``, and for a private line the
-language of the table it is routed to.
+The config's languages per network and channel, a table's ``/lang channel``,
+a person's ``/lang``, and for a private line the language of the table it is
+routed to.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.pipeline.reading import Line
 from bazaarbot.table import Table
 
 
+@dataclass
 class LanguageChoices:
     """Which language a line is built in and a reader gets, from the hub's tables and preferences."""
 
     tables: dict[tuple[str, str], Table]
     languages: ReaderLanguages
-
-    # and the hub's own ``only_table``
-
-    @property
-    def network_languages(self) -> dict[str, str]:
-        """The config's language per network."""
-        return self.languages.network_languages
-
-    @network_languages.setter
-    def network_languages(self, value: dict[str, str]) -> None:
-        self.languages.network_languages = value
-
-    @property
-    def channel_languages(self) -> dict[tuple[str, str], str]:
-        """The config's language per (network, lower-case channel); a table's /lang channel wins."""
-        return self.languages.channel_languages
-
-    @channel_languages.setter
-    def channel_languages(self, value: dict[tuple[str, str], str]) -> None:
-        self.languages.channel_languages = value
+    #: the channel's table, or the one table a private speaker sits at (the hub's lookup)
+    only_table: Callable[[str, str | None, str], Table | None]
 
     def channel_language(
         self, network: str, channel: str, settings: dict[str, str] | None = None
@@ -51,7 +37,7 @@ class LanguageChoices:
         """The language a person chose with /lang (None: they hear the channel's)."""
         return self.languages.person(network, key)
 
-    def _line_language(self, line: Line) -> str | None:
+    def line_language(self, line: Line) -> str | None:
         """A line's language: its channel's, or for a private line its table's or the speaker's."""
         if line.channel is not None:
             return self.channel_language(line.network, line.channel)

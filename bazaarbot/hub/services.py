@@ -1,9 +1,13 @@
 """What command handlers get of the hub (``commands.CommandHost``): tables, preferences, the seat limit.
 
-The hub mixes this in; handlers see only the ``CommandHost`` protocol.
+The hub holds one ``HandlerServices`` and answers the handlers' lookups through it;
+handlers see only the ``CommandHost`` protocol.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
@@ -16,6 +20,7 @@ from bazaarbot.store import Store
 from bazaarbot.table import Table
 
 
+@dataclass
 class HandlerServices:
     """Lookups and preferences for command handlers, on the hub's tables and store."""
 
@@ -27,20 +32,17 @@ class HandlerServices:
     unlimited_networks: frozenset[str]
     index: SeatIndex
     commit: Commit
-
-    # and the hub's own ``use``, ``seated_tables``, ``_default_game``
-
-    def default_game(self) -> str:
-        return self._default_game()
+    #: the tables an identity sits at, each noted as used by the current line (the hub's lookup)
+    seated_tables: Callable[[str, str], list[Table]]
 
     def tables_of_person(self, network: str, key: str) -> list[Table]:
         """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
         self.commit.refresh_outside()
-        return [self.use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
+        return [self.commit.use(t) for t in self.index.tables_of(network, key) if sits_at(t, key)]
 
     def table_at(self, network: str, channel: str) -> Table | None:
         table = self.tables.get((network, channel.lower()))
-        return self.use(table) if table is not None else None
+        return self.commit.use(table) if table is not None else None
 
     def seated_key(self, network: str, nick: str) -> str | None:
         for (net, _c), table in self.tables.items():

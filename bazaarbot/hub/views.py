@@ -1,7 +1,7 @@
 """What transports read of the tables (the read half of ``HubPort``): boards, views, who is seated.
 
-The hub mixes this in so a transport talks to one object; nothing here
-changes a table.
+The hub holds one ``TransportViews`` and answers its transports' reads
+through it, so a transport talks to one object; nothing here changes a table.
 """
 
 from __future__ import annotations
@@ -9,12 +9,15 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bazaarbot.config import BotSettings
 from bazaarbot.delivery import Transport
+from bazaarbot.hub.languages import LanguageChoices
+from bazaarbot.hub.services import HandlerServices
 from bazaarbot.i18n import current_language, default_language, language
 from bazaarbot.i18n.page_language import page_language
 from bazaarbot.messages import SeatedPerson
@@ -31,6 +34,7 @@ from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
 
+@dataclass
 class TransportViews:
     """Read-only views of the hub's tables for transports (the web page, the IRC transport)."""
 
@@ -41,20 +45,19 @@ class TransportViews:
     transports: dict[str, Transport]
     ratings: Ratings
     commit: Commit
-    started: float
-    _metrics: Metrics
+    metrics: Metrics
+    languages: LanguageChoices
+    services: HandlerServices
+    default_game: Callable[[], str]
+    wall_clock: Callable[[], float]
 
-    # and the hub's own ``person_language``, ``default_game``, ``tables_of_person``, ``wall_clock``
+    def __post_init__(self) -> None:
+        self.started = time.time()
 
     def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
         """``/tables`` as data, for the web page: where it is your move first."""
-        with language(self.person_language(network, key)):
-            return as_data(entries(self.tables_of_person(network, key), key, self.wall_clock()))
-
-    @property
-    def metrics(self) -> Metrics:
-        """The bot's figures for ``/metrics``; a transport adds its own gauges and counts."""
-        return self._metrics
+        with language(self.languages.person_language(network, key)):
+            return as_data(entries(self.services.tables_of_person(network, key), key, self.wall_clock()))
 
     @property
     def bot_nick(self) -> str:
@@ -82,7 +85,7 @@ class TransportViews:
         seat = table.game_seat_of(key)
         if seat is None:
             return None
-        with language(self.person_language(network, key) or table.channel_language()):
+        with language(self.languages.person_language(network, key) or table.channel_language()):
             return table.plugin.private_view(table.state, seat)
 
     def board_version(self, network: str, channel: str) -> object:
@@ -132,7 +135,7 @@ class TransportViews:
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
         nicks = [s.nick for s in table.players] if table.running else None
         replay = self.game_logs.latest(table.id, running, nicks, table.last_played)
-        room_words = self.channel_language(network, channel) or default_language()
+        room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
         for key in keys:
@@ -159,8 +162,8 @@ class TransportViews:
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""
-        room = self.channel_language(network, channel) if channel else None
-        return page_language(self.person_language(network, key) if key else None, room)
+        room = self.languages.channel_language(network, channel) if channel else None
+        return page_language(self.languages.person_language(network, key) if key else None, room)
 
     @functools.cached_property
     def game_logs(self) -> GameLogs:

@@ -10,4 +10,7 @@
 7. ``deliver``     every message to the transport of its network
 
 ``bazaarbot/hub/hub.py`` runs them top to bottom in ``Hub._line`` and ``Hub.run_and_send``.
+
+May import: ``commands``, ``config``, ``delivery``, ``i18n``, ``messages``, ``metrics``,
+``ratings``, ``store``, ``table``, ``text``, ``words``.
 """

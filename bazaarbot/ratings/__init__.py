@@ -1,4 +1,7 @@
-"""Ratings per game (openskill), derived from the results in the store and rebuilt from them at will."""
+"""Ratings per game (openskill), derived from the results in the store and rebuilt from them at will.
+
+May import: ``i18n``, ``plugin``, ``store``, ``table``.
+"""
 
 from bazaarbot.ratings.identity import AI_SHARE_LIMIT, identity_of
 from bazaarbot.ratings.model import Rating

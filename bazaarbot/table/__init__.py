@@ -1,4 +1,9 @@
-"""A channel's table: lobby and seats, the running game, the views (one module each)."""
+"""A channel's table: lobby and seats, the running game, the views (one module each).
+
+May import: ``config``, ``i18n``, ``messages``, ``plugin``, ``store``, ``text``, ``words``. It
+also owns a game's steps and options (``steps``, ``options``), its log replayed from the store
+(``gamelog``) and the rebuilding of tables from the store (``restore``).
+"""
 
 from bazaarbot.table.seats import Actor, Seat
 from bazaarbot.table.table import Table

@@ -13,8 +13,8 @@ from dataclasses import dataclass, replace
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_names import ai_nick
-from bazaarbot.table.base import TableBase
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
+from bazaarbot.table.views import Views
 
 #: the AI levels a table may use (their budgets are in the ``[ai]`` config)
 AI_LEVELS = ("easy", "medium", "hard")
@@ -34,7 +34,7 @@ class Decision:
     timeout: bool = False
 
 
-class AiSeats(TableBase):
+class AiSeats(Views):
     """Seats played by an AI, and the hand-overs between people and AIs."""
 
     def addbot(self, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing
-from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.durations import say_duration
+from bazaarbot.table.game import RunningGame
 from bazaarbot.table.seats import SKIPPED, Actor
 
 #: the warning before a paused game is abandoned comes this long before (at most half the wait)
@@ -24,7 +24,7 @@ WARNING_BEFORE = 86400.0
 CORRESPONDENCE_SECONDS = 3600
 
 
-class Presence(AiSeats):
+class Presence(RunningGame):
     """Who of the game's players is here, and the pause while nobody is."""
 
     def present_people(self) -> list[int]:

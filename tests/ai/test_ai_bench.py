@@ -1,0 +1,68 @@
+"""``bazaarbot bench ai``: the summary line, the Wilson interval, and the command line."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from support.ai_helpers import SMALL_LEVELS
+from support.paths import REPO_ROOT
+
+from bazaarbot.bench import ai as bench
+
+ROOT = REPO_ROOT
+LAST_LINE = re.compile(
+    r"^win rate \d+\.\d% \(95% CI \d+\.\d-\d+\.\d%\) over \d+ games; "
+    r"mean \d+\.\d+ s/move, max \d+\.\d+ s/move$"
+)
+
+
+def test_wilson_interval_matches_known_values():
+    low, high = bench.wilson(8, 10)
+    assert abs(low - 0.4902) < 1e-3 and abs(high - 0.9433) < 1e-3
+    assert bench.wilson(0, 0) == (0.0, 1.0)
+    low, high = bench.wilson(10, 10)
+    assert abs(high - 1.0) < 1e-9 and 0.72 < low < 0.73
+
+
+def test_bench_prints_each_game_and_the_summary_last():
+    lines: list[str] = []
+    result = bench.run(
+        "bazaar", level="medium", vs="random", games=2, players=3, levels=SMALL_LEVELS, say=lines.append
+    )
+    assert result.games == 2 and len(result.times) > 0
+    assert lines[0].startswith("game 1: medium in seat 1 ")
+    assert lines[1].startswith("game 2: medium in seat 2 "), "seats rotate"
+    assert lines[-2] == "expected share 1/3 = 33.3%"
+    assert LAST_LINE.match(lines[-1]), lines[-1]
+
+
+def test_bench_ai_command_line(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text("[ai.levels.easy]\nmistakes = 0.5\n")
+    run = subprocess.run(
+        [sys.executable, "-m", "bazaarbot.cli", "bench", "ai", "jaipur", "--level", "easy", "--vs", "random"]
+        + ["--games", "1", "--seed", "3", "-c", str(config)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    last = run.stdout.strip().splitlines()[-1]
+    assert LAST_LINE.match(last), last
+    assert "over 1 games" in last
+
+
+def test_bench_ai_refuses_an_unknown_level():
+    run = subprocess.run(
+        [sys.executable, "-m", "bazaarbot.cli", "bench", "ai", "jaipur", "--level", "grandmaster"],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert run.returncode == 2 and "no AI level 'grandmaster'" in run.stderr

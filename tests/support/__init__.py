@@ -1,0 +1,1 @@
+"""What the tests share: drivers for the console, IRC, Matrix and the web, game helpers, paths."""

@@ -1,0 +1,60 @@
+"""A table whose time is a fake wall clock: players seated and started, the AIs settled between steps."""
+
+from __future__ import annotations
+
+from bazaarbot.config import BotSettings, RateLimit, TableSettings
+from bazaarbot.messages import Incoming, User
+from bazaarbot.registry import discover
+from support.botdriver import NETWORK, Driver, Recorder
+
+GAMES = discover()
+CHANNEL = "#t"
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
+    clock = FakeClock()
+    settings = BotSettings(default_game=game, seed=11, rate_limit=RateLimit(commands=10_000, per_seconds=1))
+    bot = Driver(
+        tmp_path / "t.sqlite",
+        games=GAMES,
+        settings=settings,
+        wall_clock=clock,
+        tables=TableSettings(turn_seconds=turn_seconds, takeover_level=level, abandon_after=600),
+    )
+    recorder = Recorder()
+    await recorder.start(bot.hub)
+    names = [f"p{i + 1}" for i in range(players)]
+    for name in names:
+        await say(bot, name, "/join")
+    await say(bot, "p1", "/start")
+    return bot, recorder, clock, names
+
+
+async def say(bot: Driver, nick: str, text: str, **user: object) -> None:
+    await bot.hub.handle(Incoming(NETWORK, CHANNEL, User(nick, **user), text))  # type: ignore[arg-type]
+    await bot.hub.idle()
+
+
+async def settle(bot: Driver) -> None:
+    """Let the AIs play and start the clock of whatever decision is awaited now."""
+    for _ in range(500):
+        await bot.hub.idle()
+        await bot.hub.tick()
+        await bot.hub.idle()
+        table = bot.table
+        if not table.running or any(table.players[i].has_person for i in table.plugin.to_act(table.state)):
+            return
+    raise AssertionError("the AI seats did not move")
+
+
+def person_to_act(bot: Driver) -> int | None:
+    table = bot.table
+    return next((i for i in table.plugin.to_act(table.state) if table.players[i].has_person), None)

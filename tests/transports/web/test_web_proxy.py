@@ -1,0 +1,269 @@
+"""Behind a reverse proxy: the real client from trusted forwarding headers, a path prefix, /metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+from pathlib import Path
+
+import aiohttp
+import pytest
+from support.webfixtures import WsClient, serve
+
+from bazaarbot.config import ConfigError, WebLimits, load_config
+from bazaarbot.transports.web.proxies import ProxyPolicy
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+# --- whose address a request counts as ---------------------------------------------------
+def test_forwarded_headers_are_ignored_without_trusted_proxies():
+    policy = ProxyPolicy()
+    client = policy.client("127.0.0.1", {"X-Forwarded-For": "203.0.113.9"})
+    assert client.address == "127.0.0.1" and not client.forwarded
+
+
+def test_a_trusted_proxy_names_the_right_most_untrusted_address():
+    policy = ProxyPolicy(["127.0.0.1", "10.0.0.0/8"])
+    headers = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9, 10.1.2.3", "X-Forwarded-Proto": "https"}
+    client = policy.client("127.0.0.1", headers)
+    assert client.address == "203.0.113.9" and client.forwarded and client.secure
+
+
+def test_a_forged_header_from_an_untrusted_peer_is_ignored():
+    policy = ProxyPolicy(["10.0.0.0/8"])
+    client = policy.client("192.0.2.50", {"X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9"})
+    assert client.address == "192.0.2.50" and not client.forwarded
+
+
+def test_the_forwarded_header_wins_and_reads_ipv6_with_ports():
+    policy = ProxyPolicy(["::1"])
+    headers = {
+        "Forwarded": 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711";proto=https',
+        "X-Forwarded-For": "198.51.100.1",
+    }
+    client = policy.client("::1", headers)
+    assert client.address == "2001:db8:cafe::17" and client.secure
+
+
+def test_a_chain_of_only_trusted_proxies_counts_the_nearest():
+    policy = ProxyPolicy(["127.0.0.0/8"])
+    assert policy.client("127.0.0.1", {"X-Forwarded-For": "127.0.0.9"}).address == "127.0.0.1"
+
+
+def test_an_unreadable_hop_stops_the_walk_at_the_proxy():
+    policy = ProxyPolicy(["127.0.0.1"])
+    client = policy.client("127.0.0.1", {"Forwarded": "for=_hidden, for=unknown"})
+    assert client.address == "127.0.0.1" and not client.forwarded
+
+
+def test_config_rejects_a_trusted_proxy_that_is_no_address(tmp_path: Path):
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\ntrusted_proxies = ["10.0.0.0/8", "proxy.example"]\n')
+    with pytest.raises(ConfigError, match="web.trusted_proxies: 'proxy.example' is not an IP address"):
+        load_config(path)
+
+
+def test_config_reads_base_path_and_metrics(tmp_path: Path):
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\nbase_path = "bazaar/"\nmetrics = "all"\ntrusted_proxies = ["127.0.0.1"]\n')
+    web = load_config(path).web
+    assert (web.base_path, web.metrics, web.trusted_proxies) == ("/bazaar", "all", ("127.0.0.1",))
+    path.write_text('[web]\nmetrics = "public"\n')
+    with pytest.raises(ConfigError, match="web.metrics must be one of loopback, off, all"):
+        load_config(path)
+
+
+# --- over real sockets ------------------------------------------------------------------
+async def _ws(url: str, headers: dict[str, str] | None = None, source: str | None = None) -> WsClient | int:
+    """A websocket, or the HTTP status it was refused with."""
+    try:
+        return await WsClient.open(url, headers, source)
+    except aiohttp.WSServerHandshakeError as error:
+        return error.status
+
+
+async def test_per_address_bounds_count_each_browser_behind_a_trusted_proxy(tmp_path: Path):
+    limits = WebLimits(connections_per_address=2)
+    async with serve(
+        tmp_path / "bot.sqlite", limits=limits, web={"trusted_proxies": ("127.0.0.1",)}
+    ) as served:
+        opened = []
+        for browser in ("203.0.113.1", "203.0.113.1", "203.0.113.2", "203.0.113.2", "203.0.113.3"):
+            result = await _ws(served.ws_url, {"X-Forwarded-For": browser})
+            assert isinstance(result, WsClient), browser
+            opened.append(result)
+        assert await _ws(served.ws_url, {"X-Forwarded-For": "203.0.113.1"}) == 429
+        # a peer that is not a trusted proxy cannot pose as many browsers
+        assert isinstance(
+            first := await _ws(served.ws_url, {"X-Forwarded-For": "198.51.100.1"}, "127.0.0.2"), WsClient
+        )
+        second = await _ws(served.ws_url, {"X-Forwarded-For": "198.51.100.2"}, "127.0.0.2")
+        assert isinstance(second, WsClient)
+        assert await _ws(served.ws_url, {"X-Forwarded-For": "198.51.100.3"}, "127.0.0.2") == 429
+        for client in [*opened, first, second]:
+            await client.close()
+
+
+async def test_without_trusted_proxies_a_forged_header_changes_nothing(tmp_path: Path):
+    limits = WebLimits(connections_per_address=2)
+    async with serve(tmp_path / "bot.sqlite", limits=limits) as served:
+        a = await _ws(served.ws_url, {"X-Forwarded-For": "203.0.113.1"})
+        b = await _ws(served.ws_url, {"X-Forwarded-For": "203.0.113.2"})
+        assert isinstance(a, WsClient) and isinstance(b, WsClient)
+        assert await _ws(served.ws_url, {"X-Forwarded-For": "203.0.113.3"}) == 429
+        await a.close()
+        await b.close()
+
+
+async def test_metrics_answer_loopback_only_by_default(tmp_path: Path):
+    async with serve(tmp_path / "bot.sqlite", web={"trusted_proxies": ("127.0.0.1",)}) as served:
+        tab = await served.connect()
+        await tab.hello()
+        async with aiohttp.ClientSession() as session:
+            async with session.get(served.url + "/metrics") as response:
+                assert response.status == 200
+                assert response.headers["Content-Type"].startswith("text/plain")
+                body = await response.text()
+            assert 'bazaarbot_websockets{network="web"} 1.0' in body
+            assert "bazaarbot_live_tables 0.0" in body
+            # a client a trusted proxy forwarded is not this machine, even though the proxy is
+            async with session.get(
+                served.url + "/metrics", headers={"X-Forwarded-For": "203.0.113.5"}
+            ) as response:
+                assert response.status == 404
+
+
+@pytest.mark.parametrize(("access", "status"), [("off", 404), ("all", 200)])
+async def test_metrics_off_and_all(tmp_path: Path, access: str, status: int):
+    web = {"trusted_proxies": ("127.0.0.1",), "metrics": access}
+    async with serve(tmp_path / "bot.sqlite", web=web) as served, aiohttp.ClientSession() as session:
+        headers = {"X-Forwarded-For": "203.0.113.5"}
+        async with session.get(served.url + "/metrics", headers=headers) as response:
+            assert response.status == status
+
+
+async def test_every_route_lives_under_the_base_path(tmp_path: Path):
+    async with serve(tmp_path / "bot.sqlite", web={"base_path": "/bazaar"}) as served:
+        async with aiohttp.ClientSession() as session:
+            async with session.get(served.url + "/bazaar/") as response:
+                assert response.status == 200
+                page = await response.text()
+            assert '<meta name="bazaarbot-base" content="/bazaar">' in page
+            assert 'src="/bazaar/static/app.js"' in page and 'src="/static/' not in page
+            async with session.get(served.url + "/bazaar/static/app.js") as response:
+                assert response.status == 200
+            async with session.get(served.url + "/bazaar", allow_redirects=False) as response:
+                assert response.status == 308 and response.headers["Location"] == "/bazaar/"
+            async with session.get(served.url + "/") as response:
+                assert response.status == 404
+            async with session.get(served.url + "/bazaar/healthz") as response:
+                assert (await response.json())["status"] == "ok"
+        tab = await WsClient.open(f"ws://127.0.0.1:{served.transport.port}/bazaar/ws")
+        try:
+            welcome = await tab.hello()
+            assert welcome["t"] == "welcome"
+        finally:
+            await tab.close()
+
+
+# --- a real nginx in front ------------------------------------------------------------------
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+NGINX_CONF = """
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log;
+events {{ worker_connections 64; }}
+http {{
+  access_log off;
+  client_body_temp_path {dir}/body;
+  proxy_temp_path {dir}/proxy;
+  fastcgi_temp_path {dir}/fastcgi;
+  uwsgi_temp_path {dir}/uwsgi;
+  scgi_temp_path {dir}/scgi;
+  server {{
+    listen 127.0.0.1:{port};
+    location /bazaar/ {{
+      proxy_pass http://127.0.0.1:{upstream};
+      proxy_http_version 1.1;
+      proxy_set_header Host $host:$server_port;
+      proxy_set_header Upgrade $http_upgrade;
+      proxy_set_header Connection "upgrade";
+      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_read_timeout 3600s;
+    }}
+  }}
+}}
+"""
+
+
+async def test_behind_a_real_nginx_the_page_and_websocket_work_under_a_prefix(tmp_path: Path):
+    if not Path(NGINX).exists():
+        pytest.skip("nginx is not installed (apt-get install nginx)")
+    web = {"trusted_proxies": ("127.0.0.1",), "base_path": "/bazaar"}
+    limits = WebLimits(connections_per_address=1)
+    async with serve(tmp_path / "bot.sqlite", limits=limits, web=web) as served:
+        port = _free_port()
+        conf = tmp_path / "nginx.conf"
+        conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, upstream=served.transport.port))
+        proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
+        try:
+            async with aiohttp.ClientSession() as session:
+                for _ in range(100):
+                    try:
+                        async with session.get(f"http://127.0.0.1:{port}/bazaar/") as response:
+                            page = await response.text()
+                            break
+                    except aiohttp.ClientConnectionError:
+                        await asyncio.sleep(0.05)
+                else:
+                    raise AssertionError("nginx did not start")
+            assert 'src="/bazaar/static/app.js"' in page
+            url = f"ws://127.0.0.1:{port}/bazaar/ws"
+            # two browsers behind the one proxy, each with its own bound of one socket
+            first = await WsClient.open(url, source="127.0.0.5")
+            second = await WsClient.open(url, source="127.0.0.6")
+            assert await _ws(url, source="127.0.0.5") == 429
+            await first.hello()
+            await first.claim("alice")
+            await first.join("#bazaar")
+            await first.say("#bazaar", "/join")
+            await first.expect("bot", timeout=5.0)
+            addresses = sorted(conn.address for conn in served.transport.conns)
+            assert addresses == ["127.0.0.5", "127.0.0.6"]
+            await first.close()
+            await second.close()
+        finally:
+            proxy.terminate()
+            proxy.wait(10)
+
+
+async def test_the_page_plays_under_the_base_path_in_a_browser(tmp_path: Path):
+    from playwright.async_api import expect
+    from support.webfixtures import chromium
+
+    async with serve(tmp_path / "bot.sqlite", web={"base_path": "/bazaar"}) as served, chromium() as browser:
+        page = await browser.new_page(viewport={"width": 1366, "height": 768})
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        await page.goto(served.url + "/bazaar/")
+        await page.fill("#nick-input", "alice")
+        await page.press("#nick-input", "Enter")
+        await expect(page.locator("#me-nick")).to_have_text("alice", timeout=10_000)
+        await page.fill("#line", "/join")
+        await page.press("#line", "Enter")
+        await expect(page.locator("body")).to_contain_text("alice joins", timeout=10_000)
+        href = await page.locator("#watch-link").get_attribute("href")
+        assert href is not None and href.startswith("/bazaar/watch/")
+        await page.goto(served.url + href)
+        await expect(page.locator("body")).to_contain_text("alice", timeout=10_000)
+        assert not errors, errors

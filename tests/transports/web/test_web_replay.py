@@ -1,0 +1,194 @@
+"""The replay page in a real browser: steps by buttons and arrow keys with the game's drawn table,
+public facts only, no replay of a running game, and the review's win-chance graph."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from support.countgame import GAME as COUNT
+from support.webfixtures import Served, chromium, serve
+
+from bazaarbot.config import RateLimit
+from bazaarbot.messages import Incoming, User
+from bazaarbot.table.steps import replay
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 10_000  # ms: Playwright's waits
+
+#: the test types many moves through the hub at once
+PLENTY = RateLimit(commands=100_000, per_seconds=1)
+
+
+@pytest.fixture
+async def browser():
+    async with chromium() as b:
+        yield b
+
+
+def _expect(locator: Any) -> Any:
+    from playwright.async_api import expect
+
+    return expect(locator)
+
+
+def line(served: Served, nick: str, text: str, channel: str = "#j") -> None:
+    served.hub.process(Incoming("web", channel, User(nick), text))
+
+
+def finished_jaipur(served: Served, seed: int = 4) -> int:
+    """A whole Jaipur match between alice and bob at #j, random legal moves; its game id."""
+    from plugins.jaipur import GAME as jaipur
+
+    rng = random.Random(seed)
+    line(served, "alice", "/new jaipur")
+    line(served, "bob", "/join")
+    line(served, "alice", "/start")
+    table = served.hub.tables[("web", "#j")]
+    game_id = table.game_id
+    nicks = [s.nick for s in table.players]
+    for _ in range(2000):
+        if not table.running:
+            break
+        seat = jaipur.to_act(table.state)[0]
+        line(served, nicks[seat], rng.choice(jaipur.legal_commands(table.state, seat)))
+    assert not table.running
+    return game_id
+
+
+async def _page(browser: Any, served: Served, path: str) -> Any:
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    await page.goto(served.url + path)
+    return page
+
+
+async def _data(served: Served, game_id: int) -> dict[str, Any]:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"{served.url}/replay/{game_id}/data") as response,
+    ):
+        assert response.status == 200
+        return await response.json()
+
+
+async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
+    browser: Any, tmp_path: Path
+) -> None:
+    from plugins.jaipur import GAME as jaipur
+
+    async with serve(
+        tmp_path / "r.sqlite", games={"jaipur": jaipur, "count": COUNT}, rate_limit=PLENTY
+    ) as served:
+        game_id = finished_jaipur(served)
+        total = len(served.hub.store.moves(game_id))
+        page = await _page(browser, served, f"/replay/{game_id}")
+        step = page.locator("#step")
+        await _expect(step).to_have_text(f"Step 0 of {total}", timeout=TIMEOUT)
+        await _expect(page.locator("#table .jp-table .jp-market")).to_be_visible(timeout=TIMEOUT)
+        await _expect(page.locator("#back")).to_be_disabled()
+        await page.click("#forward")
+        await _expect(step).to_have_text(f"Step 1 of {total}")
+        first = served.hub.store.moves(game_id)[0]["text"]
+        await _expect(page.locator("#move")).to_contain_text(first)
+        await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("ArrowRight")
+        await _expect(step).to_have_text(f"Step 3 of {total}")
+        await page.keyboard.press("ArrowLeft")
+        await _expect(step).to_have_text(f"Step 2 of {total}")
+        await page.click("#last")
+        await _expect(step).to_have_text(f"Step {total} of {total}")
+        await _expect(page.locator("#table .result")).to_contain_text("Game over:")
+        await _expect(page.locator("#forward")).to_be_disabled()
+        await page.keyboard.press("Home")
+        await _expect(step).to_have_text(f"Step 0 of {total}")
+        await page.click("#forward")
+        await page.click("#first")
+        await _expect(step).to_have_text(f"Step 0 of {total}")
+        # what the page gets is each step's public board (the drawn table's public data), nothing else
+        data = await _data(served, game_id)
+        record = served.hub.store.game_record(game_id)
+        steps, final = replay(jaipur, record["seed"], ["alice", "bob"], record["options"], record["moves"])
+        publics = [jaipur.public_data(jaipur.from_json(s.before)) for s in steps[1:]] + [
+            jaipur.public_data(final)
+        ]
+        assert [s["public"] for s in data["steps"]] == json.loads(json.dumps(publics))
+        assert set(data["steps"][0]) == {"seat", "nick", "text", "lines", "public", "to_act"}
+        assert data["terms"] == jaipur.terms()  # the names the drawn table shows, as on the chat page
+        hand = jaipur.private_view(final, 0)
+        assert hand not in json.dumps(data) and hand not in await page.locator("body").inner_text()
+        assert not page.errors, page.errors
+
+
+async def test_a_running_game_cannot_be_replayed(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY) as served:
+        line(served, "alice", "/new count", "#c")
+        line(served, "bob", "/join", "#c")
+        line(served, "alice", "/start", "#c")
+        table = served.hub.tables[("web", "#c")]
+        secret = str(table.state.secrets[0])
+        page = await _page(browser, served, f"/replay/{table.game_id}")
+        await _expect(page.locator("#table")).to_contain_text("still running", timeout=TIMEOUT)
+        data = await _data(served, table.game_id)
+        assert data["replayable"] is False and "steps" not in data and secret not in json.dumps(data)
+        assert secret not in await page.locator("body").inner_text()
+        await _expect(page.locator("#forward")).to_be_disabled()
+        missing = await _page(browser, served, "/replay/999")
+        await _expect(missing.locator("#table")).to_contain_text("There is no game 999", timeout=TIMEOUT)
+
+
+async def test_the_win_chance_graph_is_drawn_for_a_reviewed_game(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY) as served:
+        line(served, "alice", "/new count target=10", "#c")
+        line(served, "bob", "/join", "#c")
+        line(served, "alice", "/start", "#c")
+        table = served.hub.tables[("web", "#c")]
+        game_id = table.game_id
+        nicks = [s.nick for s in table.players]
+        for seat, move in ((0, "add 3"), (1, "add 2"), (0, "add 2"), (1, "add 1"), (0, "add 2")):
+            line(served, nicks[seat], move, "#c")
+        page = await _page(browser, served, f"/replay/{game_id}")
+        await _expect(page.locator("#review-note")).to_contain_text(f"/review {game_id}", timeout=TIMEOUT)
+        await served.hub.handle(Incoming("web", None, User(nicks[1]), f"/review {game_id}"))
+        await served.hub.idle()
+        assert served.hub.teacher.stored_review(game_id) is not None
+        await page.reload()
+        graph = page.locator("#chance-graph")
+        await _expect(graph).to_be_visible(timeout=TIMEOUT)
+        assert await graph.locator("polyline").count() == 2
+        points = graph.locator("circle.point")
+        assert await points.count() == 5
+        await points.nth(await points.count() - 2).click()
+        at = await page.locator("#step").get_attribute("data-at")
+        clicked = await points.nth(await points.count() - 2).get_attribute("data-step")
+        assert at == clicked
+        await _expect(page.locator("#step")).to_have_text(f"Step {clicked} of 5")
+        title = await points.nth(0).locator("title").text_content()
+        assert nicks[0] in title and "win chance" in title
+        assert not page.errors, page.errors
+
+
+async def test_the_game_over_box_on_the_web_links_to_the_replay(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY) as served:
+        watcher = await _page(browser, served, "/watch/bazaar")
+
+        async def say(nick: str, text: str) -> None:
+            await served.hub.handle(Incoming("web", "#bazaar", User(nick), text))
+
+        await say("alice", "/new count target=3")
+        await say("bob", "/join")
+        await say("alice", "/start")
+        table = served.hub.tables[("web", "#bazaar")]
+        game_id = table.game_id
+        await say(table.players[0].nick, "add 3")
+        link = watcher.locator(".result a.replay-link")
+        await _expect(link).to_have_attribute("href", f"/replay/{game_id}", timeout=TIMEOUT)
+        assert not watcher.errors, watcher.errors

@@ -1,0 +1,628 @@
+"""The drawn web table in a real browser: play by clicking, your hand apart, phone, reload, spectators.
+
+The server runs in the test's own event loop; Playwright's async API drives
+the system Chromium. Set BAZAARBOT_SCREENSHOTS to a folder to keep
+screenshots of each game's table at the start and at the end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.webfixtures import Served, chromium, frames_in, player, serve
+
+from bazaarbot.config import RateLimit
+from bazaarbot.messages import Incoming, User
+from bazaarbot.registry import discover
+from bazaarbot.tableview.table import INLINE_COMMANDS
+
+pytestmark = pytest.mark.browser
+
+TIMEOUT = 10_000  # ms: Playwright's waits
+GAMES = discover()
+ROOM = "#bazaar"
+#: players click faster than the default per-user command budget allows
+FAST = RateLimit(commands=10_000, per_seconds=1)
+
+
+@pytest.fixture
+async def browser():
+    async with chromium() as b:
+        yield b
+
+
+def _expect(locator: Any) -> Any:
+    from playwright.async_api import expect
+
+    return expect(locator)
+
+
+async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
+    """A player's page in a browser context of its own (its own storage: another person)."""
+    context = await browser.new_context(viewport={"width": width, "height": height})
+    page = await context.new_page()
+    page.errors = []
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    await page.goto(served.url + "/")
+    await page.fill("#nick-input", nick)
+    await page.press("#nick-input", "Enter")
+    await _expect(page.locator("#me-nick")).to_have_text(nick)
+    await _expect(page.locator("#line")).to_be_enabled()
+    return page
+
+
+async def _click(page: Any, command: str) -> None:
+    await page.locator(f'#controls button[data-command="{command}"]').click()
+
+
+async def _type(page: Any, text: str) -> None:
+    await page.fill("#line", text)
+    await page.press("#line", "Enter")
+
+
+async def _shot(page: Any, name: str) -> None:
+    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / name))
+
+
+async def _sit_and_start(host: Any, guest: Any, game: str | None = None) -> None:
+    """Everything by clicking: choose the game, sit down, start."""
+    await _click(host, "/join")
+    await _expect(guest.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
+    if game is not None:
+        await _click(host, f"/new {game}")
+        await _expect(guest.locator("#turn")).to_contain_text(GAMES[game].title, timeout=TIMEOUT)
+    await _click(guest, "/join")
+    await _expect(host.locator("#table")).to_contain_text("Seat 2", timeout=TIMEOUT)
+    await _expect(host.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
+    await _click(host, "/start")
+
+
+async def _settled(served: Served, pages: list[Any]) -> Any:
+    """Wait until every page shows the table's latest state; the table."""
+    table = served.hub.tables[("web", ROOM)]
+    for page in pages:
+        await _expect(page.locator("#table")).to_have_attribute(
+            "data-moves", str(table.moves_made), timeout=TIMEOUT
+        )
+    return table
+
+
+async def _moved(served: Served, before: int) -> None:
+    table = served.hub.tables[("web", ROOM)]
+    for _ in range(400):
+        if table.moves_made > before or not table.running:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the click did not make a move")
+
+
+def _jaipur_choice(table: Any, turn: int) -> str:
+    """A legal command that moves the match on: sell the most, else take, else exchange."""
+    game = table.plugin
+    seat = game.to_act(table.state)[0]
+    commands = game.legal_commands(table.state, seat)
+    exchanges = [c for c in commands if " give " in c]
+    if exchanges and turn % 7 == 3:  # now and then an exchange, built card by card
+        return exchanges[turn % len(exchanges)]
+    sells = [c for c in commands if c.startswith("sell")]
+    if sells:
+        return max(sells, key=lambda c: int(c.split()[1]))
+    takes = [c for c in commands if c.startswith("take") and "give" not in c]
+    if takes:
+        return takes[turn % len(takes)]
+    return commands[turn % len(commands)]
+
+
+async def _pick_a_jaipur_move(page: Any, table: Any, command: str) -> str:
+    """Build ``command`` with the card picker: click its market cards, then its hand cards and camels."""
+    from plugins.jaipur.data import KINDS
+    from plugins.jaipur.rules import CAMELS, EXCHANGE, SELL, TAKE
+
+    game = table.plugin
+    seat = game.to_act(table.state)[0]
+    action = game.parse(table.state, seat, command)
+    take: dict[str, int] = {}
+    give: dict[str, int] = {}
+    if action[0] == TAKE:
+        take[KINDS[action[1]]] = 1
+    elif action[0] == CAMELS:
+        take["camel"] = 1  # one click takes every camel of the market
+    elif action[0] == EXCHANGE:
+        take = {KINDS[k]: n for k, n in enumerate(action[1]) if n}
+        give = {KINDS[k]: n for k, n in enumerate(action[2]) if n}
+    elif action[0] == SELL:
+        give[KINDS[action[1]]] = action[2]
+    for place, wanted in (("#table .jp-market", take), ("#hand", give)):
+        for kind, n in wanted.items():
+            for _ in range(n):
+                card = page.locator(f"{place} .jp-card.jp-{kind}:not([disabled])[aria-pressed='false']")
+                await card.first.click()
+    await _expect(page.locator("#command-preview")).to_have_text(command)
+    await page.locator("#play-picked").click()
+    return command
+
+
+async def _hand_names(page: Any) -> list[str]:
+    return await page.locator("#hand .jp-goods .jp-name").all_inner_texts()
+
+
+async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_path: Path) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        pages = {"alice": alice, "bob": bob}
+        await _shot(alice, "jaipur-start.png")
+        turn = 0
+        commands: list[str] = []
+        while table.running:
+            seat = game.to_act(table.state)[0]
+            page = pages[table.players[seat].nick]
+            other = pages[table.players[1 - seat].nick]
+            await _expect(page.locator("#turn")).to_have_class("turn mine")
+            await _expect(other.locator("#turn")).not_to_have_class("turn mine")
+            if turn % 10 == 0:  # each hand panel holds its own hand, never the other's
+                for index, who in enumerate(table.players):
+                    mine = game.private_data(table.state, index)["hand"]
+                    assert await _hand_names(pages[who.nick]) == mine
+            before = table.moves_made
+            commands.append(await _pick_a_jaipur_move(page, table, _jaipur_choice(table, turn)))
+            await _moved(served, before)
+            if table.running:
+                await _settled(served, [alice, bob])
+            turn += 1
+        assert any(c.startswith("sell") for c in commands) and any(" give " in c for c in commands)
+        assert any(c.startswith("take") and " give " not in c for c in commands)
+        for page in (alice, bob):
+            await _expect(page.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
+            await _expect(page.locator("#table .result")).to_contain_text("★")
+            await _expect(page.locator("#table .jp-table")).to_be_visible()
+        await alice.locator("#tab-gamelog").click()
+        await _expect(alice.locator("#gamelogs")).to_contain_text("Round 1 is over")
+        await _shot(alice, "jaipur-end.png")
+        # the result stays on the board, also after a reload, until the next /start
+        await bob.reload()
+        await _expect(bob.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
+        await _click(alice, "/start")
+        for page in (alice, bob):
+            await _expect(page.locator("#table .result")).to_have_count(0, timeout=TIMEOUT)
+            await _expect(page.locator("#turn")).not_to_contain_text("The game is over")
+        for page in (alice, bob):
+            assert not page.errors, page.errors
+
+
+async def _click_any_move(page: Any) -> None:
+    """The first move the controls offer: a button, or the first entry of a list."""
+    buttons = page.locator("#table button.move, #controls .verb-group:not(.jp-picker) button.move")
+    await _expect(buttons.first).to_be_visible(timeout=TIMEOUT)
+    await buttons.first.click()
+
+
+async def _few_turns_by_clicking(served: Served, name: str, alice: Any, bob: Any, decisions: int) -> None:
+    game = GAMES[name]
+    await _sit_and_start(alice, bob, name)
+    table = await _settled(served, [alice, bob])
+    pages = {"alice": alice, "bob": bob}
+    for _ in range(decisions):
+        seat = game.to_act(table.state)[0]
+        page = pages[table.players[seat].nick]
+        await _expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        before = table.moves_made
+        await _click_any_move(page)
+        await _moved(served, before)
+        await _settled(served, [alice, bob])
+    assert table.moves_made >= decisions
+
+
+def _rest_of_the_game(served: Served, seed: int) -> list[tuple[str, str]]:
+    """(nick, command) pairs that play the running game to its end, planned on a copy of it."""
+    table = served.hub.tables[("web", ROOM)]
+    game = table.plugin
+    state = game.clone(table.state)
+    rng = random.Random(seed)
+    plan = []
+    while game.result(state) is None:
+        seat = game.to_act(state)[0]
+        command = rng.choice(game.legal_commands(state, seat))
+        game.apply(state, seat, game.parse(state, seat, command))
+        plan.append((table.players[seat].nick, command))
+    return plan
+
+
+async def _type_through_the_hub(served: Served, plan: list[tuple[str, str]]) -> None:
+    for nick, command in plan:
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
+
+
+@pytest.mark.parametrize(("name", "drawn"), [("yspahan", ".ys-tower"), ("bazaar", ".bz-exchange")])
+async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, drawn: str) -> None:
+    async with serve(tmp_path / "g.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _few_turns_by_clicking(served, name, alice, bob, 6)
+        for page in (alice, bob):
+            await _expect(page.locator(f"#table {drawn}")).to_be_visible()
+        await _shot(alice, f"{name}-start.png")
+        plan = _rest_of_the_game(served, 4)
+        await _type_through_the_hub(served, plan[:-12])  # near the end: the board is still full
+        await _settled(served, [alice, bob])
+        await _shot(alice, f"{name}-end.png")
+        await _type_through_the_hub(served, plan[-12:])
+        for page in (alice, bob):
+            await _expect(page.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
+            await _expect(page.locator(f"#table {drawn}")).to_be_visible()
+        await _shot(alice, f"{name}-over.png")
+        for page in (alice, bob):
+            assert not page.errors, page.errors
+
+
+async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_path: Path) -> None:
+    game = GAMES["yspahan"]
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        await _finish_until(
+            served, lambda t: any(len(h) for h in t.state.hands) and t.state.hands[0] != t.state.hands[1]
+        )
+        table = await _settled(served, [alice, bob])
+        for index, seat in enumerate(table.players):
+            page = alice if seat.nick == "alice" else bob
+            cards = game.private_data(table.state, index)["cards"]
+            shown = await page.locator("#hand .ys-card strong").all_inner_texts()
+            assert shown == [c["name"] for c in cards]  # the card's name, never its identifier
+            ids = await page.locator("#hand .ys-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert ids == [c["id"] for c in cards]
+
+
+async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
+    table = served.hub.tables[("web", ROOM)]
+    game = table.plugin
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if done(table) or not table.running:
+            return
+        seat = game.to_act(table.state)[0]
+        nick = table.players[seat].nick
+        command = rng.choice(game.legal_commands(table.state, seat))
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
+
+
+async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        pages = {"alice": alice, "bob": bob}
+        for _ in range(2):
+            seat = game.to_act(table.state)[0]
+            mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
+            await _expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
+            await _expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
+            await _expect(mine.locator(".room.my-turn")).to_have_count(1)
+            before = table.moves_made
+            await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
+            await _moved(served, before)
+            await _settled(served, [alice, bob])
+
+
+async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_path: Path) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "r.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        pages = {"alice": alice, "bob": bob}
+        seat = game.to_act(table.state)[0]
+        waiting = pages[table.players[1 - seat].nick]
+        acting = pages[table.players[seat].nick]
+        await _type(waiting, "sell 2 spice")  # not their turn: refused
+        # the refusal stands over the table, where the eye is, and not among the private lines
+        await _expect(waiting.locator("#feedback")).to_contain_text("not your turn", timeout=TIMEOUT)
+        await _expect(waiting.locator("#private-badge")).to_have_text("")
+        assert "not your turn" not in await waiting.locator("#private").inner_text()
+        await _expect(waiting.locator("#logs")).to_contain_text("sell 2 spice")  # the author sees their line
+        await _type(waiting, "good luck")  # a chat line, to know the other page is up to date
+        await _expect(acting.locator("#logs")).to_contain_text("good luck", timeout=TIMEOUT)
+        for place in ("#logs", "#gamelogs", "#private", "#table"):
+            text = await acting.locator(place).inner_text()
+            assert "sell 2 spice" not in text and "not your turn" not in text
+        assert table.moves_made == 0
+
+
+async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(
+        tmp_path / "p.sqlite",
+        games=GAMES,
+        default_game="jaipur",
+        rate_limit=FAST,
+        frame_rate=100_000,
+        frame_burst=100_000,
+    ) as served:
+        alice = await _open(browser, served, "alice", 390, 844)
+        bob, _token = await player(served, "bob")
+        await _click(alice, "/join")
+        await bob.say(ROOM, "/join")
+        await _expect(alice.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
+        await _click(alice, "/start")
+        await _expect(alice.locator("#hand .jp-card").first).to_be_visible(timeout=TIMEOUT)
+        for n in range(300):
+            await bob.say(ROOM, f"chat line {n} " + "words " * (n % 7))
+        await _expect(alice.locator("#logs")).to_contain_text("chat line 299", timeout=TIMEOUT)
+        # the chat is a drawer: 300 lines push nothing of the table away
+        for place in ("#turn", "#table .jp-market"):
+            box = await alice.locator(place).bounding_box()
+            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, (place, box)
+        hand = await alice.locator("#hand-panel").bounding_box()
+        assert hand is not None and hand["height"] > 100, hand
+        await alice.locator("#tab-chat").click()  # opens the drawer: the log scrolls in it
+        log = alice.locator("#logs .log:not([hidden])")
+        sizes = await log.evaluate("e => [e.scrollHeight, e.clientHeight, getComputedStyle(e).overflowY]")
+        assert sizes[0] > sizes[1] and sizes[2] == "auto", sizes
+        await _shot(alice, "jaipur-phone.png")
+        assert not alice.errors, alice.errors
+
+
+async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        seat = table.game_seat_of("a:alice")
+        await _type(alice, "/join #side")
+        await _expect(alice.locator("#room-title")).to_have_text("#side")
+        await _type(bob, "/join #side")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await _type(bob, "side news")  # bob's active room is #side now
+        side_badge = alice.locator(".room", has_text="#side").locator(".badge")
+        await _expect(side_badge).to_have_text("1", timeout=TIMEOUT)
+        await alice.locator(".room-name", has_text="#side").click()  # read it
+        await _expect(alice.locator("#logs")).to_contain_text("side news")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await alice.reload()
+        await _expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
+        hand = GAMES["jaipur"].private_data(table.state, seat)["hand"]
+        await _expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
+        await _expect(alice.locator("#table .jp-market")).to_be_visible()
+        await _expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
+        await _expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
+        assert not alice.errors, alice.errors
+
+
+async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "w.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        frames: list[str] = []
+        context = await browser.new_context(viewport={"width": 1280, "height": 800})
+        watcher = await context.new_page()
+        watcher.on(
+            "websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload)))
+        )
+        await watcher.goto(served.url + "/watch/bazaar")
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        game = table.plugin
+        before = table.moves_made
+        seat = game.to_act(table.state)[0]
+        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
+        await _pick_a_jaipur_move(page, table, _jaipur_choice(table, 1))
+        await _moved(served, before)
+        await _settled(served, [alice, bob, watcher])
+        await _expect(watcher.locator("#table .jp-market .jp-card")).to_have_count(5)
+        assert await watcher.locator("#hand-panel, #hand, #private").count() == 0
+        assert frames, "the spectator got no frames"
+        for payload in frames:
+            assert '"hand":[' not in payload and '"private"' not in payload
+            for frame in frames_in(payload):
+                assert frame["t"] not in ("tell", "mine", "echo")
+                if frame["t"] in ("view", "watching"):  # a partial view may leave ``you`` out
+                    assert frame.get("view") is None or frame["view"].get("you") is None
+        await _shot(watcher, "jaipur-spectator.png")
+
+
+async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "k.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        seat = game.to_act(table.state)[0]
+        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
+        focused = None
+        for _ in range(80):  # Tab through the page until a move button has the focus
+            await page.keyboard.press("Tab")
+            focused = await page.evaluate("() => document.activeElement.dataset.command || null")
+            if focused and focused in game.legal_commands(table.state, seat):
+                break
+        assert focused, "no move button can be reached with the keyboard"
+        before = table.moves_made
+        await page.keyboard.press("Enter")
+        await _moved(served, before)
+        await _expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
+
+
+async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_clicking(
+    browser: Any, tmp_path: Path
+) -> None:
+    game = GAMES["jaipur"]
+    async with serve(tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        await _click(alice, "/join")
+        await _expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
+        await _type(alice, "/addbot hard")
+        await _expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
+        await _click(alice, "/start")
+        table = served.hub.tables[("web", ROOM)]
+        await _moved(served, -1)  # the game has started
+        game_id = table.game_id
+        mine = next(i for i, s in enumerate(table.players) if s.nick == "alice")
+        turn = 0
+        while table.running:
+            for _ in range(1000):  # the AI's answer
+                if not table.running or game.to_act(table.state) == [mine]:
+                    break
+                await asyncio.sleep(0.01)
+            if not table.running:
+                break
+            assert game.to_act(table.state) == [mine], "the AI left alice waiting"
+            await _settled(served, [alice])
+            await _expect(alice.locator("#turn")).to_have_class("turn mine")
+            before = table.moves_made
+            await _pick_a_jaipur_move(alice, table, _jaipur_choice(table, turn))
+            await _moved(served, before)
+            turn += 1
+        await _expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
+        assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
+        assert not alice.errors, alice.errors
+
+
+async def _play_via_hub(served: Served, pick: Any, seed: int = 5, limit: int = 400) -> tuple[str, str]:
+    """Random legal moves until ``pick(commands)`` names one; that one is played: (nick, command)."""
+    table = served.hub.tables[("web", ROOM)]
+    game = table.plugin
+    rng = random.Random(seed)
+    for _ in range(limit):
+        seat = game.to_act(table.state)[0]
+        nick = table.players[seat].nick
+        commands = game.legal_commands(table.state, seat)
+        wanted = pick(commands)
+        command = wanted or rng.choice(commands)
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
+        if wanted:
+            return nick, command
+    raise AssertionError("no such move came up")
+
+
+async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_market(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 390, 844)
+        bob = await _open(browser, served, "bob", 390, 844)
+        pages = {"alice": alice, "bob": bob}
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
+        exchange = lambda cs: next((c for c in cs if " give " in c), None)  # noqa: E731
+        nick, command = await _play_via_hub(served, exchange)
+        table = await _settled(served, [alice, bob])
+        took, gave = command.split(" give ")
+        for page in pages.values():
+            strip = page.locator("#table .jp-market .jp-taken.last-here .jp-took")
+            await _expect(strip).to_have_count(_cards_in(took.removeprefix("take ")))
+            marked = page.locator("#table .jp-market .jp-card.jp-came.last-here")
+            assert await marked.count() == _cards_in(gave), command
+        # the other player sees it on their own turn: the shot of a phone on its turn with the move marked
+        other = alice if nick == "bob" else bob
+        await _expect(other.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        await _shot(other, "jaipur-phone-last-move.png")
+        # a plain take marks its one card; camels, one camel for all of them
+        for want in ("take camels", "take "):
+            pick = lambda cs, w=want: next((c for c in cs if c.startswith(w) and " give " not in c), None)  # noqa: E731
+            _nick, command = await _play_via_hub(served, pick, seed=len(want))
+            await _settled(served, [alice, bob])
+            kind = command.split()[-1]
+            kind = "camel" if kind == "camels" else kind
+            took = alice.locator("#table .jp-taken .jp-took")
+            await _expect(took).to_have_count(1)
+            assert "jp-" + kind in (await took.get_attribute("class") or "").split(), command
+        assert table.running
+        for page in pages.values():
+            assert not page.errors, page.errors
+
+
+def _cards_in(words: str) -> int:
+    """How many cards a list such as '2 camels spice' names."""
+    total, n = 0, 1
+    for word in words.split():
+        if word.isdigit():
+            n = int(word)
+            continue
+        total, n = total + n, 1
+    return total
+
+
+async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_last_move(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 1366, 768)
+        bob = await _open(browser, served, "bob", 390, 844)
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
+        moving = lambda cs: next((c for c in cs if c.startswith("move ")), None)  # noqa: E731
+        await _play_via_hub(served, moving)
+        table = await _settled(served, [alice, bob])
+        supervisor = GAMES["yspahan"].public_data(table.state)["supervisor"]
+        for page in (alice, bob):
+            marked = page.locator("#table .ys-space.last-here")
+            await _expect(marked).to_have_count(1)
+            assert await marked.get_attribute("data-space") == supervisor
+            await _expect(page.locator("#table .ys-shop.last-here")).to_have_count(0)
+        placing = lambda cs: next((c for c in cs if c.startswith("place ")), None)  # noqa: E731
+        _nick, command = await _play_via_hub(served, placing)
+        await _settled(served, [alice, bob])
+        souk = command.split()[1]
+        for page in (alice, bob):
+            shop = page.locator("#table .ys-souk .ys-shop.last-here")
+            await _expect(shop).to_have_count(1)
+            assert "ys-cube" in (await shop.get_attribute("class") or "")  # the cube just put there
+            line = page.locator("#table .ys-souk", has=page.locator(".ys-shop.last-here"))
+            assert await line.get_attribute("data-souk") == souk, command
+            await _expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
+        await _shot(bob, "yspahan-phone-last-move.png")
+        for page in (alice, bob):
+            assert not page.errors, page.errors
+
+
+async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "v.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
+        takes: list[str] = []
+        for _ in range(40):  # cards taken until a turn has more takes than the view carries
+            seat = table.plugin.to_act(table.state)[0]
+            legal = table.plugin.legal_commands(table.state, seat)
+            takes = [c for c in legal if c.startswith("take")]
+            if len(takes) > INLINE_COMMANDS:
+                break
+            nick = table.players[seat].nick
+            await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), legal[0]))
+        assert len(takes) > INLINE_COMMANDS
+        await _settled(served, [alice, bob])
+        view = served.hub.table_view("web", ROOM, table.players[seat].key)
+        assert not [c for c in view["you"]["commands"] if c.startswith("take")]  # named, not listed
+        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
+        listed = page.locator('#controls select.move-list[aria-label="take moves"]')
+        options = listed.locator("option")
+        await _expect(options).to_have_count(len(takes), timeout=TIMEOUT)
+        assert [await o.get_attribute("value") for o in await options.all()] == takes
+        await listed.select_option(takes[-1])
+        before = table.moves_made
+        await page.locator('#controls .play-selected[data-verb="take"]').click()
+        await _moved(served, before)
+        assert table.last_played is not None and table.last_played.text == takes[-1]
+        assert not page.errors, page.errors
