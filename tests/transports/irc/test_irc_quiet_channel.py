@@ -10,7 +10,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from ircserver import IrcServer, RawClient, closing, ircserver, network_settings, start_bot, wait_until
+from support.ircserver import (
+    IrcServer,
+    RawClient,
+    closing,
+    ircserver,
+    network_settings,
+    start_bot,
+    wait_until,
+)
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub.hub import Hub
