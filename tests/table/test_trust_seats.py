@@ -191,6 +191,6 @@ def test_a_seat_the_ai_plays_after_its_owner_left_is_claimed_back_with_the_code(
 def test_claim_code_works_in_a_query_without_a_prefix(tmp_path) -> None:
     bot = Driver(tmp_path / "b.sqlite")
     code = seated_game(bot)
-    bot.hub.leave_now(NETWORK, None, "m:alice!~a@home.example")
+    bot.hub.identity.leave_now(NETWORK, None, "m:alice!~a@home.example")
     out = bot.dm("alice", f"claim {code}", **ALICE_ELSEWHERE)  # an IRC query window has no "!" habit
     assert "alice takes seat 1 back." in said(out)
