@@ -55,7 +55,9 @@ class CommandHost(Protocol):
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         """A refusal when sitting down at ``table`` would put ``user`` at too many tables, else None."""
 
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+    def claim_seat(
+        self, network: str, user: User, args: tuple[str, ...], public: bool = False
+    ) -> list[Outgoing]:
         """``/claim CODE``: move the seat the one-time code was made for to ``user``."""
 
 

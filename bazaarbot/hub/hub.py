@@ -516,8 +516,10 @@ class Hub:
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         return self.services.seat_limit_refusal(network, user, table)
 
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
-        return self.identity.claim_seat(network, user, args)
+    def claim_seat(
+        self, network: str, user: User, args: tuple[str, ...], public: bool = False
+    ) -> list[Outgoing]:
+        return self.identity.claim_seat(network, user, args, public)
 
     async def user_renamed(self, network: str, old: User, new: User) -> None:
         await self.identity.user_renamed(network, old, new)

@@ -450,6 +450,18 @@ class Lobby(Clock):
             "If you come back from another address, tell me /claim {code} to take this seat back."
         ).format(code=code)
 
+    def replace_code(self, key: str) -> list[Outgoing]:
+        """The seat code of ``key`` was said in public: a new one, told to the seat's person privately."""
+        seat = self.seat_of(key)
+        index = self.game_seat_of(key) if self.running else None
+        nick = seat.nick if seat is not None else self.players[index].nick if index is not None else None
+        if nick is None:
+            return []
+        note = _("Your seat code for {channel} was said in a channel, so it no longer works.").format(
+            channel=self.channel
+        )
+        return [self.tell(nick, note + " " + self._code_line(key), key=key)]
+
     def claim_seat(self, actor: Actor, code: str) -> tuple[list[Outgoing], str | None]:
         """Move the seat a one-time code was made for to the actor; (messages, the seat's old identity)."""
         user = actor.user
