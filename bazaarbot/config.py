@@ -170,6 +170,8 @@ class IrcNetwork:
     language: str | None = None
     #: channel -> its language, overriding ``language``
     channel_languages: dict[str, str] = field(default_factory=dict)
+    #: ``/invite bazaarbot #channel`` makes the bot join (and rejoin after restarts) until it is kicked
+    accept_invites: bool = False
 
 
 @dataclass(frozen=True)
@@ -634,6 +636,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 turn_seconds=_turn_seconds(n, where, None),
                 language=_language(n, where),
                 channel_languages=_channel_languages(n, where),
+                accept_invites=_take(n, where, "accept_invites", bool, False),
             )
         )
     matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})

@@ -34,6 +34,7 @@ from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.hello import hello
 from bazaarbot.transports.irc import ctcp
 from bazaarbot.transports.irc.aiturns import WaitingTurn, one_line
 from bazaarbot.transports.irc.boards import Board
@@ -41,6 +42,7 @@ from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
+from bazaarbot.transports.irc.invited import InvitedChannels
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.pager import Page, Pager
 from bazaarbot.transports.irc.prefix import incoming as typed_in
@@ -52,6 +54,8 @@ from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat
 from bazaarbot.transports.welcome_back import welcome_back
 
 log = logging.getLogger(__name__)
+#: the most channels a network's users may invite the bot to
+MAX_INVITED = 50
 
 #: channel name prefixes: a Tell must never be addressed to one of these
 CHANNEL_PREFIXES = ("#", "&", "+", "!")
@@ -203,12 +207,15 @@ class IrcTransport:
         self._speaker: User | None = None
         self._syncing: set[str] = set()
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
+        #: channels the network's users invited the bot to (``accept_invites``), kept in the store
+        self.invited: InvitedChannels | None = None
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
+        self.invited = InvitedChannels(hub.database, self.network)
         labels = {"network": self.network}
         hub.metrics.gauge(
             "bazaarbot_irc_queue_lines", "Lines waiting in the IRC send queue", self._waiting, labels
@@ -661,7 +668,7 @@ class IrcTransport:
             account = settings.sasl_account or settings.nick
             secret = clean(settings.nickserv_password)
             front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
-        front += [f"JOIN {clean_word(channel)}" for channel in settings.channels]
+        front += [f"JOIN {clean_word(channel)}" for channel in self._channels()]
         for out in reversed(front):
             self.queue.put(out, front=True)
         self.registered.set()
@@ -751,10 +758,40 @@ class IrcTransport:
                 old = User(seat.nick)
                 self._hub(lambda old=old, now=now: hub.user_renamed(network, old, now))
 
+    def _channels(self) -> list[str]:
+        """The configured channels, then those the bot was invited to (each once)."""
+        configured = {self.roster.fold(c) for c in self.settings.channels}
+        invited = self.invited.channels() if self.invited is not None and self.settings.accept_invites else []
+        return [*self.settings.channels, *(c for c in invited if self.roster.fold(c) not in configured)]
+
+    def _on_invite(self, line: Line) -> None:
+        """``/invite bazaarbot #channel``: joined and remembered where the network accepts invites."""
+        channel = clean_word(line.param(1))
+        if not self.settings.accept_invites or not self.roster.is_me(line.param(0)) or self.invited is None:
+            return
+        if not channel.startswith(("#", "&")) or self.roster.channel(channel) is not None:
+            return
+        if len(self.invited.channels()) >= MAX_INVITED:
+            log.warning(
+                "%s: invited to %s by %s, but %d channels is the most",
+                self.network,
+                channel,
+                line.nick,
+                MAX_INVITED,
+            )
+            return
+        log.info("%s: invited to %s by %s", self.network, channel, line.nick)
+        self.invited.add(self.roster.fold(channel))
+        self.queue.put(f"JOIN {channel}", front=True)
+        for text_line in self._channel_lines(channel, hello()):  # how to start, once, on arrival
+            self.queue.put(text_line, target=self.roster.fold(channel))
+
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):
             channel = clean_word(line.param(0))
             log.warning("%s: kicked from %s by %s", self.network, channel, line.nick)
+            if self.invited is not None:
+                self.invited.forget(self.roster.fold(channel))  # its operators do not want the bot
             if any(self.roster.fold(channel) == self.roster.fold(c) for c in self.settings.channels):
                 asyncio.get_running_loop().call_later(
                     self.rejoin_delay, lambda: self.queue.put(f"JOIN {channel}")

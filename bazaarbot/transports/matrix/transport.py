@@ -44,10 +44,10 @@ from nio import (
 from nio.api import RoomPreset
 
 from bazaarbot.config import MatrixAccount
-from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.hello import hello
 from bazaarbot.transports.matrix import content
 from bazaarbot.transports.matrix.outbox import Board, Item, Outbox
 from bazaarbot.transports.matrix.state import MatrixState
@@ -80,13 +80,6 @@ def reconnect_delay(attempt: int, low: float, high: float) -> float:
     """The wait before try ``attempt`` (1, 2, ...) to reach a lost homeserver: doubling from ``low``,
     never above ``high``, jittered (many bots of one homeserver do not come back at one instant)."""
     return min(high, low * 2 ** min(attempt - 1, 16)) * random.uniform(0.5, 1.0)
-
-
-def hello() -> str:
-    """What the bot says when it joins a room it was invited to: how to start."""
-    return _(
-        "Hello! I run board games here: /games lists them, /new <game> opens a table, /help says the rest."
-    )
 
 
 def is_user_id(text: str) -> bool:

@@ -344,3 +344,33 @@ async def test_metrics_count_the_lines_sent_and_waiting_on_irc(tmp_path: Path, i
     assert sent and float(sent[0].rsplit(" ", 1)[1]) >= 4, scraped
     assert f'bazaarbot_irc_queue_lines{{network="{NET}"}} 0.0' in scraped
     assert f'bazaarbot_commands_total{{game="count",kind="command",network="{NET}"}} 3.0' in scraped
+
+
+async def test_an_invite_is_joined_where_the_network_accepts_them_and_remembered_until_a_kick(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    from dataclasses import replace
+
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    settings = network_settings(ircserver, channels=(CHAN,), accept_invites=True)
+    bot = await start_bot(hub, settings)
+    alice = await RawClient("alice", ircserver.port).connect((CHAN, "#basar"))
+    closing.append(alice)
+    alice.send("INVITE bazaarbot #basar")
+    hello = await alice.expect("PRIVMSG #basar :Hello!")
+    assert "!new <game>" in hello
+    await bot.stop()
+    again = await start_bot(hub, settings)  # a restart: the invited channel is joined again
+    closing.append(again)
+    await wait_until(lambda: again.roster.channel("#basar") is not None, what="the invited channel again")
+    alice.send("KICK #basar bazaarbot :not here")
+    await wait_until(lambda: again.invited is not None and not again.invited.channels(), what="forgotten")
+    (tmp_path / "shy").mkdir()
+    shy = await start_bot(
+        make_hub(tmp_path / "shy", nick="shybot"), replace(settings, nick="shybot", accept_invites=False)
+    )
+    closing.append(shy)
+    alice.send("INVITE shybot #basar")
+    await asyncio.sleep(0.5)
+    assert shy.roster.channel("#basar") is None and not shy.invited.channels()
