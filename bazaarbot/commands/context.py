@@ -98,7 +98,10 @@ class Context:
         """
         if self.channel is None:
             return Tell(self.network, self.nick, text)
-        return Say(self.network, self.channel, text, listing=True, board=board, asked_by=self.user)
+        colors = self.table.colors if self.table is not None else False  # a board as its moves are shown
+        return Say(
+            self.network, self.channel, text, listing=True, board=board, asked_by=self.user, colors=colors
+        )
 
     def tell(self, text: str, listing: bool = False) -> Tell:
         """A private answer to the speaker, in their language."""
