@@ -560,6 +560,9 @@ class Hub:
     def public_board(self, network: str, channel: str) -> str | None:
         return self.views.public_board(network, channel)
 
+    def game_id(self, network: str, channel: str) -> int | None:
+        return self.views.game_id(network, channel)
+
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         return self.views.table_view(network, channel, key)
 
