@@ -75,12 +75,17 @@ class Cast:
         self.closing: list[Any] = []
 
     async def bot(
-        self, hub: Hub, rooms: tuple[str, ...], per_second: int | None = None, **transport: Any
+        self,
+        hub: Hub,
+        rooms: tuple[str, ...],
+        per_second: int | None = None,
+        burst: int = 2,
+        **transport: Any,
     ) -> Any:
         """The bot on a new account, in ``rooms``; ``per_second`` lowers the homeserver's limit for it."""
         user = self.server.register(unique("bazaarbot"))
         if per_second is not None:
-            self.server.limit_messages(user.user_id, per_second, 2)
+            self.server.limit_messages(user.user_id, per_second, burst)
         bot = await start_bot(hub, account(self.server, user, rooms=rooms), **transport)
         self.closing.append(bot)
         return bot
@@ -384,8 +389,9 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     names = unique("flood"), unique("calm")
     flood_room = await fred.create_room(names[0])
     calm_room = await carol.create_room(names[1])
-    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names), per_second=1)
+    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names))
     await wait_until(lambda: flood_room in bot.channels and calm_room in bot.channels, what="both rooms")
+    cast.server.limit_messages(bot.settings.user_id, 1, 1)  # now the homeserver lets one event a second
     lines = 12
     # each !hand answered privately, each !status in the room: more than the homeserver lets through
     await asyncio.gather(*(fred.say(flood_room, word) for _ in range(lines) for word in ("!hand", "!status")))
