@@ -8,16 +8,23 @@ Answers are bounded per nick, so a CTCP flood never fills the send queue.
 from __future__ import annotations
 
 import email.utils
+import importlib.metadata
 import time
 from collections.abc import Callable
-
-from bazaarbot import __version__
 
 MARK = "\x01"
 #: the queries answered, as CLIENTINFO lists them
 ANSWERED = ("CLIENTINFO", "PING", "TIME", "VERSION")
 #: one answer per nick in this many seconds
 GAP = 2.0
+
+
+def version() -> str:
+    """The installed bazaarbot's version (its package metadata)."""
+    try:
+        return importlib.metadata.version("bazaarbot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def parse(text: str) -> tuple[str, str] | None:
@@ -32,7 +39,7 @@ def parse(text: str) -> tuple[str, str] | None:
 def answer(command: str, argument: str, wall_clock: Callable[[], float] = time.time) -> str | None:
     """The reply's CTCP body (without the marks), None for a query that gets none."""
     if command == "VERSION":
-        return f"VERSION bazaarbot {__version__}, a board game bot for Jaipur, Yspahan and Bazaar"
+        return f"VERSION bazaarbot {version()}, a board game bot for Jaipur, Yspahan and Bazaar"
     if command == "PING":
         return f"PING {argument.replace(MARK, '')[:64]}".rstrip()
     if command == "TIME":
