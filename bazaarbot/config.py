@@ -11,7 +11,7 @@ from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
 from bazaarbot.metrics import METRICS_ACCESS
-from bazaarbot.text.addresses import ProxyConfigError, normalize_base_path, parse_networks
+from bazaarbot.text.addresses import ProxyConfigError, forwarding_header, normalize_base_path, parse_networks
 
 
 class ConfigError(ValueError):
@@ -132,6 +132,8 @@ class WebSettings:
     channel_languages: dict[str, str] = field(default_factory=dict)
     #: reverse proxies (addresses or networks) whose forwarding headers are believed
     trusted_proxies: tuple[str, ...] = ()
+    #: the one header the trusted proxies set and the bot reads: "X-Forwarded-For" or "Forwarded"
+    forwarded_header: str = "X-Forwarded-For"
     #: the path prefix the page is served under behind a proxy ("" = the root), e.g. "/bazaar"
     base_path: str = ""
     #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
@@ -203,6 +205,9 @@ class AiSettings:
     #: seconds an AI waits at least before its move is played, so people can follow
     move_delay: float = 1.0
     levels: dict[str, Level] = field(default_factory=lambda: dict(DEFAULT_LEVELS))
+    #: CPU seconds the review of each finished game may take in the background, for its replay's
+    #: win-chance graph (0: none; /review still makes one on request)
+    review_after_game: float = 30.0
 
 
 @dataclass(frozen=True)
@@ -341,6 +346,13 @@ def _trusted_proxies(section: dict[str, Any]) -> tuple[str, ...]:
     return entries
 
 
+def _forwarded_header(section: dict[str, Any]) -> str:
+    try:
+        return forwarding_header(_take(section, "web", "forwarded_header", str, "X-Forwarded-For"))
+    except ProxyConfigError as error:
+        raise ConfigError(f"web.forwarded_header {error}") from None
+
+
 def _base_path(section: dict[str, Any]) -> str:
     try:
         return normalize_base_path(_take(section, "web", "base_path", str, ""))
@@ -400,14 +412,17 @@ _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration"
 
 def _ai(section: Any) -> AiSettings:
     if not isinstance(section, dict):
-        raise ConfigError("ai must be a table with workers, move_delay, levels")
-    _check_keys(section, "ai", {"workers", "move_delay", "levels"})
+        raise ConfigError("ai must be a table with workers, move_delay, review_after_game, levels")
+    _check_keys(section, "ai", {"workers", "move_delay", "review_after_game", "levels"})
     workers = _take(section, "ai", "workers", int, default_workers())
     if workers < 1:
         raise ConfigError("ai.workers must be at least 1")
     move_delay = _take(section, "ai", "move_delay", float, 1.0)
     if move_delay < 0:
         raise ConfigError("ai.move_delay must be 0 or more seconds")
+    review_after_game = _take(section, "ai", "review_after_game", float, AiSettings.review_after_game)
+    if review_after_game < 0:
+        raise ConfigError("ai.review_after_game must be 0 or more CPU seconds")
     raw_levels = section.get("levels", {})
     if not isinstance(raw_levels, dict):
         raise ConfigError("ai.levels must be a table of easy, medium, hard")
@@ -427,7 +442,9 @@ def _ai(section: Any) -> AiSettings:
         if not 0 <= values["mistakes"] <= 1:
             raise ConfigError(f"{where}.mistakes must be between 0 and 1")
         levels[name] = Level(name, **values)
-    return AiSettings(workers=workers, move_delay=move_delay, levels=levels)
+    return AiSettings(
+        workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game
+    )
 
 
 _MATRIX_KEYS = {f.name for f in MatrixAccount.__dataclass_fields__.values()}
@@ -557,6 +574,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "language",
             "channel_languages",
             "trusted_proxies",
+            "forwarded_header",
             "base_path",
             "metrics",
         },
@@ -573,6 +591,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         language=_language(w, "web"),
         channel_languages=_channel_languages(w, "web"),
         trusted_proxies=_trusted_proxies(w),
+        forwarded_header=_forwarded_header(w),
         base_path=_base_path(w),
         metrics=_take(w, "web", "metrics", str, "loopback"),
     )

@@ -76,6 +76,8 @@ class Say:
     #: the line tells of an AI's turn: a transport short of lines (IRC) may join the lines of one AI
     #: turn, and of AI turns that wait together, into one
     ai_turn: bool = False
+    #: the nick of the seat this line is about (time is up for them): a page shows it to them in view
+    about: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,8 @@ class Tell:
     #: the line wants the reader's attention (their turn, their clock running out): a transport whose
     #: clients stay quiet for a bot's notices (Matrix) sends it as a message that notifies
     ping: bool = False
+    #: news of the reader's own seat they must not miss (the clock's reminder): a page shows it in view
+    urgent: bool = False
 
 
 Outgoing = Say | Tell

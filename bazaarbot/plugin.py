@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from bazaarbot.i18n import _, ngettext
+from bazaarbot.text.digits import signed_number
 
 
 class MoveError(Exception):
@@ -57,10 +58,9 @@ class Option:
             else:
                 raise ValueError(_("{name} takes on or off").format(name=self.name))
         elif isinstance(self.default, int):
-            try:
-                value = int(raw)
-            except ValueError:
-                raise ValueError(_("{name} takes a whole number").format(name=self.name)) from None
+            value = signed_number(raw.strip())
+            if value is None:
+                raise ValueError(_("{name} takes a whole number").format(name=self.name))
         else:
             value = raw.strip().lower()
         if self.choices is not None and value not in self.choices:

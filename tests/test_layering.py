@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "text": set(),
     "delivery": {"messages"},
     "i18n": {"text"},
-    "plugin": {"i18n"},
+    "plugin": {"i18n", "text"},
     "plugins": {"plugin", "i18n", "text"},
     "registry": {"plugin", "plugins"},
     "words": {"i18n", "plugin"},
@@ -38,7 +38,7 @@ ALLOWED: dict[str, set[str]] = {
     "people": {"i18n", "messages", "table"},
     "ratings": {"i18n", "plugin", "store", "table"},
     "tableview": {"i18n", "plugin", "table", "words"},
-    "teach": {"ai", "i18n", "messages", "plugin", "store", "table", "tableview"},
+    "teach": {"ai", "i18n", "messages", "plugin", "store", "table", "tableview", "text"},
     "commands": {
         "config",
         "delivery",

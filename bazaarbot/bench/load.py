@@ -142,7 +142,7 @@ class LoadBench:
             store,
             settings=self.settings,
             unlimited_networks=frozenset({NETWORK}),
-            ai=AiSettings(move_delay=0.0),
+            ai=AiSettings(move_delay=0.0, review_after_game=0.0),
         )
 
     def _seats(self) -> int:

@@ -151,7 +151,9 @@ class Hub:
             self.run_and_send,
             self.person_language,
             review_pool=(lambda: ai_pool) if ai_pool is not None else None,
+            review_after_game=lambda: self.ai_settings.review_after_game,
         )
+        self.events.on_game_finished(self.teacher.game_finished)
         # the hub's parts, each given what it reads
         self.services = HandlerServices(
             store,
@@ -583,6 +585,9 @@ class Hub:
 
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         return self.views.replay_view(network, game_id)
+
+    def game_titles(self) -> dict[str, str]:
+        return self.views.game_titles()
 
     def drawn_table(self, network: str, channel: str) -> bool:
         return self.views.drawn_table(network, channel)

@@ -170,6 +170,11 @@ class TransportViews:
         """Replays of each table's latest game, for its log and its final board."""
         return GameLogs(self.store, self.games)
 
+    def game_titles(self) -> dict[str, str]:
+        first = self.default_game()  # the game a new table gets comes first
+        order = sorted(self.games, key=lambda name: (name != first, name))
+        return {name: self.games[name].title for name in order}
+
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
         return replay_view(self.store, self.games, network, game_id)

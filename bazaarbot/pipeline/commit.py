@@ -4,12 +4,15 @@ Anything that changes tables, a line or not (an AI's move, a clock tick, a
 leave after its grace, a nick change), runs here, so its writes join a group
 commit, the tables it used are known (an answer waits for their writes), and
 table-changed fires for each of them as the unit closes. A line that raised
-changes nothing: its writes are dropped and its tables come back from disk.
+changes nothing: its writes are dropped and its tables come back from disk; when
+the database refused a write made at once (a full or read-only disk), its
+author hears that it could not be saved, and the log has one line, no traceback.
 """
 
 from __future__ import annotations
 
 import logging
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -75,6 +78,14 @@ class Commit:
                 for table in touched:
                     self.events.table_changed(table, Change.UNIT)
                     store.touch_table(table.id)
+        except sqlite3.Error as error:
+            # a write made at once (not queued in the unit) was refused: a full or read-only disk
+            log.warning("a line from %r on %s could not be saved: %s", nick, network, error)
+            unit.writes.clear()
+            unit.after.clear()
+            store.forget_created([unit])
+            broken = True
+            messages = unsaved(network, nick)
         except Exception:
             log.exception("a line from %r on %s failed", nick, network)
             unit.writes.clear()

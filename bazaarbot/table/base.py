@@ -110,9 +110,10 @@ class TableBase(ABC):
     def running(self) -> bool:
         return self.state is not None
 
-    def say(self, text: str, mentions: tuple[str, ...] = ()) -> Say:
-        """A channel line; ``mentions``: the nicks it is meant to alert (see ``Say.mentions``)."""
-        return Say(self.network, self.channel, text, colors=self.colors, mentions=mentions)
+    def say(self, text: str, mentions: tuple[str, ...] = (), about: str | None = None) -> Say:
+        """A channel line; ``mentions``: the nicks it is meant to alert (see ``Say.mentions``);
+        ``about``: the nick of the seat it is about (see ``Say.about``)."""
+        return Say(self.network, self.channel, text, colors=self.colors, mentions=mentions, about=about)
 
     def people_nicks(self, seats: Iterable[int] | None = None) -> tuple[str, ...]:
         """The nicks of the game's seats played by a person (all, or those of ``seats``), for a mention."""
@@ -128,6 +129,7 @@ class TableBase(ABC):
         commands: bool = False,
         hand: bool = False,
         ping: bool = False,
+        urgent: bool = False,
     ) -> Tell:
         """A private line in its reader's language; with ``key`` only for that identity.
 
@@ -143,6 +145,7 @@ class TableBase(ABC):
             commands=commands,
             hand_of=self.channel if hand else None,
             ping=ping,
+            urgent=urgent,
         )
 
     def view_of(self, index: int) -> str | None:

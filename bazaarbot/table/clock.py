@@ -269,6 +269,7 @@ class Clock(Presence):
                         ),
                         key=self.players[i].key,  # a reminder for the player, not for a nick-taker
                         ping=True,
+                        urgent=True,
                     )
                 )
         return out, decisions
@@ -334,4 +335,4 @@ class Clock(Presence):
                     count,
                 ).format(nick=seat.nick, n=count)
                 after = self.check_presence()
-        return [self.say(notice), *played, *after]
+        return [self.say(notice, about=seat.nick), *played, *after]

@@ -6,7 +6,7 @@ import re
 
 from bazaarbot.i18n import _
 
-_DURATION = re.compile(r"^(\d{1,9})\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?$")
+_DURATION = re.compile(r"^([0-9]{1,9})\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hours?|d|days?)?$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 

@@ -11,7 +11,6 @@ from bazaarbot.table.ai_names import level_word
 from bazaarbot.table.clock import Clock
 from bazaarbot.table.options import TABLE_OPTIONS
 from bazaarbot.table.seats import Actor, Seat
-from bazaarbot.text.digits import is_number
 from bazaarbot.text.digits import number as ascii_number
 from bazaarbot.words.counts import players_label
 
@@ -213,8 +212,9 @@ class Lobby(Clock):
                 return self.take_back(index, actor)
             return [self.tell(user.nick, _("You are already playing here."))]
         open_seats = [s for s in self.players if s.ai is not None and not s.is_bot]
-        if args and is_number(args[0]):
-            seat = next((s for s in open_seats if s.number == int(args[0])), None)
+        wanted = ascii_number(args[0]) if args else None
+        if wanted is not None:
+            seat = next((s for s in open_seats if s.number == wanted), None)
             if seat is not None:
                 return self.take_back(self.players.index(seat), actor)
         if open_seats:

@@ -75,6 +75,7 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
         "moves": 0,
         "game_id": None,
         "games": sorted(table.games),
+        "titles": {name: game.title for name, game in table.games.items()},
         "you": None,
         "terms": plugin.terms(),
         "seating": seating(table),

@@ -5,5 +5,5 @@ a game record and run in the AI's worker processes; ``teacher.py`` starts
 them from the event loop and sends their answers; ``bazaarbot.store.teaching`` keeps
 what must outlive a restart (hints given, reviews made) in the bot's sqlite file.
 
-May import: ``ai``, ``i18n``, ``messages``, ``plugin``, ``store``, ``table``, ``tableview``.
+May import: ``ai``, ``i18n``, ``messages``, ``plugin``, ``store``, ``table``, ``tableview``, ``text``.
 """

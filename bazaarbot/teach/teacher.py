@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
@@ -28,6 +30,7 @@ from bazaarbot.store.teaching import TeachingRecords
 from bazaarbot.store.writer import table_scope
 from bazaarbot.table import Table
 from bazaarbot.table.options import hints_on
+from bazaarbot.text.digits import number
 
 from .budgets import REVIEW_SECONDS, hint_budget, review_budget
 from .hint import hint
@@ -43,6 +46,14 @@ HINT_SALT = 0x48494E54
 REVIEW_WORKERS = 1
 #: reviews under way (or waiting for the worker) at most; more are refused until one is done
 MAX_REVIEWS = 4
+
+#: finished games waiting for their background review at most; a game past it gets one on /review
+MAX_BACKGROUND_REVIEWS = 16
+#: how often, and how long apart (seconds), a background review looks for its game's record on disk
+RECORD_TRIES = 40
+RECORD_WAIT = 0.25
+#: how far a worker process lowers its priority before a background review (os.nice)
+BACKGROUND_NICENESS = 10
 
 #: latencies kept for the figures (seconds from /hint to its answer)
 LATENCIES_KEPT = 200
@@ -72,6 +83,7 @@ class Teacher:
         run_and_send: Callable[[Callable[[], list[Outgoing]], str, str | None], Awaitable[None]],
         person_language: Callable[[str, str], str | None],
         review_pool: Callable[[], AiPool] | None = None,
+        review_after_game: Callable[[], float] = lambda: 0.0,
     ) -> None:
         self.store = store
         self.games = games
@@ -82,6 +94,8 @@ class Teacher:
         self.person_language = person_language
         #: reviews think in a pool of their own, so a long review never holds up an AI's move
         self.review_pool = review_pool or self._own_review_pool
+        #: CPU seconds a finished game's review may take in the background (0: none)
+        self.review_after_game = review_after_game
         self._review_pool: AiPool | None = None
         self.records = TeachingRecords(store.db.conn, store.writer.write)
         #: (game id, moves made, seat) of the hints being searched now
@@ -200,10 +214,9 @@ class Teacher:
             return [Tell(network, user.nick, text, key=user.key)]
 
         if args:
-            word = args[0].lstrip("#")
-            if not word.isdigit() or len(word) > 12:
+            game_id: int | None = number(args[0].lstrip("#"))
+            if game_id is None:
                 return tell(_("/review takes the number of a game (/history lists yours), or nothing."))
-            game_id: int | None = int(word)
         else:
             game_id = self.last_game(network, user.key)
             if game_id is None:
@@ -250,12 +263,48 @@ class Teacher:
             ).format(id=game_id)
         )
 
+    def game_finished(self, table: Table, game_id: int) -> list[str]:
+        """A game ended: its review is worked out in the background, for its replay's graph."""
+        seconds = self.review_after_game()
+        if seconds <= 0 or len(self.reviewing) >= MAX_BACKGROUND_REVIEWS:
+            return []
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return []  # no event loop (a synchronous run): nothing in the background
+        self.reviewing.setdefault(game_id, [])
+        self.spawn(self._review_after_game(game_id, seconds))
+        return []
+
+    async def _review_after_game(self, game_id: int, seconds: float) -> None:
+        """Once the game's end is on disk, its review within ``seconds`` of CPU, stored (nobody waits)."""
+        for _try in range(RECORD_TRIES):
+            record = self.store.game_record(game_id)
+            if record is not None and record["status"] == "finished":
+                break
+            await asyncio.sleep(RECORD_WAIT)
+        else:
+            self.reviewing.pop(game_id, None)
+            return
+        if record["game"] not in self.games or self.records.review(game_id) is not None:
+            self.reviewing.pop(game_id, None)
+            return
+        budget = review_budget(self.levels())
+        await self._review_later(game_id, self.games[record["game"]], record, budget, seconds, review_quietly)
+
     async def _review_later(
-        self, game_id: int, plugin: GamePlugin, record: dict[str, Any], budget: Any
+        self,
+        game_id: int,
+        plugin: GamePlugin,
+        record: dict[str, Any],
+        budget: Any,
+        seconds: float = REVIEW_SECONDS,
+        work: Callable[..., dict[str, Any]] | None = None,
     ) -> None:
+        search = work or review  # (a default in the class body would name the method ``review``)
         try:
             made = await self.review_pool().run(
-                review, plugin, record, budget, REVIEW_SECONDS, key=("review", game_id)
+                search, plugin, record, budget, seconds, key=("review", game_id)
             )
         except asyncio.CancelledError:
             self.reviewing.pop(game_id, None)
@@ -278,12 +327,14 @@ class Teacher:
             )
             return
 
-        def answer() -> list[Outgoing]:
-            readers = self.reviewing.pop(game_id, [])
+        def keep() -> list[Outgoing]:
             self.records.save_review(game_id, made, budget.iterations)
-            return self._review_answer(made, readers)
+            return []
 
-        await self.run_and_send(answer, "", None)
+        # kept first, in a unit of its own: on a full disk the review is not kept (the store logs
+        # one line), and its readers still get it, from a unit that writes nothing
+        await self.run_and_send(keep, "", None)
+        await self.run_and_send(lambda: self._review_answer(made, self.reviewing.pop(game_id, [])), "", None)
 
     def _review_answer(self, made: dict[str, Any], readers: list[Reader]) -> list[Outgoing]:
         out: list[Outgoing] = []
@@ -297,3 +348,20 @@ class Teacher:
 
     def stored_review(self, game_id: int) -> dict[str, Any] | None:
         return self.records.review(game_id)
+
+
+def review_quietly(plugin: GamePlugin, record: dict[str, Any], budget: Any, seconds: float) -> dict[str, Any]:
+    """``review`` at a low priority of its worker process: a review nobody waits for takes idle CPU only.
+
+    In the bot's own process (a thread pool) the priority stays: it would lower the whole bot's.
+    """
+    if multiprocessing.parent_process() is not None and hasattr(os, "nice"):
+        global _lowered
+        if not _lowered:
+            os.nice(BACKGROUND_NICENESS)
+            _lowered = True
+    return review(plugin, record, budget, seconds)
+
+
+#: whether this worker process lowered its priority already (os.nice adds up)
+_lowered = False

@@ -113,6 +113,10 @@ class HubPort(Protocol):
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
         """Whether the hub takes the line as a table command or a move rather than chatter."""
 
+    def game_titles(self) -> dict[str, str]:
+        """Each installed game's name -> its title, the default game first (a page offers them
+        before anybody sits down)."""
+
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         """A finished game step by step (public facts only); None when the network has no such game."""
 

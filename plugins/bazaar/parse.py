@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
-from bazaarbot.text.digits import is_number
+from bazaarbot.text.digits import is_number, number
 
 from . import colours as col
 from .colours import NCOL
@@ -76,9 +76,10 @@ def is_move(text: str) -> bool:
 
 
 def _number(word: str | None, what: str, example: str) -> int:
-    if word is None or not is_number(word.lstrip("#")):
+    value = number(word.lstrip("#")) if word is not None else None
+    if value is None:
         raise MoveError(_("Say which {what}, e.g. '{example}'.").format(what=what, example=example))
-    return int(word.lstrip("#")) - 1
+    return value - 1
 
 
 def _colour(word: str) -> int:
@@ -97,8 +98,8 @@ def _colours(words: list[str]) -> tuple[int, int, int, int, int]:
     counts = [0] * NCOL
     times = 1
     for w in words:
-        if is_number(w):
-            times = int(w)
+        if (given := number(w)) is not None:
+            times = given
             continue
         counts[_colour(w)] += times
         times = 1
@@ -133,10 +134,11 @@ def parse(state: BazaarState, seat: int, text: str) -> tuple:
         digits = [t for t in tokens if is_number(t.lstrip("#"))]
         if not digits and tokens and is_number(tokens[0][:1]):
             head = tokens[0]
-            num = "".join(ch for ch in head if is_number(ch))
+            num = head[: len(head) - len(head.lstrip("0123456789"))]
             tokens = [num, head[len(num) :]] + tokens[1:]
             digits = [num]
-        if len(digits) != 1:
+        row = number(digits[0].lstrip("#")) if len(digits) == 1 else None
+        if row is None:
             raise MoveError(
                 _("Say which row, e.g. 'trade 3' (give the left side) or 'trade 3 back' (give the right).")
             )
@@ -152,7 +154,7 @@ def parse(state: BazaarState, seat: int, text: str) -> tuple:
                         "'trade {row} back' gives the right side."
                     ).format(word=t, row=digits[0].lstrip("#"))
                 )
-        return ("trade", int(digits[0].lstrip("#")) - 1, back)
+        return ("trade", row - 1, back)
     if verb in BUY_WORDS:
         if not args:
             fields = buyable_fields(state, seat)

@@ -61,7 +61,7 @@ NUMBER_WORDS = {
 }
 GOODS_HINT = "diamond, gold, silver, cloth, spice, leather, camels"
 _SPLIT = re.compile(r"[\s,;+&]+")
-_COUNT = re.compile(r"^(\d{1,3})x?$|^x(\d{1,3})$")
+_COUNT = re.compile(r"^([0-9]{1,3})x?$|^x([0-9]{1,3})$")
 
 
 def first_word(text: str) -> str:

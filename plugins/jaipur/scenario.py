@@ -11,6 +11,8 @@ import random
 import re
 from collections.abc import Sequence
 
+from bazaarbot.text.digits import number
+
 from .cards import BONUS_TOKENS, CAMEL, CARD_ALIASES, CARD_COUNTS, GOODS_TOKENS
 from .state import JaipurState
 
@@ -22,8 +24,8 @@ def cards(text: str) -> list[int]:
     for word in re.split(r"[\s,]+", text.strip().lower()):
         if not word:
             continue
-        if word.isdigit():
-            count = int(word)
+        if (given := number(word)) is not None:
+            count = given
             continue
         counts[CARD_ALIASES[word]] += 1 if count is None else count
         count = None
@@ -37,8 +39,8 @@ def deck_from(text: str) -> list[int]:
     for word in re.split(r"[\s,]+", text.strip().lower()):
         if not word:
             continue
-        if word.isdigit():
-            count = int(word)
+        if (given := number(word)) is not None:
+            count = given
             continue
         order += [CARD_ALIASES[word]] * (1 if count is None else count)
         count = None

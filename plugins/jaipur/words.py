@@ -7,7 +7,7 @@ these words, so a command shown in German can be typed back as shown.
 
 from __future__ import annotations
 
-from bazaarbot.text.digits import is_number
+from bazaarbot.text.digits import number
 
 #: English word -> (the word after a count of 1 or none, the word after a larger count)
 _WORDS: dict[str, dict[str, tuple[str, str]]] = {
@@ -49,8 +49,8 @@ def command_in(command: str, lang: str) -> str:
     out: list[str] = []
     count = 1
     for word in command.split(" "):
-        if is_number(word):
-            count = int(word)
+        if (given := number(word)) is not None:
+            count = given
             out.append(word)
             continue
         forms = table.get(_SINGULAR.get(word, word))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _
 from bazaarbot.plugin import MoveError
-from bazaarbot.text.digits import is_number
+from bazaarbot.text.digits import is_number, number, signed_number
 
 from .board import (
     CROSSING,
@@ -174,8 +174,8 @@ def _building(word: str) -> int:
 
 def _group(st: State, word: str) -> int:
     """A dice group named by its value (1-6) or its field word; returns the field."""
-    if is_number(word):
-        v = int(word)
+    v = number(word)
+    if v is not None:
         for f in range(6):
             if st.tower_v[f] == v:
                 return f
@@ -258,9 +258,10 @@ def _shop_named(st: State, words: list[str], verb: str) -> tuple[int, int]:
 
 
 def _number(word: str, what: str) -> int:
-    if not is_number(word.lstrip("+-")):
+    value = signed_number(word)
+    if value is None:
         raise MoveError(_("'{w}' is not a number ({what}).").format(w=word, what=what))
-    return int(word)
+    return value
 
 
 def _parse_move(st: State, words: list[str]) -> tuple[int, ...]:
@@ -281,8 +282,8 @@ def _parse_move(st: State, words: list[str]) -> tuple[int, ...]:
         elif w == "then" and i + 1 < len(rest) and rest[i + 1] in DIRECTION_ALIASES:
             i += 1
             turn = DIRECTION_ALIASES[rest[i]]
-        elif w[0] in "+-" and is_number(w[1:]):
-            adjust = int(w)
+        elif w[0] in "+-" and signed_number(w) is not None:
+            adjust = signed_number(w)
         elif w == "to" and i + 1 < len(rest) and rest[i + 1] in SPACE_INDEX:
             i += 1
             dest = SPACE_INDEX[rest[i]]
@@ -430,8 +431,8 @@ def _parse_play(st: State, args: list[str]) -> tuple[int, ...]:
         amount = None
         give = -1
         for w in rest:
-            if is_number(w) and amount is None:
-                amount = int(w)
+            if number(w) is not None and amount is None:
+                amount = number(w)
             elif w in ("gold", "camels", "camel") and give < 0:
                 give = 0 if w == "gold" else 1
         if amount is None or give < 0:

@@ -137,7 +137,7 @@ _WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 #: the first part of a souk's id ("sack3"): the word of its neighbourhood
 _SOUK_STEMS = {"de": {"barrel": "fass", "chest": "truhe", "vase": "amphore"}, "es": {}}
 _SOUK_STEMS["es"] = {"sack": "saco", "barrel": "barril", "chest": "cofre", "vase": "vasija"}
-_SOUK_ID = re.compile(r"^([a-z]+)(\d+)$")
+_SOUK_ID = re.compile(r"^([a-z]+)([0-9]+)$")
 
 
 def _souk_in(souk: str, lang: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from support.botdriver import NETWORK, Driver, told
+from support.hubparts import swap_tables
 
 from bazaarbot.messages import User
 
@@ -27,7 +28,7 @@ def many_tables(tmp_path, count: int = 30) -> Driver:
 
 def test_private_lines_and_nick_changes_do_not_scan_every_table(tmp_path):
     bot = many_tables(tmp_path)
-    bot.hub.tables = NoScan(bot.hub.tables)
+    swap_tables(bot.hub, NoScan(bot.hub.tables))
     assert told(bot.dm("a7", "/moves all"), "a7") == ["add 1\nadd 2\nadd 3"]
     assert "adds 2" in "\n".join(m.text for m in bot.dm("a7", "add 2"))
     assert told(bot.dm("b7", "/hand"), "b7")
@@ -61,7 +62,7 @@ def test_the_index_is_rebuilt_on_restart(tmp_path):
     bot = many_tables(tmp_path, 3)
     bot = bot.restart()
     assert [t.channel for t in bot.hub.seated_tables(NETWORK, "n:b2")] == ["#c2"]
-    bot.hub.tables = NoScan(bot.hub.tables)
+    swap_tables(bot.hub, NoScan(bot.hub.tables))
     assert told(bot.dm("a2", "/moves all"), "a2") == ["add 1\nadd 2\nadd 3"]
 
 
@@ -69,6 +70,6 @@ def test_someone_at_two_tables_is_asked_which_without_a_scan(tmp_path):
     bot = Driver(tmp_path / "i.sqlite")
     bot.line("alice", "/join")
     bot.line("alice", "/join", channel="#two")
-    bot.hub.tables = NoScan(bot.hub.tables)
+    swap_tables(bot.hub, NoScan(bot.hub.tables))
     out = told(bot.dm("alice", "/hand"), "alice")
     assert out and "several tables (#t, #two)" in out[0]

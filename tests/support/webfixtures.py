@@ -65,6 +65,7 @@ async def serve(
     rate_limit: RateLimit | None = None,
     limits: WebLimits | None = None,
     web: dict[str, Any] | None = None,
+    review_after_game: float = 0.0,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
     """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
@@ -75,7 +76,7 @@ async def serve(
         Store(db),
         games=games or {"count": COUNT},
         settings=settings,
-        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS),
+        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=review_after_game),
         ai_pool=thread_ai_pool(),
     )
     web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits(), **(web or {}))

@@ -33,6 +33,7 @@ from jaraco.stream.buffer import LenientDecodingLineBuffer
 from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.hello import hello
 from bazaarbot.transports.irc import ctcp
@@ -678,8 +679,8 @@ class IrcTransport:
     def _on_005(self, line: Line) -> None:
         for token in line.params[1:-1]:
             name, _eq, value = token.partition("=")
-            if name.upper() == "LINELEN" and value.isdigit():
-                self.linelen = max(LINELEN, int(value))
+            if name.upper() == "LINELEN" and (given := number(value)) is not None:
+                self.linelen = max(LINELEN, given)
             elif name.upper() == "BOT" and value:
                 self.bot_mode = value
             elif name.upper() == "WHOX":

@@ -93,11 +93,15 @@ class AdminTokens:
             if row[1] == claim:
                 return str(row[0])
             raise AdminTokenError(_("That admin token was used already; ask the operator for a new one."))
-        with self.conn:
-            self.conn.execute("UPDATE web_admins SET claim_hash=NULL WHERE claim_hash=?", [claim])
-            self.conn.execute(
-                "UPDATE web_admins SET claim_hash=?, bound=? WHERE name=?", [claim, self.clock(), row[0]]
-            )
+        try:
+            with self.conn:  # both or neither
+                self.conn.execute("BEGIN")
+                self.conn.execute("UPDATE web_admins SET claim_hash=NULL WHERE claim_hash=?", [claim])
+                self.conn.execute(
+                    "UPDATE web_admins SET claim_hash=?, bound=? WHERE name=?", [claim, self.clock(), row[0]]
+                )
+        except sqlite3.Error:  # a full or read-only disk: the token stays unused
+            raise AdminTokenError(_("Sorry, that could not be saved; nothing changed. Try again.")) from None
         return str(row[0])
 
     def holds_token(self, text: str) -> bool:

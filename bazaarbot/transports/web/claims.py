@@ -6,17 +6,23 @@ bot's own sqlite file, so a restarted server hands every browser its nick
 (and so its seats) back, and nobody who reads the database can speak as
 anybody. One token holds one nick; one nick belongs to one token. A claim
 that never sat at a table is forgotten once unused for a while (a client
-that claims thousands of nicks leaves nothing behind).
+that claims thousands of nicks leaves nothing behind). On a full or read-only
+disk a claim is refused with a plain answer and nothing changes.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 import secrets
 import sqlite3
 import time
 from collections.abc import Callable
+
+from bazaarbot.i18n import _
+
+log = logging.getLogger(__name__)
 
 NICK_RE = re.compile(r"^[A-Za-z0-9_\-\[\]{}|^`]{1,24}$")
 ROOM_RE = re.compile(r"^#[A-Za-z0-9_\-]{1,30}$")
@@ -82,8 +88,11 @@ class Claims:
             return None
         now = self.clock()
         if now - row[1] > TOUCH_EVERY:
-            with self.conn:
-                self.conn.execute("UPDATE web_sessions SET last_seen=? WHERE token_hash=?", [now, digest])
+            try:
+                with self.conn:
+                    self.conn.execute("UPDATE web_sessions SET last_seen=? WHERE token_hash=?", [now, digest])
+            except sqlite3.Error as error:  # a full disk: the claim stands, only its last use is not noted
+                log.warning("web: the last use of %s's claim could not be noted: %s", row[0], error)
         return str(row[0])
 
     def check(self, nick: object) -> str:
@@ -110,11 +119,11 @@ class Claims:
         holder = self.conn.execute(
             "SELECT token_hash, last_seen FROM web_sessions WHERE nick_key=?", [key]
         ).fetchone()
+        stale = None
         if holder is not None and holder[0] != digest:
             if now - holder[1] <= CLAIM_TTL:
                 raise ClaimError(f"The nick {nick} is taken by another browser; choose another.")
-            with self.conn:
-                self.conn.execute("DELETE FROM web_sessions WHERE token_hash=?", [holder[0]])
+            stale = holder[0]
         old = None
         if digest is not None:
             row = self.conn.execute("SELECT nick FROM web_sessions WHERE token_hash=?", [digest]).fetchone()
@@ -123,8 +132,10 @@ class Claims:
             token = secrets.token_urlsafe(32)
             digest = token_hash(token)
         try:
-            with self.conn:
+            with self.conn:  # the stale holder goes and the claim comes in one transaction, or neither
                 self.conn.execute("BEGIN")
+                if stale is not None:
+                    self.conn.execute("DELETE FROM web_sessions WHERE token_hash=?", [stale])
                 self.conn.execute(
                     "INSERT INTO web_sessions (token_hash, nick, nick_key, created, last_seen) "
                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT(token_hash) DO UPDATE SET "
@@ -133,6 +144,9 @@ class Claims:
                 )
         except sqlite3.IntegrityError:
             raise ClaimError(f"The nick {nick} is taken by another browser; choose another.") from None
+        except sqlite3.Error as error:  # a full or read-only disk: nothing was written
+            log.warning("web: the claim of %s could not be saved: %s", nick, error)
+            raise ClaimError(_("Sorry, that could not be saved; nothing changed. Try again.")) from None
         self._marked.discard(key)  # a new claim row starts unmarked
         return token, old
 

@@ -1,28 +1,47 @@
 """Who the client really is behind a reverse proxy, believed only from proxies the operator trusts.
 
 Behind nginx or Caddy every browser arrives from the proxy's address, so the
-per-address bounds would count the proxy. With ``[web] trusted_proxies`` the
-forwarding headers of a trusted peer are read (``Forwarded`` first, else
-``X-Forwarded-For`` / ``X-Forwarded-Proto``), walking the chain from the right:
-the right-most address that is not itself a trusted proxy is the client. A
-header from an untrusted peer is ignored, so it cannot be forged.
+per-address bounds would count the proxy. The operator names the peers that
+are proxies (``[web] trusted_proxies``) and the one header they set
+(``[web] forwarded_header``: ``X-Forwarded-For`` or ``Forwarded``); the bot
+reads only that header, only from such a peer, and walks its hops from the
+right: the right-most address that is not itself a trusted proxy is the
+client. A header of the other kind, or from any other peer, is never read, so a
+client cannot choose which of two headers the bot believes.
+
+A hop that is no address (``unknown``, an obfuscated ``_hidden``, garbage, an
+empty header) stops the walk: the request counts as the proxy's own
+connection for the per-address bounds, and it is still a forwarded request, so
+it never passes for this machine at ``/metrics``. ``/metrics`` on loopback is
+only for a request that came straight to the bot and carries no forwarding
+header of any kind (``Client.direct``).
+
+Why not ``aiohttp-remotes``: its strict middlewares (``XForwardedStrict``,
+``ForwardedStrict``) expect a chain of fixed length with one trusted set per
+hop and answer 400 to every request from a peer outside it (a local
+Prometheus scrape, a browser on the machine itself); ``ForwardedStrict`` lets
+``for=unknown`` through to ``ipaddress`` and answers 500, ``XForwardedStrict``
+answers 400 to it where it should count as the proxy; and
+``XForwardedFiltered`` believes the header from any peer. What it would share
+with this module is the parsing, and the ``Forwarded`` grammar (RFC 7239) is
+parsed here by aiohttp itself (``BaseRequest.forwarded``).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import re
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+
+from aiohttp import web
 
 from bazaarbot.text.addresses import Address, parse_networks
 
-#: one ``for=`` / ``proto=`` pair of an RFC 7239 ``Forwarded`` element
-_FORWARDED_PAIR = re.compile(r'\s*(for|proto)\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s]*)\s*', re.IGNORECASE)
+#: every header a proxy may name a client in; any of them makes a request "not direct"
+ANY_FORWARDING = ("Forwarded", "X-Forwarded-For", "X-Real-IP", "X-Forwarded-Host")
 
 
-def _address(text: str) -> Address | None:
-    """An address from a header token: ``1.2.3.4``, ``1.2.3.4:5678``, ``[2001:db8::1]:80``, ``::1``."""
+def parse_address(text: str) -> Address | None:
+    """An address from a header hop: ``1.2.3.4``, ``1.2.3.4:5678``, ``[2001:db8::1]:80``, ``::1``."""
     text = text.strip().strip('"')
     if text.startswith("["):
         text = text[1:].split("]", 1)[0]
@@ -39,63 +58,64 @@ def _address(text: str) -> Address | None:
 
 @dataclass(frozen=True)
 class Client:
-    """The client as the bot counts it: its address and whether it reached the proxy over TLS."""
+    """The client as the bot counts it."""
 
+    #: the address the per-address bounds count
     address: str
-    #: whether the address came from a trusted proxy's header (not the socket's peer itself)
+    #: whether a trusted proxy forwarded the request (its header was there, readable or not)
     forwarded: bool = False
-    secure: bool = False
+    #: whether the request came straight to the bot: no forwarding header of any kind, from anybody
+    direct: bool = True
 
 
 class ProxyPolicy:
-    """The operator's trusted proxies, and how to read a request's real client through them."""
+    """The operator's trusted proxies and their header, and how to read a request's real client."""
 
-    def __init__(self, trusted: Iterable[str] = ()) -> None:
+    def __init__(self, trusted: tuple[str, ...] | list[str] = (), header: str = "X-Forwarded-For") -> None:
         self.trusted = parse_networks(trusted)
+        self.header = header
 
     def is_trusted(self, address: Address | None) -> bool:
         return address is not None and any(address in network for network in self.trusted)
 
     def is_trusted_address(self, text: str) -> bool:
         """Whether a socket's peer (as text) is one of the trusted proxies."""
-        return bool(self.trusted) and self.is_trusted(_address(text))
+        return bool(self.trusted) and self.is_trusted(parse_address(text))
 
-    def client(self, peer: str | None, headers: Mapping[str, str], secure: bool = False) -> Client:
-        """The real client of a request whose socket peer is ``peer``."""
-        peer_address = _address(peer or "")
-        if not self.trusted or not self.is_trusted(peer_address):
-            return Client(peer or "?", forwarded=False, secure=secure)
-        chain, protos = self._chain(headers)
-        for hop in reversed(chain):
-            address = _address(hop)
-            if address is None:  # an obfuscated or unknown hop: the chain cannot be followed past it
+    def client(self, peer: str | None, request: web.BaseRequest) -> Client:
+        """The real client of ``request``, whose socket peer is ``peer``."""
+        peer = peer or "?"
+        direct = not any(name in request.headers for name in ANY_FORWARDING)
+        if not self.trusted or not self.is_trusted(parse_address(peer)):
+            return Client(peer, forwarded=False, direct=direct)
+        hops = self.hops(request)
+        if hops is None:  # the proxy itself asked (its header is missing)
+            return Client(peer, forwarded=False, direct=direct)
+        for hop in reversed(hops):
+            address = parse_address(hop)
+            if address is None:  # not an address: the walk cannot go past it; the proxy's own connection
                 break
             if not self.is_trusted(address):
-                proto = protos[-1] if protos else None
-                return Client(str(address), forwarded=True, secure=(proto == "https") if proto else secure)
-        # every hop is a trusted proxy (or none was named): the nearest one is the client
-        return Client(str(peer_address), forwarded=False, secure=secure)
+                return Client(str(address), forwarded=True, direct=False)
+        # an unreadable hop, or every hop a trusted proxy: counted as the nearest proxy, never as local
+        return Client(peer, forwarded=True, direct=False)
 
-    @staticmethod
-    def _chain(headers: Mapping[str, str]) -> tuple[list[str], list[str]]:
-        """The ``for`` chain and the ``proto`` values, from ``Forwarded`` or else the X-Forwarded headers."""
-        forwarded = headers.get("Forwarded")
-        if forwarded:
-            chain, protos = [], []
-            for element in forwarded.split(","):
-                for key, value in _FORWARDED_PAIR.findall(element):
-                    value = value.strip('"')
-                    if key.lower() == "for":
-                        chain.append(value)
-                    else:
-                        protos.append(value.lower())
-            return chain, protos
-        chain = [hop for hop in headers.get("X-Forwarded-For", "").split(",") if hop.strip()]
-        protos = [p.strip().lower() for p in headers.get("X-Forwarded-Proto", "").split(",") if p.strip()]
-        return chain, protos
+    def hops(self, request: web.BaseRequest) -> list[str] | None:
+        """The named header's hops, left to right (None: the header is absent).
+
+        An element of ``Forwarded`` without a readable ``for`` is a hop of its
+        own (an empty one), so it stops the walk like ``for=unknown``.
+        """
+        if self.header not in request.headers:
+            return None
+        if self.header == "Forwarded":
+            elements = request.forwarded
+            return [element.get("for", "") for element in elements] or [""]
+        values = ",".join(request.headers.getall(self.header, ()))
+        return [hop.strip() for hop in values.split(",")]
 
 
 def is_loopback(address: str) -> bool:
     """Whether ``address`` (as the bot counts clients) is this machine."""
-    parsed = _address(address)
+    parsed = parse_address(address)
     return parsed is not None and parsed.is_loopback

@@ -12,19 +12,18 @@ from pathlib import Path
 
 from aiohttp import web
 
+from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 
 STATIC = Path(__file__).parent / "static"
 
-#: a game id as the path gives it (no sign, no leading zeros needed, bounded)
-MAX_ID_DIGITS = 12
-
 
 def _game_id(request: web.Request) -> int:
-    raw = request.match_info["game_id"]
-    if not raw.isdigit() or len(raw) > MAX_ID_DIGITS:
+    """The path's game id: ASCII digits (``digits.number``), else 404."""
+    game_id = number(request.match_info["game_id"])
+    if game_id is None:
         raise web.HTTPNotFound(text="No such game: a game id is a number (/history lists them).")
-    return int(raw)
+    return game_id
 
 
 def add_replay_routes(

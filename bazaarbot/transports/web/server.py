@@ -55,7 +55,8 @@ nested is refused before it is decoded, and a tab that keeps sending bad
 frames is disconnected. Every refusal is a short line naming the limit.
 What waits to be sent is bounded in bytes per tab and per address
 (``budget.py``); plain HTTP connections per address and the time to send a
-request's headers are bounded (``guard.py``); the global websocket cap keeps
+request's headers are bounded (``guard.py``), and a malformed request is one short
+log line, at most one a second per address (``requestlog.py``); the global websocket cap keeps
 room for players and closes the least useful socket for a newcomer, never a
 seated player's, and each network prefix has its own bound (``admission.py``).
 Every per-address bound takes the address from ``WebTransport.client``: the socket's peer
@@ -68,6 +69,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sqlite3
 import time
 from collections import deque
 from collections.abc import Callable
@@ -96,6 +98,7 @@ from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_a
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.replay import add_replay_routes
+from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
 from bazaarbot.transports.web.viewframe import NO_TABLE, EncodedPublic, SentView, encode_you
 
@@ -176,10 +179,12 @@ class WebTransport:
         self.per_prefix: dict[str, int] = {}
         self.budget = SendBudget(self.limits.send_buffer_bytes, self.limits.address_buffer_bytes)
         #: the reverse proxies whose forwarding headers name the real client
-        self.proxies = ProxyPolicy(self.settings.trusted_proxies)
+        self.proxies = ProxyPolicy(self.settings.trusted_proxies, self.settings.forwarded_header)
         self.guard = ConnectionGuard(
             self.limits.http_per_address, self.limits.header_timeout, self.proxies.is_trusted_address
         )
+        #: malformed HTTP requests as one short line, at most one a second per address
+        self.request_log = RequestLog(clock)
         #: when each address claimed a nick within the last minute
         self.claim_times: dict[str, deque[float]] = {}
         self._sweeper: asyncio.Task[None] | None = None
@@ -225,7 +230,7 @@ class WebTransport:
 
         Every per-address bound counts this address, never a header an untrusted peer sent.
         """
-        return self.proxies.client(client_address(request), request.headers, request.secure)
+        return self.proxies.client(client_address(request), request)
 
     async def start(self, hub: HubPort) -> None:
         self.hub = hub
@@ -234,7 +239,9 @@ class WebTransport:
         self.history = History(hub.database, HISTORY)
         self.admin_tokens = AdminTokens(hub.database)
         self._stopping = False
-        self._runner = web.AppRunner(self.app(), access_log=None, shutdown_timeout=2.0)
+        self._runner = web.AppRunner(
+            self.app(), access_log=None, shutdown_timeout=2.0, logger=self.request_log
+        )
         await self._runner.setup()
         quiet_accept_failures(asyncio.get_running_loop())
         site = GuardedSite(self._runner, self.host, self.settings.port, self.guard)
@@ -319,7 +326,8 @@ class WebTransport:
         """The Prometheus figures, to whom ``[web] metrics`` allows (others see no such page)."""
         assert self.hub is not None
         client = self.client(request)
-        if not metrics_allowed(self.settings.metrics, is_loopback(client.address), client.forwarded):
+        local = client.direct and is_loopback(client.address)
+        if not metrics_allowed(self.settings.metrics, local, client.forwarded):
             raise web.HTTPNotFound(text="Not found.")
         return web.Response(body=self.hub.metrics.render(), headers={"Content-Type": METRICS_CONTENT_TYPE})
 
@@ -526,7 +534,14 @@ class WebTransport:
             await self.hub.user_returned(self.network, self._user(nick))
         key = self._user(nick).key if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
-        conn.send("welcome", nick=nick, bot=self.hub.bot_nick, max=self.settings.max_message, lang=lang)
+        conn.send(
+            "welcome",
+            nick=nick,
+            bot=self.hub.bot_nick,
+            max=self.settings.max_message,
+            lang=lang,
+            games=self.hub.game_titles(),
+        )
         self._send_tables(conn)
 
     def _send_tables(self, conn: Conn) -> None:
@@ -790,6 +805,8 @@ class WebTransport:
             await asyncio.sleep(min(SWEEP_EVERY, self.limits.idle_unclaimed / 4))
             try:
                 await self.sweep()
+            except sqlite3.Error as error:  # a full or read-only disk: the claims are swept next time
+                log.warning("web: the claims could not be swept: %s", error)
             except Exception:
                 log.exception("web: the idle sweep failed")
 
@@ -901,7 +918,9 @@ class WebTransport:
         if isinstance(message, Say):
             room = message.channel.lower()
             asked = asked_here(room)  # a command's public answer names the line it answers
-            extra = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            extra: dict[str, Any] = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
+            if message.about:
+                extra["about"] = message.about
             bot = self.hub.bot_nick if self.hub else "bot"
             self._public(room, "bot", nick=bot, text=message.text, **extra)
             self._refresh_board(room)
@@ -916,8 +935,9 @@ class WebTransport:
             kind, where = sort_tell(
                 self.hub, self.network, message.nick, key, message.text, rooms, message.hand_of
             )
+            urgent = {"urgent": True} if message.urgent else {}
             for tab in tabs:
-                tab.send("tell", text=message.text, role=kind, room=where, lang=lang)
+                tab.send("tell", text=message.text, role=kind, room=where, lang=lang, **urgent)
                 for room in tab.rooms:
                     self._changed(room)
 

@@ -26,7 +26,9 @@
     root.appendChild(head);
 
     const grid = h.el("div", "bz-grid");
-    const rows = h.el("section", "bz-exchange");
+    // where the reader acts now: the exchange for a trade, the fields for a purchase
+    const verbs = new Set(h.commands().map((c) => c.split(" ")[0]));
+    const rows = h.el("section", "bz-exchange" + (verbs.has("trade") || (verbs.size && !verbs.has("buy")) ? " acting" : ""));
     rows.appendChild(h.el("h4", "", L("exchange", "Exchange")));
     const list = h.el("ol", "bz-rows");
     const last = h.view.phase === "running" && h.view.last ? String(h.view.last.text).split(" ") : [];
@@ -40,7 +42,7 @@
     rows.appendChild(list);
     grid.appendChild(rows);
 
-    const fields = h.el("section", "bz-fields");
+    const fields = h.el("section", "bz-fields" + (verbs.has("buy") && !verbs.has("trade") ? " acting" : ""));
     fields.appendChild(h.el("h4", "", L("fields", "Fields")));
     pub.fields.forEach((field, i) => {
       const box = h.el("div", "bz-field" + (field.valuable ? " valuable" : "") + (field.top ? "" : " sold-out") + (i === lastField ? " last-here" : ""));
@@ -88,6 +90,18 @@
     return root;
   }
 
+  /** Your own stones and score beside your moves (Bazaar has no secrets: everybody sees them too). */
+  function hand(_priv, pub, h) {
+    const L = (k, f) => h.label(k, f);
+    const seat = h.you ? h.you.seat : null;
+    const p = typeof seat === "number" ? pub.players[seat] : null;
+    if (!p) return null;
+    const box = h.el("div", "bz-hand");
+    box.appendChild(stones(h, p.stones, L));
+    box.appendChild(h.el("span", "bz-score", p.score + " " + L("pts", "pts") + " · " + L("bought", "bought") + " " + p.bought));
+    return box;
+  }
+
   /** A button's words for a command: a trade names its row of the exchange. */
   function label(command) {
     const w = command.split(" ");
@@ -95,5 +109,5 @@
     return null;
   }
 
-  window.bazaarbotTables.register("bazaar", { board, label });
+  window.bazaarbotTables.register("bazaar", { board, hand, label });
 })();

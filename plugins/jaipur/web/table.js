@@ -164,7 +164,7 @@
     // market and deck
     const mine = h.commands().length > 0 && h.you !== null;
     const all = mine ? shapes(pub, h) : [];
-    const market = h.el("div", "jp-row jp-market");
+    const market = h.el("div", "jp-row jp-market" + (mine ? " acting" : ""));
     market.appendChild(h.el("span", "jp-label", L("market", "Market")));
     const cards = h.el("div", "jp-cards");
     const camels = pub.market.map((k, i) => (k === "camel" ? i : -1)).filter((i) => i >= 0);

@@ -28,7 +28,8 @@
   }
 
   function tower(pub, h, L) {
-    const box = h.el("section", "ys-tower");
+    const acting = pub.tower.some((row) => groupCommands(h, row).length > 0);
+    const box = h.el("section", "ys-tower" + (acting ? " acting" : ""));
     box.appendChild(h.el("h4", "", L("tower", "Tower")));
     if (!pub.rolled) box.appendChild(h.el("p", "muted small", L("not_rolled", "not rolled yet")));
     const two = pub.players.length === 2;
@@ -49,9 +50,12 @@
       line.appendChild(dice);
       // the group is the thing you pick: its actions sit on it
       for (const command of groupCommands(h, row)) {
-        const b = h.button(label(command, h) || (h.said ? h.said(command) : command), () => h.play(command), "btn move ys-act");
+        const words = label(command, h) || (h.said ? h.said(command) : command);
+        // on a phone the row names the group: the button says only what it does, in one word
+        const b = h.button(h.narrow ? short(command) : words, () => h.play(command), "btn move ys-act");
         b.dataset.command = command;
         b.title = h.said ? h.said(command) : command; // as the reader could type it
+        if (h.narrow) b.setAttribute("aria-label", words);
         line.appendChild(b);
       }
       box.appendChild(line);
@@ -62,6 +66,14 @@
       );
     }
     return box;
+  }
+
+  /** A tower group's action in one word (the row it sits on says which group). */
+  function short(command) {
+    const verb = command.split(" ")[0];
+    if (verb === "take") return t("take");
+    if (verb === "deliver") return t("deliver");
+    return t("draw");
   }
 
   function caravan(pub, h, L) {
@@ -120,7 +132,9 @@
     const legal = new Set(h.commands().filter((c) => c.startsWith("place ")));
     const used = new Set();
     const placed = lastPlaced(h);
-    const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase());
+    const souks = new Set(nb.souks.map((souk) => souk.id));
+    const acting = [...legal].some((c) => souks.has(c.split(" ")[1]));
+    const part = h.el("div", "ys-nb ys-nb-" + nb.name.toLowerCase() + (acting ? " acting" : ""));
     part.appendChild(h.el("h4", "", term(h, nb.name)));
     for (const souk of nb.souks) {
       const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
@@ -202,6 +216,16 @@
     for (const nb of pub.neighbourhoods) {
       const area = corner[QUADRANT[nb.name.toLowerCase()]];
       const part = quarter(nb, h, L);
+      if (h.narrow && part.classList.contains("acting")) {
+        box.insertBefore(part, box.children[1] || null); // whole and finger-sized, over the road
+        const stub = h.el("div", "ys-nb ys-nb-away ys-nb-" + nb.name.toLowerCase(), term(h, nb.name) + " ↑");
+        if (area) {
+          stub.style.gridColumn = area[0] + " / " + area[1];
+          stub.style.gridRow = area[2] + " / " + area[3];
+        }
+        grid.appendChild(stub);
+        continue;
+      }
       if (area) {
         part.style.gridColumn = area[0] + " / " + area[1];
         part.style.gridRow = area[2] + " / " + area[3];
@@ -219,7 +243,8 @@
     for (const c of cells) {
       const here = c.name === pub.supervisor;
       const options = to[c.name] || [];
-      const cell = options.length ? h.el("button", "ys-space dest") : h.el("div", "ys-space");
+      const tappable = options.length && !h.narrow; // on a phone the moves are offered as buttons
+      const cell = tappable ? h.el("button", "ys-space dest") : h.el("div", "ys-space" + (options.length ? " dest" : ""));
       if (here) cell.classList.add("sup");
       if (here && moved) cell.classList.add("last-here");
       cell.style.gridColumn = String(c.x + 1);
@@ -232,11 +257,13 @@
       const where = shops.length ? " · " + [...new Set(shops.map((s) => term(h, s.souk)))].join(", ") : "";
       cell.title = (here ? L("supervisor", "Supervisor") + " · " : "") + c.name + where;
       if (options.length) {
-        cell.type = "button";
+        if (tappable) cell.type = "button";
         const cheapest = Math.min(...options.map((m) => m.gold));
         if (cheapest) cell.appendChild(h.el("span", "ys-cost", cheapest + "g"));
         cell.title += " · " + options.map((m) => moveLabel(m, h)).join(" / ");
-        if (options.length === 1) {
+        if (!tappable) {
+          /* drawn only: the action bar offers these moves */
+        } else if (options.length === 1) {
           cell.classList.add("move");
           cell.dataset.command = options[0].command;
           cell.addEventListener("click", () => h.play(options[0].command));
@@ -251,7 +278,7 @@
       grid.appendChild(cell);
     }
     box.appendChild(grid);
-    if (moves.length) {
+    if (moves.length && !h.narrow) {
       const hint = h.el("p", "muted small", t("Tap a lit space to move the supervisor there (the gold it costs is on it)."));
       box.appendChild(hint);
     }
@@ -278,6 +305,9 @@
   /** A button's words for a command of this game (the generic controls use them too). */
   function label(command, h) {
     const w = command.split(" ");
+    const road = (h.you && h.you.private && h.you.private.road_moves) || [];
+    const move = road.find((m) => m.command === command);
+    if (move) return move.to + ": " + moveLabel(move, h);
     if (w[0] === "draw") return w[1] ? t("draw a card (the {v}s)", { v: w[1] }) : t("draw a card");
     if (w[0] === "take") return t("take {what}", { what: term(h, w[1]) });
     if (w[0] === "deliver") return t("deliver {what}", { what: term(h, w[1]) });
@@ -339,14 +369,22 @@
     }
     root.appendChild(cards);
     if (priv.to_build.length) {
-      const line = h.el("p", "ys-to-build", L("to_build", "Still to build") + ": ");
-      priv.to_build.forEach((b, i) => {
-        const item = h.el("abbr", "", b.name || term(h, b.id));
-        item.title = b.text;
-        line.appendChild(item);
-        if (i < priv.to_build.length - 1) line.appendChild(document.createTextNode(", "));
-      });
-      root.appendChild(line);
+      // each building's cost and power in words (a phone shows no tooltip)
+      // a phone folds the list under its names; a tap opens it
+      const box = h.el("details", "ys-to-build");
+      box.open = !h.narrow;
+      const names = priv.to_build.map((b) => b.name || term(h, b.id)).join(", ");
+      box.appendChild(h.el("summary", "ys-to-build-head", L("to_build", "Still to build") + ": " + names));
+      const list = h.el("ul", "ys-buildings-left");
+      for (const b of priv.to_build) {
+        const item = h.el("li", "");
+        item.dataset.building = b.id;
+        item.appendChild(h.el("strong", "", b.name || term(h, b.id)));
+        item.appendChild(h.el("span", "", " " + b.text));
+        list.appendChild(item);
+      }
+      box.appendChild(list);
+      root.appendChild(box);
     }
     return root;
   }
@@ -354,7 +392,7 @@
   /** Whether the drawn table offers ``command`` itself (a tower group's action, a lit road space). */
   function handles(command, h) {
     const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
-    if (moves.some((m) => m.command === command) || offered.has(command)) return true;
+    if ((!h.narrow && moves.some((m) => m.command === command)) || offered.has(command)) return true;
     const pub = h.view.public;
     return !!pub && pub.tower.some((row) => groupCommands(h, row).includes(command));
   }

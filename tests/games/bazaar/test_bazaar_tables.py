@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -99,11 +98,10 @@ def test_generator_is_reproducible_from_the_rng():
     assert generate_table(random.Random(42)) == generate_table(random.Random(42))
 
 
-def test_generator_is_fast():
-    start = time.perf_counter()
+def test_the_generator_makes_a_sound_table_for_every_seed():
+    """Its speed is measured by ``bazaarbot bench engine bazaar``, not here."""
     for seed in range(100):
-        generate_table(random.Random(seed))
-    assert time.perf_counter() - start < 5
+        assert table_problems(generate_table(random.Random(seed))) == []
 
 
 def test_table_problems_catches_each_broken_constraint():
@@ -202,14 +200,11 @@ def test_quality_gate_option_regenerates_until_the_table_passes(monkeypatch):
     assert table_problems(table) == []
 
 
-def test_quality_gate_option_off_by_default_and_runs_in_seconds():
+def test_quality_gate_option_off_by_default_and_gates_the_rows():
     assert next(o for o in GAME.options if o.name == "quality_gate").default is False
-    start = time.perf_counter()
     s = GAME.setup(["a", "b"], random.Random(11), {"quality_gate": True})
-    elapsed = time.perf_counter() - start
     turns = Q.five_of_a_kind_turns(s.rows)
     assert max(turns) <= Q.GATE_WORST and max(turns) - min(turns) <= Q.GATE_SPREAD
-    assert elapsed < 20  # about a second on an idle core; generous for a loaded test machine
 
 
 # --- the combination deck ------------------------------------------------------------------------

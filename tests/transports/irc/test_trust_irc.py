@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from support.hubparts import change_settings
 from support.ircserver import (
     IrcServer,
     RawClient,
@@ -188,7 +189,7 @@ async def test_with_ops_as_admins_op_status_is_checked_when_the_command_runs(
 
 async def test_tables_a_nick_sits_at_are_bounded(tmp_path: Path, ircserver: IrcServer, closing) -> None:
     hub = make_hub(tmp_path)
-    hub.settings = replace(hub.settings, max_tables=1)
+    change_settings(hub, max_tables=1)
     closing.append(hub)
     bot = await start_bot(hub, network_settings(ircserver, channels=("#one", "#two")))
     closing.append(bot)

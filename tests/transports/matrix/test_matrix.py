@@ -349,7 +349,9 @@ async def test_a_person_against_addbot_hard(tmp_path: Path, cast: Cast, game: st
 
     levels = {**DEFAULT_LEVELS, "hard": Level("hard", iterations=30, time_cap=0.5, depth=4)}
     hub = make_hub(
-        tmp_path, {game: discover()[game]}, ai=AiSettings(workers=1, move_delay=0.0, levels=levels)
+        tmp_path,
+        {game: discover()[game]},
+        ai=AiSettings(workers=1, move_delay=0.0, levels=levels, review_after_game=0.0),
     )
     cast.closing.append(hub)
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import replace
 from pathlib import Path
 
 import aiohttp
 import pytest
+from support.hubparts import change_settings
 from support.webfixtures import player, serve
 
 from bazaarbot.cli import main as cli_main
@@ -169,7 +169,7 @@ async def test_rooms_a_nick_is_in_are_bounded_over_all_its_tabs(tmp_path: Path) 
 
 async def test_tables_a_web_nick_sits_at_are_bounded(tmp_path: Path) -> None:
     async with serve(tmp_path / "w.sqlite") as served:
-        served.hub.settings = replace(served.hub.settings, max_tables=2)
+        change_settings(served.hub, max_tables=2)
         alice, _token = await player(served, "alice", room=None)
         for room in ("#t1", "#t2", "#t3"):
             await alice.join(room)

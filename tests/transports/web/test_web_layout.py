@@ -103,7 +103,10 @@ async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: lis
         wanted = n == 2 and (stage == "my-turn" or (stage == "end" and size == "phone"))
         if folder and wanted and size in ("phone", "laptop"):
             Path(folder).mkdir(parents=True, exist_ok=True)
-            await page.screenshot(path=str(Path(folder) / f"{game}-{n}p-{stage}-{size}.png"), full_page=True)
+            # your own turn on a phone: what the screen shows at once (the rest of the page scrolls)
+            whole = not (stage == "my-turn" and size == "phone")
+            await page.evaluate("() => window.scrollTo(0, 0)")
+            await page.screenshot(path=str(Path(folder) / f"{game}-{n}p-{stage}-{size}.png"), full_page=whole)
 
 
 async def _play_until(

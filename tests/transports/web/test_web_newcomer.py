@@ -17,8 +17,9 @@ import pytest_asyncio
 from support.webfixtures import Served, chromium, serve
 
 from bazaarbot.config import RateLimit
-from bazaarbot.messages import Incoming, User
+from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.registry import discover
+from bazaarbot.table.options import hints_on
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 
@@ -71,7 +72,7 @@ def _button(page: Any, command: str) -> Any:
 
 async def _against_the_ai(page: Any, served: Served) -> Any:
     """Sit down, add an easy AI, start: all by buttons. The running table."""
-    await _button(page, "/join").click()
+    await page.locator("#sit-down").click()
     await _expect(page.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
     await page.select_option("#ai-level", "easy")
     await page.locator("#add-ai").click()
@@ -87,7 +88,7 @@ async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
     async with serve(tmp_path / "s.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _expect(_button(bob, "/join")).to_be_visible(timeout=TIMEOUT)
+        await _expect(bob.locator("#sit-down")).to_be_visible(timeout=TIMEOUT)
         table = await _against_the_ai(alice, served)
         assert [s.nick for s in table.players] == ["alice", "AI:easy"] or len(table.players) == 2
         # the commands the buttons sent show in the author's log, as typed ones do
@@ -146,6 +147,92 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
         assert not alice.errors, alice.errors
 
 
+async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_opens_at_the_newest_line(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "a.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        # before sitting: the game, hints and the clock are buttons; Sit down sends them
+        await alice.locator('.setup-choice button[data-choice="yspahan"]').click()
+        await alice.locator('.setup-choice button[data-choice="on"]').click()
+        await alice.locator('.setup-choice button[data-choice="5m"]').click()
+        await alice.locator("#sit-down").click()
+        table = served.hub.tables[("web", "#bazaar")]
+        await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        assert table.game_name == "yspahan" and hints_on(table.options)
+        await _expect(alice.locator("#logs")).to_contain_text("/clock 5m", timeout=TIMEOUT)
+        assert table.clock_seconds() == 300
+        feedback = alice.locator("#feedback")
+
+        async def in_view(text: str) -> None:
+            await _expect(feedback).to_contain_text(text, timeout=TIMEOUT)
+            box = await feedback.bounding_box()
+            drawer = await alice.locator(".chat").bounding_box()
+            assert (
+                box is not None
+                and drawer is not None
+                and box["y"] >= 0
+                and box["y"] + box["height"] <= drawer["y"]
+            )
+
+        # the answer to a command typed alone at the table
+        await _type(alice, "/start")
+        await in_view("needs at least 2 players")
+        # a public line about the reader's own seat, and a reminder of the clock, stand there too
+        await served.transport.send(
+            Say("web", "#bazaar", "Time is up for alice: the AI plays it.", about="alice")
+        )
+        await in_view("Time is up for alice")
+        await served.transport.send(
+            Say("web", "#bazaar", "Time is up for bob: the AI plays it.", about="bob")
+        )
+        await served.transport.send(
+            Tell("web", "alice", "Your move at #bazaar: 1m left.", key=ALICE.key, urgent=True)
+        )
+        await in_view("1m left")
+        assert "bob" not in await feedback.inner_text()
+        # many lines later the drawer opens at the newest one
+        for i in range(60):
+            await served.transport.send(Say("web", "#bazaar", f"line {i}"))
+        await alice.locator("#tab-chat").click()
+        newest = alice.locator("#logs .log:not([hidden]) .line").last
+        await _expect(newest).to_contain_text("line 59", timeout=TIMEOUT)
+        pane = await alice.locator("#logs").bounding_box()
+        last = await newest.bounding_box()
+        assert (
+            pane is not None
+            and last is not None
+            and last["y"] + last["height"] <= pane["y"] + pane["height"] + 1
+        )
+        assert not alice.errors, alice.errors
+
+
+async def test_the_nickname_dialog_is_over_the_banner_and_a_refused_notification_is_said(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "n.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        context = await browser.new_context(viewport={"width": 390, "height": 844})
+        # the browser refuses notifications, as a person who taps "Block" makes it
+        await context.add_init_script("Notification.requestPermission = () => Promise.resolve('denied')")
+        page = await context.new_page()
+        await page.goto(served.url + "/")
+        nick = page.locator("#nick-input")
+        await _expect(nick).to_be_visible(timeout=TIMEOUT)
+        box = await nick.bounding_box()
+        assert box is not None
+        on_top = await page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).id", [box["x"] + 5, box["y"] + box["height"] / 2]
+        )
+        assert on_top == "nick-input"
+        await page.fill("#nick-input", "carol")
+        await page.press("#nick-input", "Enter")
+        await _expect(page.locator("#me-nick")).to_have_text("carol", timeout=TIMEOUT)
+        await page.set_viewport_size({"width": 1366, "height": 768})
+        await page.locator("#notify").click()
+        await _expect(page.locator("#feedback")).to_contain_text("blocks notifications", timeout=TIMEOUT)
+        await _expect(page.locator("#notify")).to_be_hidden()
+
+
 async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_seconds(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -185,7 +272,7 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
     async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
         await _button(bob, "/join").click()
         await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
@@ -211,7 +298,7 @@ async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: A
     async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
         await _button(bob, "/join").click()
         await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
@@ -222,13 +309,14 @@ async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: A
         # one tap only asks; "Stay" keeps the seat as it was
         await alice.locator("#leave-game").click()
         await _expect(alice.locator(".leave-question")).to_contain_text("An AI plays on for you")
-        assert await _button(alice, "/leave").count() == 1
+        leave = alice.locator('#seat-controls button[data-command="/leave"]')  # under the table, not a move
+        assert await leave.count() == 1
         await alice.locator("#leave-stay").click()
         await _expect(alice.locator("#leave-game")).to_be_visible()
-        assert table.players[seat].ai is None and await _button(alice, "/leave").count() == 0
+        assert table.players[seat].ai is None and await leave.count() == 0
         # asked again and confirmed: /leave is sent, an AI plays on, the page offers the seat back
         await alice.locator("#leave-game").click()
-        await _button(alice, "/leave").click()
+        await leave.click()
         await _expect(alice.locator("#logs")).to_contain_text("/leave", timeout=TIMEOUT)
         await _expect(_button(alice, "/join")).to_have_text("Take my seat back", timeout=TIMEOUT)
         assert table.players[seat].ai is not None and table.running
@@ -241,7 +329,7 @@ async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a
 ) -> None:
     async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice", 1366, 768)
-        await _button(alice, "/join").click()
+        await alice.locator("#sit-down").click()  # the first seat: the game as set
         await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
         await served.hub.handle(Incoming("web", "#bazaar", User("bob", account="bob"), "/join"))
         await _button(alice, "/start").click()

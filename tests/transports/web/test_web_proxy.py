@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import shutil
 import socket
 import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
 import pytest
+from aiohttp import web
+from aiohttp.test_utils import make_mocked_request
+from multidict import CIMultiDict
+from support.paths import REPO_ROOT
 from support.webfixtures import WsClient, serve
 
 from bazaarbot.config import ConfigError, WebLimits, load_config
@@ -19,44 +26,83 @@ NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 # --- whose address a request counts as ---------------------------------------------------
+def _request(headers: dict[str, str] | list[tuple[str, str]]) -> web.Request:
+    return make_mocked_request("GET", "/", headers=CIMultiDict(headers))
+
+
 def test_forwarded_headers_are_ignored_without_trusted_proxies():
     policy = ProxyPolicy()
-    client = policy.client("127.0.0.1", {"X-Forwarded-For": "203.0.113.9"})
-    assert client.address == "127.0.0.1" and not client.forwarded
+    client = policy.client("127.0.0.1", _request({"X-Forwarded-For": "203.0.113.9"}))
+    assert client.address == "127.0.0.1" and not client.forwarded and not client.direct
 
 
 def test_a_trusted_proxy_names_the_right_most_untrusted_address():
     policy = ProxyPolicy(["127.0.0.1", "10.0.0.0/8"])
-    headers = {"X-Forwarded-For": "198.51.100.7, 203.0.113.9, 10.1.2.3", "X-Forwarded-Proto": "https"}
-    client = policy.client("127.0.0.1", headers)
-    assert client.address == "203.0.113.9" and client.forwarded and client.secure
+    client = policy.client("127.0.0.1", _request({"X-Forwarded-For": "198.51.100.7, 203.0.113.9, 10.1.2.3"}))
+    assert client.address == "203.0.113.9" and client.forwarded
 
 
 def test_a_forged_header_from_an_untrusted_peer_is_ignored():
     policy = ProxyPolicy(["10.0.0.0/8"])
-    client = policy.client("192.0.2.50", {"X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9"})
+    request = _request({"X-Forwarded-For": "203.0.113.9", "Forwarded": "for=203.0.113.9"})
+    client = policy.client("192.0.2.50", request)
     assert client.address == "192.0.2.50" and not client.forwarded
 
 
-def test_the_forwarded_header_wins_and_reads_ipv6_with_ports():
-    policy = ProxyPolicy(["::1"])
-    headers = {
-        "Forwarded": 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711";proto=https',
-        "X-Forwarded-For": "198.51.100.1",
-    }
-    client = policy.client("::1", headers)
-    assert client.address == "2001:db8:cafe::17" and client.secure
+def test_only_the_header_the_operator_named_is_read():
+    headers = {"Forwarded": "for=198.51.100.1", "X-Forwarded-For": "203.0.113.9"}
+    by_xff = ProxyPolicy(["127.0.0.1"], "X-Forwarded-For").client("127.0.0.1", _request(headers))
+    by_forwarded = ProxyPolicy(["127.0.0.1"], "Forwarded").client("127.0.0.1", _request(headers))
+    assert (by_xff.address, by_forwarded.address) == ("203.0.113.9", "198.51.100.1")
+    # the other kind alone changes nothing: the request is the proxy's own
+    alone = ProxyPolicy(["127.0.0.1"], "X-Forwarded-For").client(
+        "127.0.0.1", _request({"Forwarded": "for=198.51.100.1"})
+    )
+    assert alone.address == "127.0.0.1" and not alone.forwarded and not alone.direct
 
 
-def test_a_chain_of_only_trusted_proxies_counts_the_nearest():
-    policy = ProxyPolicy(["127.0.0.0/8"])
-    assert policy.client("127.0.0.1", {"X-Forwarded-For": "127.0.0.9"}).address == "127.0.0.1"
+def test_the_forwarded_header_reads_ipv6_with_ports():
+    policy = ProxyPolicy(["::1"], "Forwarded")
+    headers = {"Forwarded": 'for=192.0.2.60;proto=http, for="[2001:db8:cafe::17]:4711";proto=https'}
+    assert policy.client("::1", _request(headers)).address == "2001:db8:cafe::17"
 
 
-def test_an_unreadable_hop_stops_the_walk_at_the_proxy():
+def test_several_headers_of_the_named_kind_make_one_chain():
     policy = ProxyPolicy(["127.0.0.1"])
-    client = policy.client("127.0.0.1", {"Forwarded": "for=_hidden, for=unknown"})
-    assert client.address == "127.0.0.1" and not client.forwarded
+    request = _request([("X-Forwarded-For", "203.0.113.9"), ("X-Forwarded-For", "198.51.100.4")])
+    assert policy.client("127.0.0.1", request).address == "198.51.100.4"
+
+
+def test_a_chain_of_only_trusted_proxies_counts_the_nearest_and_is_not_local():
+    policy = ProxyPolicy(["127.0.0.0/8"])
+    client = policy.client("127.0.0.1", _request({"X-Forwarded-For": "127.0.0.9"}))
+    assert client.address == "127.0.0.1" and client.forwarded and not client.direct
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Forwarded", "for=_hidden, for=unknown"),
+        ("Forwarded", "for=unknown"),
+        ("Forwarded", "for=127.0.0.1, for=_hidden"),
+        ("Forwarded", "proto=https"),
+        ("Forwarded", "garbage;;;"),
+        ("Forwarded", ""),
+        ("X-Forwarded-For", "unknown"),
+        ("X-Forwarded-For", "127.0.0.1, _hidden"),
+        ("X-Forwarded-For", "999.1.1.1"),
+        ("X-Forwarded-For", ""),
+    ],
+)
+def test_a_hop_that_is_no_address_counts_as_the_proxy_and_never_as_local(header: str, value: str):
+    policy = ProxyPolicy(["127.0.0.1"], header)
+    client = policy.client("127.0.0.1", _request({header: value}))
+    assert client.address == "127.0.0.1" and client.forwarded and not client.direct
+
+
+def test_a_request_without_any_forwarding_header_is_direct():
+    client = ProxyPolicy(["127.0.0.1"]).client("127.0.0.1", _request({}))
+    assert client.address == "127.0.0.1" and client.direct and not client.forwarded
 
 
 def test_config_rejects_a_trusted_proxy_that_is_no_address(tmp_path: Path):
@@ -66,9 +112,27 @@ def test_config_rejects_a_trusted_proxy_that_is_no_address(tmp_path: Path):
         load_config(path)
 
 
+def test_config_refuses_a_base_path_without_a_leading_slash(tmp_path: Path):
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\nbase_path = "no-slash"\n')
+    with pytest.raises(ConfigError, match="web.base_path: 'no-slash' must start with /"):
+        load_config(path)
+
+
+def test_config_names_the_forwarding_header(tmp_path: Path):
+    path = tmp_path / "bot.toml"
+    path.write_text('[web]\nforwarded_header = "forwarded"\n')
+    assert load_config(path).web.forwarded_header == "Forwarded"
+    path.write_text("[web]\n")
+    assert load_config(path).web.forwarded_header == "X-Forwarded-For"
+    path.write_text('[web]\nforwarded_header = "X-Real-IP"\n')
+    with pytest.raises(ConfigError, match="web.forwarded_header must be one of X-Forwarded-For, Forwarded"):
+        load_config(path)
+
+
 def test_config_reads_base_path_and_metrics(tmp_path: Path):
     path = tmp_path / "bot.toml"
-    path.write_text('[web]\nbase_path = "bazaar/"\nmetrics = "all"\ntrusted_proxies = ["127.0.0.1"]\n')
+    path.write_text('[web]\nbase_path = "/bazaar/"\nmetrics = "all"\ntrusted_proxies = ["127.0.0.1"]\n')
     web = load_config(path).web
     assert (web.base_path, web.metrics, web.trusted_proxies) == ("/bazaar", "all", ("127.0.0.1",))
     path.write_text('[web]\nmetrics = "public"\n')
@@ -188,46 +252,69 @@ http {{
   fastcgi_temp_path {dir}/fastcgi;
   uwsgi_temp_path {dir}/uwsgi;
   scgi_temp_path {dir}/scgi;
+  {http}
   server {{
     listen 127.0.0.1:{port};
-    location /bazaar/ {{
-      proxy_pass http://127.0.0.1:{upstream};
-      proxy_http_version 1.1;
-      proxy_set_header Host $host:$server_port;
-      proxy_set_header Upgrade $http_upgrade;
-      proxy_set_header Connection "upgrade";
-      proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_read_timeout 3600s;
-    }}
+    {location}
   }}
 }}
 """
 
+OPERATING = REPO_ROOT / "docs" / "operating.md"
 
-async def test_behind_a_real_nginx_the_page_and_websocket_work_under_a_prefix(tmp_path: Path):
+
+def documented_nginx_blocks() -> list[str]:
+    """The nginx blocks of the operator's guide, as written there (the first sets X-Forwarded-For)."""
+    return re.findall(r"```nginx\n(.*?)```", OPERATING.read_text(encoding="utf-8"), re.DOTALL)
+
+
+@asynccontextmanager
+async def nginx_in_front(tmp_path: Path, block: str, upstream: int) -> AsyncIterator[str]:
+    """A real nginx with a block of the guide (its ``map`` in ``http``), proxying to ``upstream``."""
     if not Path(NGINX).exists():
         pytest.skip("nginx is not installed (apt-get install nginx)")
+    port = _free_port()
+    http, location = block.split("location", 1)
+    location = "location" + location.replace("127.0.0.1:8080", f"127.0.0.1:{upstream}")
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, http=http, location=location))
+    proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(100):
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/bazaar/healthz") as response:
+                        await response.read()
+                        break
+                except aiohttp.ClientConnectionError:
+                    assert proxy.poll() is None, (tmp_path / "error.log").read_text()
+                    await asyncio.sleep(0.05)
+            else:
+                raise AssertionError("nginx did not start")
+        yield f"http://127.0.0.1:{port}/bazaar"
+    finally:
+        proxy.terminate()
+        proxy.wait(10)
+
+
+def test_the_guide_has_an_nginx_block_for_each_header():
+    blocks = documented_nginx_blocks()
+    assert len(blocks) == 2
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in blocks[0]
+    assert 'proxy_set_header Forwarded "for=$bazaarbot_for";' in blocks[1]
+    assert all("$proxy_add_x_forwarded_for" not in block for block in blocks)
+
+
+async def test_behind_a_real_nginx_the_page_and_websocket_work_under_a_prefix(tmp_path: Path):
     web = {"trusted_proxies": ("127.0.0.1",), "base_path": "/bazaar"}
     limits = WebLimits(connections_per_address=1)
     async with serve(tmp_path / "bot.sqlite", limits=limits, web=web) as served:
-        port = _free_port()
-        conf = tmp_path / "nginx.conf"
-        conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, upstream=served.transport.port))
-        proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
-        try:
-            async with aiohttp.ClientSession() as session:
-                for _ in range(100):
-                    try:
-                        async with session.get(f"http://127.0.0.1:{port}/bazaar/") as response:
-                            page = await response.text()
-                            break
-                    except aiohttp.ClientConnectionError:
-                        await asyncio.sleep(0.05)
-                else:
-                    raise AssertionError("nginx did not start")
+        block = documented_nginx_blocks()[0]
+        async with nginx_in_front(tmp_path, block, served.transport.port) as base:
+            async with aiohttp.ClientSession() as session, session.get(base + "/") as response:
+                page = await response.text()
             assert 'src="/bazaar/static/app.js"' in page
-            url = f"ws://127.0.0.1:{port}/bazaar/ws"
+            url = base.replace("http:", "ws:") + "/ws"
             # two browsers behind the one proxy, each with its own bound of one socket
             first = await WsClient.open(url, source="127.0.0.5")
             second = await WsClient.open(url, source="127.0.0.6")
@@ -241,9 +328,63 @@ async def test_behind_a_real_nginx_the_page_and_websocket_work_under_a_prefix(tm
             assert addresses == ["127.0.0.5", "127.0.0.6"]
             await first.close()
             await second.close()
-        finally:
-            proxy.terminate()
-            proxy.wait(10)
+
+
+#: what a client behind the proxy sends to pass for many browsers, or for the machine itself
+FORGERIES = [
+    {"X-Forwarded-For": "203.0.113.{n}"},
+    {"Forwarded": "for=203.0.113.{n}"},
+    {"Forwarded": 'for="[2001:db8::{n}]"', "X-Forwarded-For": "198.51.100.{n}, 203.0.113.{n}"},
+    {"X-Forwarded-For": "unknown", "Forwarded": "for=unknown"},
+    {"X-Forwarded-For": "127.0.0.1", "Forwarded": "for=127.0.0.1"},
+    {"Forwarded": "for=_hidden", "X-Real-IP": "127.0.0.1"},
+    {"X-Forwarded-For": "::1", "Forwarded": 'for="[::1]"'},
+]
+
+
+@pytest.mark.parametrize("header", ["X-Forwarded-For", "Forwarded"])
+async def test_forged_forwarding_headers_through_the_documented_nginx_change_no_bound(
+    tmp_path: Path, header: str
+):
+    block = documented_nginx_blocks()[0 if header == "X-Forwarded-For" else 1]
+    web = {"trusted_proxies": ("127.0.0.1",), "base_path": "/bazaar", "forwarded_header": header}
+    limits = WebLimits(connections_per_address=3, claims_per_minute=3)
+    async with (
+        serve(tmp_path / "bot.sqlite", limits=limits, web=web) as served,
+        nginx_in_front(tmp_path, block, served.transport.port) as base,
+    ):
+        url = base.replace("http:", "ws:") + "/ws"
+        # websockets: every forgery from one browser counts against that browser's own bound
+        tabs, refused = [], 0
+        for n, forgery in enumerate(FORGERIES * 2):
+            result = await _ws(url, {k: v.format(n=n) for k, v in forgery.items()}, "127.0.0.7")
+            if isinstance(result, WsClient):
+                tabs.append(result)
+            else:
+                assert result == 429
+                refused += 1
+        assert len(tabs) == 3 and refused == 2 * len(FORGERIES) - 3
+        assert {conn.address for conn in served.transport.conns} == {"127.0.0.7"}
+        # claims: a new tab per claim, each with another forgery, against one bound
+        answers = []
+        for n, tab in enumerate(tabs * 2):
+            if n < len(tabs):
+                await tab.hello()
+            await tab.send(t="claim", nick=f"player{n}")
+            answers.append(await tab.expect(("claimed", "error")))
+        assert [a["t"] for a in answers] == ["claimed"] * 3 + ["error"] * 3
+        assert "Too many nick claims" in answers[-1]["text"]
+        for tab in tabs:
+            await tab.close()
+        # /metrics: no forgery makes a client of the proxy pass for this machine
+        async with aiohttp.ClientSession() as session:
+            for n, forgery in enumerate(FORGERIES):
+                headers = {k: v.format(n=n) for k, v in forgery.items()}
+                async with session.get(base + "/metrics", headers=headers) as response:
+                    assert response.status == 404, headers
+            # the same request straight to the bot, from this machine, is answered
+            async with session.get(served.url + "/bazaar/metrics") as response:
+                assert response.status == 200
 
 
 async def test_the_page_plays_under_the_base_path_in_a_browser(tmp_path: Path):

@@ -71,6 +71,18 @@ async def _page(browser: Any, served: Served, path: str) -> Any:
     return page
 
 
+async def _no_serious_violation(page: Any, what: str) -> None:
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("critical", "serious")
+    ]
+    assert not bad, f"{what}: {bad}"
+
+
 async def _data(served: Served, game_id: int) -> dict[str, Any]:
     async with (
         aiohttp.ClientSession() as session,
@@ -104,6 +116,10 @@ async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
         await _expect(step).to_have_text(f"Step 3 of {total}")
         await page.keyboard.press("ArrowLeft")
         await _expect(step).to_have_text(f"Step 2 of {total}")
+        # mid-game, on a laptop and on a phone, axe-core finds nothing critical or serious
+        for width, height in ((1366, 768), (390, 844)):
+            await page.set_viewport_size({"width": width, "height": height})
+            await _no_serious_violation(page, f"replay {width}x{height}")
         await page.click("#last")
         await _expect(step).to_have_text(f"Step {total} of {total}")
         await _expect(page.locator("#table .result")).to_contain_text("Game over:")
@@ -140,13 +156,18 @@ async def test_a_running_game_cannot_be_replayed(browser: Any, tmp_path: Path) -
         data = await _data(served, table.game_id)
         assert data["replayable"] is False and "steps" not in data and secret not in json.dumps(data)
         assert secret not in await page.locator("body").inner_text()
-        await _expect(page.locator("#forward")).to_be_disabled()
-        missing = await _page(browser, served, "/replay/999")
+        # a plain page: no step controls, no graph, no empty title; a way back to the tables
+        for shown in (page, missing := await _page(browser, served, "/replay/999")):
+            await _expect(shown.locator(".replay-home")).to_be_visible(timeout=TIMEOUT)
+            for hidden in ("#replay-controls", "#replay-review", "#replay-tagline"):
+                await _expect(shown.locator(hidden)).to_be_hidden()
         await _expect(missing.locator("#table")).to_contain_text("There is no game 999", timeout=TIMEOUT)
 
 
-async def test_the_win_chance_graph_is_drawn_for_a_reviewed_game(browser: Any, tmp_path: Path) -> None:
-    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY) as served:
+async def test_every_finished_game_has_its_graph_without_review_and_a_click_on_it_jumps(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with serve(tmp_path / "r.sqlite", rate_limit=PLENTY, review_after_game=5.0) as served:
         line(served, "alice", "/new count target=10", "#c")
         line(served, "bob", "/join", "#c")
         line(served, "alice", "/start", "#c")
@@ -155,13 +176,11 @@ async def test_the_win_chance_graph_is_drawn_for_a_reviewed_game(browser: Any, t
         nicks = [s.nick for s in table.players]
         for seat, move in ((0, "add 3"), (1, "add 2"), (0, "add 2"), (1, "add 1"), (0, "add 2")):
             line(served, nicks[seat], move, "#c")
+        # nobody asks for /review: the review is worked out after the game, and the page shows it
         page = await _page(browser, served, f"/replay/{game_id}")
-        await _expect(page.locator("#review-note")).to_contain_text(f"/review {game_id}", timeout=TIMEOUT)
-        await served.hub.handle(Incoming("web", None, User(nicks[1]), f"/review {game_id}"))
-        await served.hub.idle()
-        assert served.hub.teacher.stored_review(game_id) is not None
-        await page.reload()
         graph = page.locator("#chance-graph")
+        await _expect(graph).to_be_visible(timeout=TIMEOUT)
+        assert served.hub.teacher.stored_review(game_id) is not None
         await _expect(graph).to_be_visible(timeout=TIMEOUT)
         assert await graph.locator("polyline").count() == 2
         points = graph.locator("circle.point")
@@ -173,6 +192,32 @@ async def test_the_win_chance_graph_is_drawn_for_a_reviewed_game(browser: Any, t
         await _expect(page.locator("#step")).to_have_text(f"Step {clicked} of 5")
         title = await points.nth(0).locator("title").text_content()
         assert nicks[0] in title and "win chance" in title
+        # a click beside the points, on the graph's left edge, goes to the start
+        box = await graph.bounding_box()
+        await page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
+        await _expect(page.locator("#step")).to_have_text("Step 0 of 5")
+        assert not page.errors, page.errors
+
+
+async def test_the_replay_badges_two_seats_of_one_initial_by_number_as_the_live_table(
+    browser: Any, tmp_path: Path
+) -> None:
+    from plugins.yspahan import GAME as yspahan
+
+    async with serve(tmp_path / "r.sqlite", games={"yspahan": yspahan}, rate_limit=PLENTY) as served:
+        rng = random.Random(3)
+        line(served, "ann", "/new yspahan")
+        line(served, "amy", "/join")
+        line(served, "ann", "/start")
+        table = served.hub.tables[("web", "#j")]
+        game_id = table.game_id
+        while table.running:
+            seat = yspahan.to_act(table.state)[0]
+            line(served, table.players[seat].nick, rng.choice(yspahan.legal_commands(table.state, seat)))
+        page = await _page(browser, served, f"/replay/{game_id}")
+        await page.click("#last")
+        badges = page.locator("#table .ys-players .ys-name .ys-cube")
+        await _expect(badges).to_have_text(["1", "2"], timeout=TIMEOUT)
         assert not page.errors, page.errors
 
 

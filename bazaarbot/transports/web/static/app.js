@@ -9,9 +9,15 @@
   const NICK_RE = /^[A-Za-z0-9_\-[\]{}|^`]{1,24}$/;
   const MAX_LINES = 500;
   const MAX_LOG = 400;
+  //: moves the banner lists at most (a six-player table: the five others' since your turn)
+  const MAX_BANNER_MOVES = 6;
   //: a verb with more commands than this is offered as a list, not as buttons
   const MAX_BUTTONS = 8;
+  //: on a phone, where each button takes a row of its own
+  const MAX_BUTTONS_NARROW = 4;
   const $ = (id) => document.getElementById(id);
+  //: a phone or tablet: the chat is a drawer, the table is drawn for a finger
+  const NARROW = window.matchMedia("(max-width: 900px)");
   /** The page's words in the browser's language (static/i18n.js), with {name} filled from args. */
   const t = (text, args) => window.bazaarbotI18n.t(text, args);
 
@@ -46,6 +52,7 @@
     wanted: saved.get("active", null), // the room to return to after a reload
     myTurn: new Set(),
     pane: "logs",
+    games: {}, // name -> title of every installed game (the welcome says them)
   };
 
   // --- renderers: each game registers its drawn table -------------------------------------
@@ -103,6 +110,8 @@
     if (nearBottom) container.scrollTop = container.scrollHeight;
   }
 
+  const sameNick = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
+
   function setStatus(text, kind) {
     const node = $("status");
     node.textContent = text;
@@ -114,12 +123,17 @@
     if (r) return r;
     const log = el("div", "log");
     log.hidden = true;
+    log.tabIndex = 0; // a pane that scrolls is reached by the keyboard too
+    log.setAttribute("role", "log");
+    log.setAttribute("aria-label", t("Chat"));
     $("logs").appendChild(log);
     const gamelog = el("div", "log gamelog");
     gamelog.hidden = true;
+    gamelog.tabIndex = 0;
+    gamelog.setAttribute("aria-label", t("Game log"));
     gamelog.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     $("gamelogs").appendChild(gamelog);
-    r = { log, gamelog, logged: -1, board: null, view: null, members: [], unread: 0, item: null, joined: false, feedback: null, hand: null };
+    r = { log, gamelog, logged: -1, entries: [], board: null, view: null, members: [], unread: 0, item: null, joined: false, feedback: null, hand: null };
     state.rooms.set(name, r);
     if (!WATCH) {
       const item = el("li", "room");
@@ -241,15 +255,18 @@
 
   // --- feedback: the answer to what you just typed, next to where you typed it ------------------
   /** Shown over the table of ``name`` until the next line sent there (or another answer). */
-  function setFeedback(name, text, kind) {
+  function setFeedback(name, text, kind, passing) {
     const r = name && state.rooms.get(name);
     if (!r) {
       privateLine(kind === "error" ? "error" : "tell", text);
       return;
     }
-    r.feedback = text ? { text, kind: kind || "answer" } : null;
+    // a public line (an answer everybody saw, news of the seat) passes when the table moves on
+    r.feedback = text ? { text, kind: kind || "answer", at: passing ? momentOf(r.view) : null } : null;
     if (name === state.active) renderFeedback();
   }
+
+  const momentOf = (view) => (view ? String(view.game_id) + ":" + String(view.moves) + ":" + view.phase : "");
 
   function renderFeedback() {
     const box = $("feedback");
@@ -276,6 +293,8 @@
       return;
     }
     privateLine("tell", f.text, typeof f.room === "string" ? f.room : "");
+    // news of the reader's own seat (a clock's reminder) stands over its table too
+    if (f.urgent) setFeedback(r ? f.room : state.active, f.text, "answer");
   }
 
   function showPane(pane) {
@@ -305,11 +324,13 @@
     if (f.reset) {
       box.replaceChildren();
       r.logged = -1;
+      r.entries = [];
     }
     const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
     for (const entry of f.entries || []) {
       if (typeof entry.n !== "number" || entry.n <= r.logged) continue;
       r.logged = entry.n;
+      r.entries.push(entry);
       const item = el("div", "entry");
       item.dataset.n = String(entry.n);
       const head = el("div", "entry-head");
@@ -323,7 +344,9 @@
     if (empty && box.childElementCount > 1) empty.remove();
     if (!box.childElementCount) box.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     while (box.childElementCount > MAX_LOG) box.removeChild(box.firstElementChild);
+    if (r.entries.length > MAX_LOG) r.entries.splice(0, r.entries.length - MAX_LOG);
     if (nearBottom) box.scrollTop = box.scrollHeight;
+    if (name === state.active) renderTableSoon(); // the banner lists the moves since the reader's turn
   }
 
   // --- the drawn table ------------------------------------------------------------------
@@ -400,6 +423,7 @@
       view,
       you: view.you && view.you.seat !== null && view.you.seat !== undefined ? view.you : null,
       label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || t(fallback || key),
+      narrow: NARROW.matches, // a phone or tablet: the table is drawn for a finger
       seatName: (seat) => seatName(view, seat),
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
       initial: (seat) => initialOf(view, seat),
@@ -493,14 +517,38 @@
     node.classList.toggle("over", !!turn.over);
     const last = $("last-move");
     if (last) {
-      const move = view && view.phase !== "lobby" ? view.last : null;
-      last.hidden = !move;
-      // the bot's announcement of it, its first sentence (the rest says whose turn it is now)
-      const said = move && move.lines && move.lines[0] ? move.lines[0].split(/(?<=[.!?])\s/)[0] : "";
-      last.textContent = !move ? "" : said ? t("Last move: {move}", { move: said }) : t("Last move: {nick}: {move}", { nick: move.nick, move: move.said || move.text });
-      if (move && typeof move.seat === "number") last.className = "last-move seat-" + (move.seat % 6);
+      const moves = view && view.phase !== "lobby" ? movesSince(view) : [];
+      last.replaceChildren();
+      last.hidden = !moves.length;
+      moves.forEach((move, i) => {
+        // the bot's announcement of it, its first sentence (the rest says whose turn it is now)
+        const said = move.lines && move.lines[0] ? move.lines[0].split(/(?<=[.!?])\s/)[0] : "";
+        const words = said || move.nick + ": " + (move.said || move.text);
+        const item = el("li", typeof move.seat === "number" ? "seat-" + (move.seat % 6) : "", i === moves.length - 1 ? t("Last move: {move}", { move: words }) : words);
+        item.title = words;
+        last.appendChild(item);
+      });
     }
     renderClock();
+  }
+
+  /** The moves since the reader's own last move (the last move alone for a spectator): oldest first. */
+  function movesSince(view) {
+    const r = state.active && state.rooms.get(state.active);
+    const me = view.you && view.you.seat;
+    const last = view.last;
+    if (!last) return [];
+    const entries = r ? r.entries : [];
+    if (typeof me !== "number" || !entries.length || view.phase !== "running") return [last];
+    const upTo = entries.findIndex((e) => e.n === last.n);
+    const known = upTo >= 0 ? entries.slice(0, upTo + 1) : [];
+    if (!known.length) return [last];
+    const out = [];
+    for (let i = known.length - 1; i >= 0 && out.length < MAX_BANNER_MOVES; i--) {
+      if (known[i].seat === me) break;
+      out.unshift(known[i]);
+    }
+    return out.length ? out : [last];
   }
 
   // a burst of views (a fast game, a page that was busy) is drawn once, at the next frame; a page
@@ -514,7 +562,37 @@
     });
   }
 
+  /** Where the keyboard was in the table, so a redraw gives it back (a picked card, a move's button). */
+  function focusKey() {
+    const node = document.activeElement;
+    const area = document.querySelector(".table-area");
+    if (!node || !area || !area.contains(node) || node === area) return null;
+    if (node.id) return "#" + CSS.escape(node.id);
+    if (node.dataset && node.dataset.command) return '[data-command="' + CSS.escape(node.dataset.command) + '"]';
+    const path = [];
+    for (let n = node; n && n !== area; n = n.parentElement) path.unshift([...n.parentElement.children].indexOf(n));
+    return path;
+  }
+
+  function restoreFocus(key) {
+    if (!key) return;
+    const area = document.querySelector(".table-area");
+    let node = null;
+    if (typeof key === "string") node = area.querySelector(key);
+    else {
+      node = area;
+      for (const i of key) node = node && node.children[i];
+    }
+    if (node && typeof node.focus === "function" && !node.disabled) node.focus({ preventScroll: true });
+  }
+
   function renderTable() {
+    const focused = focusKey();
+    drawTable();
+    restoreFocus(focused);
+  }
+
+  function drawTable() {
     tableDrawPending = false;
     const r = state.active && state.rooms.get(state.active);
     const view = r ? r.view : null;
@@ -531,7 +609,7 @@
     }
     if (!view) {
       table.appendChild(el("p", "muted", WATCH ? t("Nothing is happening at this table yet.") : t("No game is running here yet. Sit down to play.")));
-      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: [], you: null, seating: { free: 1, levels: [] } }, controls);
+      if (!WATCH && r) renderLobbyControls({ phase: "lobby", seats: [], games: Object.keys(state.games), titles: state.games, you: null, seating: { free: 1, levels: [] } }, controls);
       return;
     }
     if (view.phase === "lobby") {
@@ -558,14 +636,16 @@
     markLastMover(view, table);
     if (WATCH) return;
     const you = view.you;
-    if (you && typeof you.seat === "number" && view.phase === "running" && you.private) {
+    const open = renderer && renderer.hand && !(you && you.private); // a game without secrets: your pieces, drawn apart
+    if (you && typeof you.seat === "number" && view.phase === "running" && (you.private || open)) {
       handPanel.hidden = false;
+      handPanel.classList.toggle("open-hand", !!open);
       const hand = $("hand");
       hand.replaceChildren();
       let mine = null;
-      if (renderer && renderer.hand && you.private) {
+      if (renderer && renderer.hand) {
         try {
-          mine = renderer.hand(you.private, view.public, h);
+          mine = renderer.hand(you.private || null, view.public, h);
         } catch (e) {
           mine = null;
           window.console.error(e);
@@ -655,7 +735,10 @@
     const seating = view.seating || { free: 0, levels: [] };
     const group = el("div", "verb-group seat-buttons");
     const running = view.phase === "running";
+    const empty = !running && !you.seated && !(view.seats && view.seats.length) && view.games && view.games.length;
+    if (empty) controls.appendChild(setupChoices(view));
     if (you.take_back) group.appendChild(commandButton(you.take_back, t("Take my seat back"), "primary"));
+    else if (empty) group.appendChild(sitWithChoices(view));
     else if (!you.seated && seating.free > 0) group.appendChild(commandButton("/join", running ? t("Sit in") : t("Sit down"), "primary"));
     if (!running && you.seated && (you.host || !view.host) && view.seats.length >= (view.min || 1)) {
       group.appendChild(commandButton("/start", view.phase === "over" ? t("Play again") : t("Start"), "primary"));
@@ -675,7 +758,13 @@
       group.append(add, pick);
     }
     if (!running && you.seated) group.appendChild(commandButton("/leave", t("Leave")));
-    if (running && you.seated && !you.take_back) group.appendChild(leaveRunning());
+    const seatControls = $("seat-controls");
+    if (seatControls) {
+      // leaving a running game is no move: it waits under the table, out of the way of the moves
+      seatControls.replaceChildren();
+      seatControls.hidden = !(running && you.seated && !you.take_back);
+      if (!seatControls.hidden) seatControls.appendChild(leaveRunning());
+    }
     if (group.childElementCount) {
       controls.hidden = false;
       controls.appendChild(group);
@@ -686,6 +775,63 @@
       for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
       controls.appendChild(other);
     }
+    if (!running && you.seated && you.host) controls.appendChild(clockChoices((choice) => playCommand("/clock " + choice)));
+  }
+
+  // before the first seat is taken: the game and its options, chosen here and sent with "Sit down"
+  const setup = { game: null, hints: "off", clock: null };
+
+  /** One row of choices as toggle buttons (aria-pressed): ``picked(value)`` when one is pressed. */
+  function choiceRow(label, options, current, picked) {
+    const row = el("div", "verb-group setup-choice");
+    row.setAttribute("role", "group");
+    row.setAttribute("aria-label", label);
+    row.appendChild(el("span", "verb", label));
+    for (const [value, words] of options) {
+      const b = button(words, () => picked(value), "btn");
+      b.setAttribute("aria-pressed", value === current ? "true" : "false");
+      b.dataset.choice = value;
+      row.appendChild(b);
+    }
+    return row;
+  }
+
+  function clockChoices(picked) {
+    const clocks = [["off", t("no clock")], ["90s", t("90 s")], ["5m", t("5 min")], ["1d", t("1 day")]];
+    return choiceRow(t("clock"), clocks, setup.clock, (value) => {
+      setup.clock = value;
+      picked(value);
+    });
+  }
+
+  function setupChoices(view) {
+    if (!setup.game || !view.games.includes(setup.game)) setup.game = view.games.includes(view.game) ? view.game : view.games[0];
+    if (view.titles) view.games = Object.keys(view.titles).filter((g) => view.games.includes(g)); // the default first
+    const box = el("div", "setup");
+    const redraw = () => renderTable();
+    box.appendChild(choiceRow(t("game"), view.games.map((g) => [g, (view.titles && view.titles[g]) || g]), setup.game, (g) => {
+      setup.game = g;
+      redraw();
+    }));
+    box.appendChild(choiceRow(t("hints"), [["on", t("on")], ["off", t("off")]], setup.hints, (v) => {
+      setup.hints = v;
+      redraw();
+    }));
+    box.appendChild(clockChoices(redraw));
+    return box;
+  }
+
+  /** "Sit down" with the choices made: the game and its hints (plain /join when they are the table's), then the clock. */
+  function sitWithChoices(view) {
+    const same = setup.game === (view.game || view.games[0]) && setup.hints === "off";
+    const command = same ? "/join" : "/new " + setup.game + " hints=" + setup.hints;
+    const b = button(t("Sit down"), () => {
+      playCommand(command);
+      if (setup.clock) playCommand("/clock " + setup.clock);
+    }, "btn move primary");
+    b.id = "sit-down";
+    b.dataset.command = command;
+    return b;
   }
 
   // the room whose running game the player asked to leave: the question stays over redraws until answered
@@ -750,7 +896,7 @@
       const verb = shown(list[0]).split(" ")[0]; // the group is named in the reader's words
       const group = el("div", "verb-group");
       group.appendChild(el("span", "verb", verb));
-      if (list.length <= MAX_BUTTONS) {
+      if (list.length <= (NARROW.matches ? MAX_BUTTONS_NARROW : MAX_BUTTONS)) {
         for (const command of list) {
           const words = shown(command);
           const rest = words.slice(words.split(" ")[0].length).trim();
@@ -819,7 +965,18 @@
 
   function gotView(name, view) {
     const r = room(name);
+    const before = momentOf(r.view);
     r.view = view || null;
+    const now = momentOf(view);
+    const fb = r.feedback;
+    if (fb && fb.at !== null && now !== fb.at && now !== before) {
+      // the table the answer came with stays; the next move after it takes the answer away
+      if (fb.next === undefined) fb.next = now;
+      else if (now !== fb.next) {
+        r.feedback = null;
+        if (name === state.active) renderFeedback();
+      }
+    }
     if (view && name === state.active) window.bazaarbotI18n.setLanguage(view.lang || null);
     if (view && view.clock && typeof view.clock.now === "number") {
       r.clockOffset = view.clock.now - Date.now() / 1000;
@@ -1003,6 +1160,7 @@
       case "welcome":
         window.bazaarbotI18n.setLanguage(f.lang || null);
         state.bot = f.bot || state.bot;
+        if (f.games && typeof f.games === "object") state.games = f.games;
         state.max = f.max || state.max;
         if (!WATCH) $("line").maxLength = state.max;
         if (f.nick) gotNick(f.nick);
@@ -1098,6 +1256,9 @@
           roomLine(f.room, "asked", f.asked.nick, f.asked.text, f.at);
         }
         roomLine(f.room, "bot", f.nick, f.text, f.at);
+        // the answer to what the reader typed, and a line about the reader's own seat, stand where they look
+        if (!WATCH && state.nick && sameNick(f.about, state.nick)) setFeedback(f.room, f.text, "answer");
+        else if (!WATCH && state.nick && f.asked && f.asked.nick === state.nick) setFeedback(f.room, f.text, "answer", true);
         break;
       case "board": {
         const r = state.rooms.get(f.room);
@@ -1185,7 +1346,6 @@
   }
 
   /** On a phone or tablet the chat is a drawer under the table: a tab opens it, the open tab closes it. */
-  const NARROW = window.matchMedia("(max-width: 900px)");
 
   function drawerShut() {
     return NARROW.matches && !document.body.classList.contains("drawer-open");
@@ -1198,8 +1358,8 @@
         const open = body.classList.contains("drawer-open");
         if (NARROW.matches && open && state.pane === tab.dataset.pane) body.classList.remove("drawer-open");
         else {
-          showPane(tab.dataset.pane);
           if (NARROW.matches) body.classList.add("drawer-open");
+          showPane(tab.dataset.pane); // after the drawer opens, so its pane scrolls to the newest line
           if (tab.dataset.pane === "logs" && $("chat-badge")) $("chat-badge").textContent = "";
         }
       });
@@ -1219,9 +1379,15 @@
     if (!b || !("Notification" in window) || window.Notification.permission !== "default") return;
     b.hidden = false;
     b.addEventListener("click", () => {
-      window.Notification.requestPermission().finally(() => {
-        b.hidden = true;
-      });
+      window.Notification.requestPermission()
+        .then((answer) => {
+          if (answer !== "granted") {
+            setFeedback(state.active, t("This browser blocks notifications from this page, so your turn cannot be announced. Allow them in the site settings, then reload."), "error");
+          }
+        })
+        .finally(() => {
+          b.hidden = true;
+        });
     });
   }
 
@@ -1237,6 +1403,7 @@
 
   function init() {
     initTabs();
+    NARROW.addEventListener("change", () => renderTable()); // the table is drawn anew for the new size
     const boardText = document.querySelector("details.board-text");
     if (boardText) boardText.addEventListener("toggle", askTextBoard);
     window.bazaarbotI18n.onChange(redraw);

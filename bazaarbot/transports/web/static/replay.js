@@ -37,12 +37,21 @@
       label: (key, fallback) => (view.public && view.public.labels && view.public.labels[key]) || fallback || key,
       seatName,
       seatClass: (seat) => "seat-" + (typeof seat === "number" ? seat % 6 : "x"),
-      initial: (seat) => seatName(seat).slice(0, 1).toUpperCase(),
+      initial: (seat) => initialOf(view, seat),
       term: (id) => (state.data && state.data.terms && state.data.terms[id]) || String(id).replace(/_/g, " "),
       commands: () => [],
       play: () => {},
       rerender: () => draw(),
     };
+  }
+
+  /** A seat's badge as on the live table: its initial, or its number when another seat shares it (two AIs). */
+  function initialOf(view, seat) {
+    const name = (s) => (view.players && view.players[s]) || "?";
+    const letter = (n) => String(n || "?").replace(/^AI:/, "").slice(0, 1).toUpperCase();
+    const mine = letter(name(seat));
+    const shared = (view.players || []).filter((n) => letter(n) === mine).length > 1;
+    return shared ? String(seat + 1) : mine;
   }
 
   function go(at) {
@@ -114,7 +123,8 @@
     holder.replaceChildren();
     const review = d.review;
     if (!review) {
-      $("review-note").textContent = t("No review yet: a player of this game can ask for one with /review {id} in the chat.", { id: d.game_id });
+      $("review-note").textContent = t("The win chances of this game are being worked out; the graph appears here when they are ready.");
+      waitForReview();
       return;
     }
     $("review-note").textContent = review.complete ? "" : t("The review stopped before the end of this long game.");
@@ -147,6 +157,13 @@
         graph.appendChild(dot);
       }
     });
+    // a click anywhere on the graph jumps to the step under it
+    graph.addEventListener("click", (e) => {
+      if (e.target && e.target.tagName === "circle") return;
+      const box = graph.getBoundingClientRect();
+      const at = Math.round((((e.clientX - box.left) / box.width) * W - PAD) / ((W - 2 * PAD) / total));
+      go(at);
+    });
     holder.appendChild(graph);
     const legend = el("ul", "replay-legend");
     d.players.forEach((nick, seat) => {
@@ -158,10 +175,40 @@
     holder.appendChild(legend);
   }
 
+  /** A page with nothing to step through: what happened, a way back, and no controls. */
   function fail(text) {
-    $("step").textContent = "";
-    for (const id of ["first", "back", "forward", "last"]) $(id).disabled = true;
-    $("table").replaceChildren(el("p", "muted replay-refused", text));
+    $("replay-controls").hidden = true;
+    $("replay-review").hidden = true;
+    const home = el("a", "replay-home", t("Back to the tables"));
+    home.href = bazaarbotBase.url("/");
+    $("table").replaceChildren(el("p", "replay-refused", text), home);
+  }
+
+  // the background review of a game just finished: the page asks again until its graph is there
+  const REVIEW_POLLS = 40;
+  const REVIEW_POLL_MS = 3000;
+  let polls = 0;
+  let polling = null;
+  function waitForReview() {
+    if (polling !== null || polls >= REVIEW_POLLS) return;
+    polling = window.setTimeout(async () => {
+      polling = null;
+      polls += 1;
+      try {
+        const response = await fetch(bazaarbotBase.url("/replay/" + gameId + "/data"), { cache: "no-store" });
+        if (response.ok) {
+          const d = await response.json();
+          if (d.review && state.data) {
+            state.data.review = d.review;
+            drawGraph();
+            return;
+          }
+        }
+      } catch (_e) {
+        /* the next poll tries again */
+      }
+      waitForReview();
+    }, REVIEW_POLL_MS);
   }
 
   async function load() {
@@ -174,10 +221,13 @@
     }
     if (!response.ok) return fail(t("There is no game {id}.", { id: gameId }));
     const d = await response.json();
-    state.data = d;
-    $("replay-title").textContent = t("game {id}, {title}: {players}", { id: d.game_id, title: d.title, players: d.players.join(", ") });
     document.title = "bazaarbot — " + t("replay of game {id}", { id: d.game_id });
     if (!d.replayable) return fail(d.reason);
+    state.data = d;
+    $("replay-title").textContent = t("game {id}, {title}: {players}", { id: d.game_id, title: d.title, players: d.players.join(", ") });
+    $("replay-tagline").hidden = false;
+    $("replay-controls").hidden = false;
+    $("replay-review").hidden = false;
     window.bazaarbotTableKit.load(d.game);
     draw();
   }
