@@ -12,17 +12,27 @@ import signal
 import socket
 import sys
 from dataclasses import replace
+from pathlib import Path
+from typing import Any
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
-from bazaarbot.store.dbfile import DbFileError, check_db
+from bazaarbot.store.dbfile import DbFileError, check_db, check_server
+from bazaarbot.store.postgres import is_postgres_url, shown
 
 log = logging.getLogger("bazaarbot")
 
 
 def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True) -> str:
-    """The database this command uses (``--db`` or the config's), checked before it is opened."""
+    """The store this command uses, checked before it is opened.
+
+    ``--store URL``, else ``--db FILE``, else the config's ``[store] url``, else its ``[bot] db``.
+    """
+    url = getattr(args, "store", None) or (None if args.db else config.store.url)
+    if url:
+        check_server(url)
+        return str(url)
     path = str(args.db or config.bot.db)
     check_db(path, must_exist=must_exist, write=write)
     return path
@@ -110,9 +120,43 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
 
+    served = frozenset(
+        ([config.web.network] if config.web.enabled else [])
+        + [n.name for n in config.irc]
+        + [m.name for m in config.matrix]
+    )
+
     async def main() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError):
+                loop.add_signal_handler(sig, stop.set)
+        keeper = None
+        lost: list[str] = []
+        if is_postgres_url(db) and served:
+            keeper = await _hold_networks(db, served, config, stop)
+            if keeper is None:
+                return 0
+
+            def on_lost(reason: str) -> None:  # told on the lease's thread
+                lost.append(reason)
+                loop.call_soon_threadsafe(stop.set)
+
+            keeper.on_lost = on_lost
+            keeper.start()  # renewing from now: loading the tables may take longer than the lease
+        try:
+            code = await serve(stop, keeper)
+        finally:
+            if keeper is not None:
+                keeper.stop()
+        return 75 if lost else code
+
+    async def serve(stop: asyncio.Event, keeper: Any) -> int:
+        """Open the store, start the transports, run until ``stop`` (``keeper``: the lease, if any)."""
         hub = Hub.open(
             db,
+            networks=served if keeper is not None else None,
             settings=config.bot,
             admins=admins,
             tables=config.tables,
@@ -141,11 +185,11 @@ def _run(args: argparse.Namespace) -> int:
             )
             await hub.close()
             return 1
-        stop = asyncio.Event()
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
+        if keeper is not None:
+            store = hub.store
+            store.writer.fence = keeper.lease.fence
+            keeper.healthy = lambda: not (store.writer.conn.closed or store.db.conn.closed)
         started = []
         for transport in transports:
             hub.attach(transport)
@@ -179,6 +223,22 @@ def _run(args: argparse.Namespace) -> int:
         return 0
 
     return asyncio.run(main())
+
+
+async def _hold_networks(url: str, served: frozenset[str], config: Config, stop: asyncio.Event) -> Any:
+    """Wait (on standby) until this process holds the lease of every network it serves.
+
+    Its ``LeaseKeeper`` (not started yet), or None when it was told to stop while waiting.
+    """
+    from bazaarbot.store.postgres.lease import Lease, LeaseKeeper
+    from bazaarbot.store.postgres.standby import wait_for_lease
+
+    lease = await asyncio.to_thread(Lease, url, served, config.store.lease_seconds)
+    web_at = (config.web.host, config.web.port) if config.web.enabled else None
+    if not await wait_for_lease(lease, web_at, stop):
+        lease.release()
+        return None
+    return LeaseKeeper(lease, on_lost=lambda reason: None)
 
 
 def _matrix_installed() -> bool:
@@ -222,7 +282,13 @@ def _admin_token(args: argparse.Namespace) -> int:
     from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 
     config = load_config(args.config)
-    conn = sqlite3.connect(_db(args, config))
+    target = _db(args, config)
+    if is_postgres_url(target):
+        from bazaarbot.store.postgres.connection import PgConnection
+
+        conn: Any = PgConnection(target)
+    else:
+        conn = sqlite3.connect(target)
     try:
         token = AdminTokens(conn).issue(args.name)
     except AdminTokenError as error:
@@ -240,19 +306,19 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from bazaarbot.store import Store
+    from bazaarbot.store import open_store
 
     config = load_config(args.config)
     path = _db(args, config, must_exist=True, write=False)
     record = None
     if 1 <= args.game_id < 2**63:  # sqlite's integers; beyond them there is no such game either
-        store = Store(path)
+        store = open_store(path)
         try:
             record = store.game_record(args.game_id)
         finally:
             store.close()
     if record is None:
-        print(f"no game {args.game_id} in {path}", file=sys.stderr)
+        print(f"no game {args.game_id} in {shown(path)}", file=sys.stderr)
         return 1
     print(json.dumps(record, indent=2, ensure_ascii=False))
     return 0
@@ -262,6 +328,17 @@ def _backup(args: argparse.Namespace) -> int:
     from bazaarbot.store.backup import BackupError, backup, describe_copy
 
     config = load_config(args.config)
+    url = args.store or (None if args.db else config.store.url)
+    if url:
+        from bazaarbot.store.postgres.backup import describe_dump, dump
+
+        check_server(url)
+        try:
+            print(describe_dump(dump(url, args.path)))
+        except BackupError as error:
+            print(f"backup: {error}", file=sys.stderr)
+            return 1
+        return 0
     try:
         report = backup(args.db or config.bot.db, args.path)
     except BackupError as error:
@@ -273,7 +350,15 @@ def _backup(args: argparse.Namespace) -> int:
 
 def _restore_check(args: argparse.Namespace) -> int:
     from bazaarbot.store.backup import BackupError, describe_restore, restore_check
+    from bazaarbot.store.postgres.backup import describe_archive, is_archive
 
+    if is_archive(Path(args.path)):
+        try:
+            print("\n".join(describe_archive(Path(args.path))))
+        except BackupError as error:
+            print(f"restore-check: {error}", file=sys.stderr)
+            return 1
+        return 0
     try:
         report = restore_check(args.path)
     except BackupError as error:
@@ -296,24 +381,29 @@ def _port(text: str) -> int:
 
 def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.ratings import Ratings
-    from bazaarbot.store import Store
+    from bazaarbot.store import open_store
 
     config = load_config(args.config)
     path = _db(args, config, must_exist=True)
-    store = Store(path)
+    store = open_store(path)
     try:
         games = Ratings(store, config.bot.ratings.min_games).rebuild()
         rated = store.db.execute("SELECT COUNT(*) FROM ratings").fetchone()[0]
     finally:
         store.close()
-    print(f"rebuilt the ratings of {path} from {games} finished games: {rated} ratings")
+    print(f"rebuilt the ratings of {shown(path)} from {games} finished games: {rated} ratings")
     return 0
 
 
+#: the help of ``--store``, on every command that takes ``--db``
+STORE_HELP = "a PostgreSQL store, postgresql://user@host:port/db (overrides --db and the config)"
+
+
 def _store_options(command: argparse.ArgumentParser, db_help: str = "sqlite file") -> None:
-    """The ``-c/--config`` and ``--db`` pair of a command that opens the bot's store (``_db`` reads them)."""
+    """``-c/--config``, ``--db`` and ``--store`` of a command that opens the store (``_db`` reads them)."""
     command.add_argument("-c", "--config", help="TOML config file")
     command.add_argument("--db", help=db_help)
+    command.add_argument("--store", metavar="URL", help=STORE_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -324,6 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     run = sub.add_parser("run", help="run the bot (web chat on localhost by default, IRC as configured)")
     run.add_argument("-c", "--config", help="TOML config file (see config.example.toml)")
     run.add_argument("--db", help="sqlite file (overrides the config)")
+    run.add_argument("--store", metavar="URL", help=STORE_HELP)
     run.add_argument("--host", help="address the web chat listens on (overrides the config)")
     run.add_argument(
         "--port", type=_port, help="port of the web chat (overrides the config; 0: any free one)"
@@ -334,6 +425,7 @@ def build_parser() -> argparse.ArgumentParser:
     console.add_argument("-c", "--config", help="TOML config file")
     console.add_argument("--seed", type=int, help="make every game's randomness reproducible")
     console.add_argument("--db", help="sqlite file (default: the config's, bazaarbot.sqlite)")
+    console.add_argument("--store", metavar="URL", help=STORE_HELP)
     console.add_argument("--admin", action="append", default=[], metavar="NICK", help="NICK is an admin")
     console.add_argument("--script", action="store_true", help="print --- after each answer")
     console.set_defaults(func=_console)
@@ -346,7 +438,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.set_defaults(func=_export)
 
     backup = sub.add_parser(
-        "backup", help="copy the live sqlite file consistently (safe while the bot runs), then check the copy"
+        "backup",
+        help="copy the live store consistently (safe while the bot runs), then check the copy "
+        "(a PostgreSQL store: with pg_dump)",
     )
     backup.add_argument("path", help="the copy to write (a folder: a dated file in it)")
     _store_options(backup, "sqlite file to copy (default: the config's, bazaarbot.sqlite)")
@@ -355,7 +449,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser(
         "restore-check", help="open a backup and report its tables, running games and last move"
     )
-    check.add_argument("path", help="the backup file")
+    check.add_argument("path", help="the backup file (a sqlite copy or a pg_dump archive)")
     check.set_defaults(func=_restore_check)
 
     ratings = sub.add_parser("ratings", help="the ratings, derived from the results in the store")

@@ -211,8 +211,19 @@ class AiSettings:
 
 
 @dataclass(frozen=True)
+class StoreSettings:
+    """Where the records live when not in the sqlite file: a PostgreSQL server (``[store] url``)."""
+
+    #: ``postgresql://user:password@host:port/database``; empty: the sqlite file of ``[bot] db``
+    url: str = ""
+    #: seconds a process's hold on its networks lasts without renewal (a standby takes over after it)
+    lease_seconds: float = 2.0
+
+
+@dataclass(frozen=True)
 class Config:
     bot: BotSettings = field(default_factory=BotSettings)
+    store: StoreSettings = field(default_factory=StoreSettings)
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
     matrix: tuple[MatrixAccount, ...] = ()
@@ -512,7 +523,7 @@ def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple
 
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings"})
+    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings", "store"})
     tables = _tables(_table(data, "tables", "tables"))
     b = _table(data, "bot", "bot")
     _check_keys(
@@ -660,8 +671,26 @@ def parse_config(data: dict[str, Any]) -> Config:
         )
     matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})
     return Config(
-        bot=bot, web=web, irc=tuple(networks), matrix=matrix, ai=_ai(data.get("ai", {})), tables=tables
+        bot=bot,
+        store=_store(_table(data, "store", "store")),
+        web=web,
+        irc=tuple(networks),
+        matrix=matrix,
+        ai=_ai(data.get("ai", {})),
+        tables=tables,
     )
+
+
+def _store(section: dict[str, Any]) -> StoreSettings:
+    """``[store]``: a PostgreSQL URL (or nothing: the sqlite file) and the lease of a process's networks."""
+    _check_keys(section, "store", {"url", "lease_seconds"})
+    url = _take(section, "store", "url", str, "")
+    if url and not url.startswith(("postgresql://", "postgres://")):
+        raise ConfigError(f"store.url must be a postgresql:// URL (the sqlite file is [bot] db), not {url!r}")
+    lease = _take(section, "store", "lease_seconds", float, 2.0)
+    if not 0.5 <= lease <= 60:
+        raise ConfigError("store.lease_seconds must be between 0.5 and 60")
+    return StoreSettings(url=url, lease_seconds=lease)
 
 
 def load_config(path: str | Path | None) -> Config:

@@ -123,3 +123,15 @@ def test_a_matrix_room_that_is_neither_alias_nor_id_is_refused(room: str) -> Non
     account = {"homeserver": "https://m.org", "user_id": "@b:m.org", "password": "x", "rooms": [room]}
     with pytest.raises(ConfigError, match="must be a room alias"):
         parse_config({"matrix": {"accounts": [account]}})
+
+
+def test_a_postgres_store_is_named_by_url_and_a_file_path_there_is_refused():
+    store = parse_config({"store": {"url": "postgresql://bot@db/bazaarbot", "lease_seconds": 3}}).store
+    assert (store.url, store.lease_seconds) == ("postgresql://bot@db/bazaarbot", 3.0)
+    assert parse_config({}).store.url == "" and load_config(EXAMPLE).store.url == ""
+    with pytest.raises(ConfigError, match="store.url must be a postgresql:// URL"):
+        parse_config({"store": {"url": "bazaarbot.sqlite"}})
+    with pytest.raises(ConfigError, match="store.lease_seconds"):
+        parse_config({"store": {"lease_seconds": 0.1}})
+    example = EXAMPLE.read_text(encoding="utf-8").replace("# [store]", "[store]").replace("# url =", "url =")
+    assert parse_config(tomllib.loads(example)).store.url.startswith("postgresql://")

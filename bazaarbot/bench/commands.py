@@ -103,6 +103,11 @@ def _load(sub: argparse._SubParsersAction) -> None:
     load.add_argument("--tables", type=int, default=100, help="live tables (default: 100)")
     load.add_argument("--seconds", type=float, default=3.0, help="how long each phase runs (default: 3)")
     load.add_argument("--bots", action="store_true", help="AI seats at some tables, thinking meanwhile")
+    load.add_argument(
+        "--store",
+        metavar="URL",
+        help="a PostgreSQL store (postgresql://...), measured beside sqlite and store-free",
+    )
     for variant in LOAD_VARIANTS:
         load.add_argument(f"--{variant.flag}", action="store_true", help=variant.help)
     load.set_defaults(func=_run_load)

@@ -17,6 +17,10 @@ restarted with ``/start``. Phases:
   meanwhile, and their latency shows what thinking AIs cost everybody else;
 * store-free — the same closed loop on a file that is never flushed, the
   ceiling the shell could reach without the disk.
+
+With ``--store postgresql://...`` the phases run on that PostgreSQL server
+(in a schema of their own, dropped afterwards), and the closed loop runs once
+more on a durable sqlite file, so the three stores are measured side by side.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -40,7 +44,8 @@ from bazaarbot.collector import CollectorPolicy
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
-from bazaarbot.store import Store
+from bazaarbot.store import open_store
+from bazaarbot.store.postgres import is_postgres_url, shown
 
 NETWORK = "bench"
 
@@ -110,10 +115,10 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 class LoadBench:
-    """One benchmark run on one sqlite file."""
+    """One benchmark run on one store (a sqlite file, or a PostgreSQL database)."""
 
     def __init__(
-        self, path: Path, tables: int, game: str, seed: int, durable: bool = True, bots: int = 0
+        self, path: Path | str, tables: int, game: str, seed: int, durable: bool = True, bots: int = 0
     ) -> None:
         self.path = path
         self.count = tables
@@ -135,7 +140,7 @@ class LoadBench:
         ]
 
     def _open(self) -> Hub:
-        store = Store(self.path)
+        store = open_store(self.path)
         if not self.durable:
             store.writer.conn.execute("PRAGMA synchronous=OFF")
         return Hub(
@@ -302,11 +307,48 @@ async def run_load(
     seed: int = 1,
     say: Callable[[str], None] = print,
     bots: int = 0,
+    store: str | None = None,
 ) -> dict[str, float]:
-    """Run every phase and print the figures; returns them for a caller (and the tests)."""
+    """Run every phase and print the figures; returns them for a caller (and the tests).
+
+    ``store``: a PostgreSQL URL to run the phases on instead of a sqlite file.
+    """
+    if store is not None:
+        with scratch_schema(store) as scratch:
+            return await _run_load(tables, seconds, game, rate, seed, say, bots, scratch, shown(store))
+    return await _run_load(tables, seconds, game, rate, seed, say, bots, None, "sqlite file, full sync")
+
+
+@contextlib.contextmanager
+def scratch_schema(url: str) -> Iterator[str]:
+    """A URL to the same database whose tables go to a new schema, dropped afterwards."""
+    import psycopg
+
+    name = f"bazaarbot_bench_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    joiner = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{joiner}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
+async def _run_load(
+    tables: int,
+    seconds: float,
+    game: str,
+    rate: float,
+    seed: int,
+    say: Callable[[str], None],
+    bots: int,
+    server: str | None,
+    where: str,
+) -> dict[str, float]:
     results: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-") as tmp:
-        path = Path(tmp) / "load.sqlite"
+        path: Path | str = server if server is not None else Path(tmp) / "load.sqlite"
         rss_before = rss_bytes()
         bench = LoadBench(path, tables, game, seed, bots=bots)
         await bench.setup()
@@ -314,7 +356,7 @@ async def run_load(
         collector = CollectorPolicy()  # what ``bazaarbot run`` does once its tables are restored
         collector.install()
         try:
-            say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, sqlite file, full sync")
+            say(f"bench load: {tables:,} live {game} tables, {seconds:g} s per phase, {where}")
             figures = Figures()
             latencies, wall, cpu = await bench.closed_loop(seconds)
             writer = bench.hub.store.writer
@@ -353,16 +395,21 @@ async def run_load(
                 )
             figures.add("RSS per live table", f"{rss_tables / max(1, tables) / 1024:,.1f} KiB")
             logged = int(bench.hub.store.db.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0])
-            # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
-            crashed_path = Path(tmp) / "crashed.sqlite"
             bench.hub.store.commit_now()
-            crashed = sqlite3.connect(crashed_path)
-            bench.hub.store.db.conn.backup(crashed)
-            crashed.close()
+            restores: list[tuple[str, Path | str]] = []
+            if server is None:
+                # the file as a crash would leave it: no shutdown snapshots, tails up to snapshot_every moves
+                crashed_path = Path(tmp) / "crashed.sqlite"
+                crashed = sqlite3.connect(crashed_path)
+                bench.hub.store.db.conn.backup(crashed)
+                crashed.close()
+                restores = [("restore all tables", path), ("  after a crash", crashed_path)]
+            else:  # a standby taking over restores the tables the way a restart does
+                restores = [("restore all tables (takeover)", path)]
             await bench.close()
-            for label, file in (("restore all tables", path), ("  after a crash", crashed_path)):
+            for label, file in restores:
                 start = time.perf_counter()
-                hub = Hub(Store(file), settings=bench.settings)
+                hub = Hub(open_store(file), settings=bench.settings)
                 restore = time.perf_counter() - start
                 running = sum(1 for t in hub.tables.values() if t.running)
                 hub.store.close()
@@ -370,6 +417,18 @@ async def run_load(
                 results["restore_after_crash_s"] = restore
                 figures.add(
                     label, f"{restore * 1000:,.0f} ms ({running:,} running games, {logged:,} logged moves)"
+                )
+            if server is not None:
+                on_file = LoadBench(Path(tmp) / "durable.sqlite", tables, game, seed)
+                await on_file.setup()
+                file_latencies, file_wall, file_cpu = await on_file.closed_loop(seconds)
+                await on_file.close()
+                file_rate = file_latencies.count / file_wall
+                results["sqlite_commands_per_s"] = file_rate
+                file_cpu_ms = file_cpu * 1000 / max(1, file_latencies.count)
+                figures.add(
+                    "sqlite closed loop (full sync)",
+                    f"{file_rate:,.0f} commands/s, CPU {file_cpu_ms:.3f} ms/command",
                 )
             free_path = Path(tmp) / "free.sqlite"
             free = LoadBench(free_path, tables, game, seed, durable=False)
@@ -407,5 +466,9 @@ def main(args: argparse.Namespace) -> int:
     if args.bots and args.tables <= BOT_TABLES:
         print(f"bench load --bots needs more than {BOT_TABLES} tables.", file=sys.stderr)
         return 2
-    asyncio.run(run_load(args.tables, args.seconds, game, bots=BOT_TABLES if args.bots else 0))
+    store = getattr(args, "store", None)
+    if store is not None and not is_postgres_url(store):
+        print("bench load --store takes a postgresql:// URL", file=sys.stderr)
+        return 2
+    asyncio.run(run_load(args.tables, args.seconds, game, bots=BOT_TABLES if args.bots else 0, store=store))
     return 0

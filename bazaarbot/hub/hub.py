@@ -51,8 +51,7 @@ from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import discover
-from bazaarbot.store import Store
-from bazaarbot.store.seatcodes import SeatCodes
+from bazaarbot.store import Store, open_store
 from bazaarbot.store.writer import Unit
 from bazaarbot.table import Actor, Seat, Table
 from bazaarbot.table.restore import reload_table, restore_into
@@ -97,7 +96,7 @@ class Hub:
         #: each network's default turn clock (a network not named uses the ``[tables]`` default)
         self.turn_seconds = dict(turn_seconds or {})
         self.admins = admins or {}
-        self.codes = SeatCodes(store.db.conn)
+        self.codes = store.seat_codes
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
@@ -195,9 +194,12 @@ class Hub:
         self.ratings.catch_up()
 
     @classmethod
-    def open(cls, db: str | Path, **kwargs: object) -> Hub:
-        """A hub on the sqlite file ``db`` (created if new), with every open table restored."""
-        return cls(Store(db), **kwargs)  # type: ignore[arg-type]
+    def open(cls, db: str | Path, networks: frozenset[str] | None = None, **kwargs: object) -> Hub:
+        """A hub on the store ``db`` (a sqlite file, created if new, or a PostgreSQL URL), tables restored.
+
+        ``networks``: the networks this process serves (only their tables are loaded).
+        """
+        return cls(open_store(db, networks), **kwargs)  # type: ignore[arg-type]
 
     # --- start-up ------------------------------------------------------------------
     def _restore(self) -> None:

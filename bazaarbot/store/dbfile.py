@@ -60,3 +60,18 @@ def _check_writable(path: str) -> None:
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.close()
+
+
+def check_server(url: str) -> None:
+    """Raise ``DbFileError`` unless the PostgreSQL store at ``url`` answers (one line: where and why)."""
+    from bazaarbot.store.postgres import shown
+
+    try:
+        import psycopg
+    except ImportError:
+        raise DbFileError("a postgresql:// store needs psycopg: pip install 'bazaarbot[postgres]'") from None
+    try:
+        psycopg.connect(url, connect_timeout=5).close()
+    except psycopg.Error as error:
+        reason = str(error).strip().splitlines()[-1] if str(error).strip() else type(error).__name__
+        raise DbFileError(f"cannot reach the store {shown(url)}: {reason}") from None

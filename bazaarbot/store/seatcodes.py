@@ -60,11 +60,18 @@ class SeatCodes:
 
     def move(self, network: str, channel: str, old_key: str, new_key: str) -> None:
         """The seat's identity changed (a nick change, a login): its code follows it."""
-        with self.conn:
-            self.conn.execute(
-                "UPDATE OR REPLACE seat_codes SET user_key=? WHERE network=? AND channel=? AND user_key=?",
-                [new_key, network, channel.lower(), old_key],
-            )
+        if new_key == old_key:
+            return
+        channel = channel.lower()
+        with self.conn:  # a code the new identity held gives way to the one that follows the seat
+            self.conn.execute("BEGIN")
+            where = "WHERE network=? AND channel=? AND user_key=?"
+            if self.conn.execute(f"SELECT 1 FROM seat_codes {where}", [network, channel, old_key]).fetchone():
+                self.conn.execute(f"DELETE FROM seat_codes {where}", [network, channel, new_key])
+                self.conn.execute(
+                    "UPDATE seat_codes SET user_key=? WHERE network=? AND channel=? AND user_key=?",
+                    [new_key, network, channel, old_key],
+                )
 
     def forget(self, network: str, channel: str, key: str | None = None) -> None:
         """Drop the code of one seat (it was used, or the seat is gone), or of a whole table."""

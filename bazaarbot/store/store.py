@@ -12,6 +12,7 @@ version and each migration is a function applied once, in order.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import sqlite3
 import time
@@ -22,6 +23,7 @@ from typing import Any
 
 import sqlite_utils
 
+from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.store.teaching import migrate_teaching
 from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
 from bazaarbot.text.commandmark import render
@@ -206,31 +208,68 @@ class Store:
     small tables on); every write of the game records goes through ``writer``.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    #: the networks whose tables this process loads and serves (None: every one in the store)
+    networks: frozenset[str] | None = None
+
+    def __init__(self, path: str | Path, networks: frozenset[str] | None = None) -> None:
         self.path = str(path)
+        self.networks = networks
+        self.db = self._open_reader()
+        self._migrate()
+        self.writer = self._open_writer()
+        self._load_ids()
+
+    @functools.cached_property
+    def seat_codes(self) -> SeatCodes:
+        """The seat claim codes, kept on the reading connection (their table made once per store)."""
+        return SeatCodes(self.db.conn)
+
+    def _open_reader(self) -> Any:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.execute("PRAGMA busy_timeout=5000")
-        self.db = sqlite_utils.Database(conn)
-        self._migrate()
-        self.writer = StoreWriter(self.path)
-        self._load_ids()
+        return sqlite_utils.Database(conn)
+
+    def _open_writer(self) -> StoreWriter:
+        return StoreWriter(self.path)
+
+    def _served(self, column: str) -> tuple[str, list[str]]:
+        """A WHERE condition keeping the rows of the networks this process serves (and its parameters)."""
+        if self.networks is None:
+            return "1=1", []
+        names = sorted(self.networks)
+        return f"{column} IN ({','.join('?' * len(names))})", names
 
     def _load_ids(self) -> None:
         """Next ids and the (network, channel) -> table id map, so queued inserts know their ids."""
         conn = self.db.conn
+        served, names = self._served("network")
         self._table_ids: dict[tuple[str, str], int] = {
-            (n, c): i for i, n, c in conn.execute("SELECT id, network, channel FROM tables")
+            (n, c): i
+            for i, n, c in conn.execute(f"SELECT id, network, channel FROM tables WHERE {served}", names)
         }
         self._table_keys: dict[int, tuple[str, str]] = {i: k for k, i in self._table_ids.items()}
         self._next_table = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM tables").fetchone()[0])
         self._next_game = int(conn.execute("SELECT COALESCE(MAX(id), 0) + 1 FROM games").fetchone()[0])
         #: game id -> table id, for the scope of a game's writes (live games only)
         self._game_tables: dict[int, int] = {
-            g: t for g, t in conn.execute("SELECT id, table_id FROM games WHERE status='running'")
+            g: t
+            for g, t in conn.execute(
+                f"SELECT id, table_id FROM games WHERE status='running' AND {served}", names
+            )
         }
+
+    def _new_table_id(self) -> int:
+        table_id = self._next_table
+        self._next_table += 1
+        return table_id
+
+    def _new_game_id(self) -> int:
+        game_id = self._next_game
+        self._next_game += 1
+        return game_id
 
     def close(self) -> None:
         self.writer.close()
@@ -296,21 +335,23 @@ class Store:
     def schema_version(self) -> int:
         return int(self.db.conn.execute("PRAGMA user_version").fetchone()[0])
 
+    def _set_schema_version(self, version: int) -> None:
+        self.db.conn.execute(f"PRAGMA user_version={int(version)}")
+
     def _migrate(self) -> None:
         version = self.schema_version()
         if version > SCHEMA_VERSION:
             raise RuntimeError(f"database schema {version} is newer than this bot ({SCHEMA_VERSION})")
         for number in range(version, SCHEMA_VERSION):
             MIGRATIONS[number](self.db)
-            self.db.conn.execute(f"PRAGMA user_version={number + 1}")
+            self._set_schema_version(number + 1)
 
     # --- tables and seats -------------------------------------------------------
     def ensure_table(self, network: str, channel: str, game: str) -> int:
         known = self._table_ids.get((network, channel))
         if known is not None:
             return known
-        table_id = self._next_table
-        self._next_table += 1
+        table_id = self._new_table_id()
         self._table_ids[(network, channel)] = table_id
         self._table_keys[table_id] = (network, channel)
         if self.writer.open is not None:
@@ -357,8 +398,13 @@ class Store:
 
     def load_tables(self, table_id: int | None = None) -> list[TableRow]:
         """Every table with its seats (two queries), or just one table."""
-        where, params = ("WHERE id=?", [table_id]) if table_id is not None else ("", [])
-        seat_where = "WHERE table_id=?" if table_id is not None else ""
+        served, names = self._served("network")
+        where, params = ("WHERE id=?", [table_id]) if table_id is not None else (f"WHERE {served}", names)
+        seat_where = (
+            "WHERE table_id=?"
+            if table_id is not None
+            else f"WHERE table_id IN (SELECT id FROM tables WHERE {served})"
+        )
         seats: dict[int, list[SeatRow]] = {}
         for tid, seat, key, nick in self.db.conn.execute(
             f"SELECT table_id, seat, user_key, nick FROM seats {seat_where} ORDER BY table_id, seat", params
@@ -395,8 +441,7 @@ class Store:
         options: dict[str, Any],
         players: list[dict[str, str]],
     ) -> int:
-        game_id = self._next_game
-        self._next_game += 1
+        game_id = self._new_game_id()
         self._game_tables[game_id] = table_id
         self.writer.write(
             table_scope(table_id),
@@ -498,8 +543,9 @@ class Store:
         Two queries whatever the number of games: the games joined with their
         snapshots, then every tail move of all of them.
         """
-        where = "AND g.table_id=?" if table_id is not None else ""
-        params = [table_id] if table_id is not None else []
+        served, names = self._served("g.network")
+        where = "AND g.table_id=?" if table_id is not None else f"AND {served}"
+        params = [table_id] if table_id is not None else names
         found: dict[int, RunningGameRow] = {}
         for row in self.db.conn.execute(
             "SELECT g.id, g.table_id, g.plugin, g.rules_version, g.seed, g.options, g.players, g.status, "

@@ -92,14 +92,22 @@ def _merged(batch: list[Unit]) -> list[tuple[str, list[Sequence[Any]]]]:
 class StoreWriter:
     """The one writer of the sqlite file: its own connection, one thread, a queue of units."""
 
-    def __init__(self, path: str, on_failure: Callable[[list[Unit]], None] | None = None) -> None:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA busy_timeout=5000")
+    def __init__(
+        self, path: str, on_failure: Callable[[list[Unit]], None] | None = None, conn: Any = None
+    ) -> None:
+        if conn is None:
+            conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=FULL")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.execute("PRAGMA busy_timeout=5000")
+            self._max_variables = min(conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER), 30_000)
+        else:  # a PostgreSQL session: its executemany already sends the rows in one go
+            self._max_variables = 0
         self.conn = conn
-        self._max_variables = min(conn.getlimit(sqlite3.SQLITE_LIMIT_VARIABLE_NUMBER), 30_000)
+        #: checked first in every transaction (a PostgreSQL store: this process still holds its lease);
+        #: raising ``sqlite3.Error`` fails the whole batch
+        self.fence: Callable[[Any], None] | None = None
         self.on_failure = on_failure
         #: the unit collecting the current line's writes (None: each write commits at once)
         self.open: Unit | None = None
@@ -232,9 +240,15 @@ class StoreWriter:
         conn = self.conn
         try:
             conn.execute("BEGIN IMMEDIATE")
-            for sql, rows in _merged(batch):
-                self._execute_rows(sql, rows)
-            conn.execute("COMMIT")
+            if self.fence is not None:
+                self.fence(conn)
+            runs = _merged(batch)
+            if hasattr(conn, "run_script"):  # a server: the whole batch and its commit in one round trip
+                conn.run_script([(sql, row) for sql, rows in runs for row in rows], commit=True)
+            else:
+                for sql, rows in runs:
+                    self._execute_rows(sql, rows)
+                conn.execute("COMMIT")
         except sqlite3.Error:
             log.warning("a batch of %d lines was refused; writing it line by line", len(batch))
             with contextlib.suppress(sqlite3.Error):
@@ -252,7 +266,7 @@ class StoreWriter:
         from the busy event loop, so a thousand one-row inserts cost far more
         than one insert of a thousand rows.
         """
-        match = _PLAIN_INSERT.match(sql)
+        match = _PLAIN_INSERT.match(sql) if self._max_variables else None
         if match is None or len(rows) < 2 or not all(isinstance(r, list | tuple) for r in rows):
             self.conn.executemany(sql, rows)
             return
@@ -268,7 +282,12 @@ class StoreWriter:
         failed: set[Scope] = set()
         try:
             conn.execute("BEGIN IMMEDIATE")
+            if self.fence is not None:
+                self.fence(conn)
         except sqlite3.Error as error:
+            with contextlib.suppress(sqlite3.Error):
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
             log.error("could not begin a transaction for %d lines: %s", len(batch), error)
             for unit in batch:
                 unit.ok = False

@@ -17,7 +17,6 @@ from bazaarbot.i18n import _, language, localized_text
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.store import SeatRow, Store
-from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.table.gamelog import PlayedMove
 from bazaarbot.table.seats import Seat
 
@@ -96,7 +95,7 @@ class TableBase(ABC):
         #: whether a person (by key) may be sent a reminder now (the hub limits them per person)
         self.may_remind: Callable[[str, float], bool] = lambda key, gap: True
         #: one-time codes that move a seat bound to a host to its owner's new address
-        self.codes = SeatCodes(store.db.conn)
+        self.codes = store.seat_codes
         #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
         self.language_of: Callable[[str], str | None] = lambda key: None
         #: the language of this table's channel (the hub sets it; None: the bot's default)

@@ -12,7 +12,7 @@ from support.paths import REPO_ROOT
 from bazaarbot.plugin import Result
 from bazaarbot.ratings import AI_SHARE_LIMIT, Ratings, identity_of, record_result
 from bazaarbot.ratings.identity import AI_NETWORK
-from bazaarbot.store import Store
+from bazaarbot.store import Store, open_store
 
 NET = "test"
 
@@ -74,8 +74,8 @@ def figures(ratings: Ratings, identity: str, network: str = NET) -> tuple[float,
 
 
 @pytest.fixture
-def store(tmp_path):
-    s = Store(tmp_path / "r.sqlite")
+def store(store_target):
+    s = open_store(store_target)
     yield s
     s.close()
 

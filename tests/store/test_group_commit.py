@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import threading
 
 from support.botdriver import NETWORK, Driver, told
+from support.storetargets import read_rows
 
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.messages import Incoming, Outgoing, Say, User
+from bazaarbot.store.postgres import is_postgres_url
 from bazaarbot.store.writer import StoreWriter
 
 
@@ -19,7 +20,7 @@ class DiskChecker:
     network = NETWORK
 
     def __init__(self, db) -> None:
-        self.conn = sqlite3.connect(db)
+        self.db = str(db)
         self.sent: list[Outgoing] = []
         #: channel -> (game id, move number) the next public answer there must find on disk
         self.expect: dict[str, tuple[int, int]] = {}
@@ -29,14 +30,13 @@ class DiskChecker:
         hub.attach(self)
 
     async def stop(self) -> None:
-        self.conn.close()
+        return None
 
     async def send(self, message: Outgoing) -> None:
         self.sent.append(message)
         if isinstance(message, Say) and message.channel in self.expect:
             game_id, n = self.expect[message.channel]
-            row = self.conn.execute("SELECT 1 FROM moves WHERE game_id=? AND n=?", [game_id, n]).fetchone()
-            if row is None:
+            if not read_rows(self.db, "SELECT 1 FROM moves WHERE game_id=? AND n=?", (game_id, n)):
                 self.missing.append((message.channel, game_id, n))
 
 
@@ -53,9 +53,9 @@ async def start_tables(bot: Driver, count: int) -> list[str]:
     return channels
 
 
-async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(tmp_path):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
+async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(store_target):
+    bot = Driver(store_target)
+    checker = DiskChecker(store_target)
     await checker.start(bot.hub)
     channels = await start_tables(bot, 12)
     writer = bot.hub.store.writer
@@ -71,14 +71,14 @@ async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_thei
     assert checker.missing == []
     moves = 12 * 6
     assert writer.commits - commits_before < moves, "lines arriving together share a commit"
-    rows = checker.conn.execute("SELECT COUNT(*) FROM moves").fetchone()[0]
+    rows = read_rows(checker.db, "SELECT COUNT(*) FROM moves")[0][0]
     assert rows == moves
     await checker.stop()
 
 
-async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
+async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(store_target, monkeypatch):
+    bot = Driver(store_target)
+    checker = DiskChecker(store_target)
     await checker.start(bot.hub)
     await start_tables(bot, 2)
     release = threading.Event()
@@ -105,9 +105,9 @@ async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(t
     await checker.stop()
 
 
-async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
+async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(store_target, monkeypatch):
+    bot = Driver(store_target)
+    checker = DiskChecker(store_target)
     await checker.start(bot.hub)
     await start_tables(bot, 1)
     release = threading.Event()
@@ -129,17 +129,42 @@ async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(tmp_p
     await checker.stop()
 
 
+def refuse(bot: Driver, name: str, table: str, when: str = "") -> None:
+    """The disk refuses inserts into ``table`` (those matching ``when``), as a full disk would."""
+    conn = bot.hub.store.db.conn
+    if is_postgres_url(bot.hub.store.path):
+        test = f"IF {when} THEN " if when else "IF true THEN "
+        conn.raw.execute(
+            f"CREATE FUNCTION {name}() RETURNS trigger AS $$ BEGIN {test}RAISE EXCEPTION 'refused'; "
+            "END IF; RETURN NEW; END $$ LANGUAGE plpgsql"
+        )
+        conn.raw.execute(
+            f"CREATE TRIGGER {name} BEFORE INSERT ON {table} FOR EACH ROW EXECUTE FUNCTION {name}()"
+        )
+    else:
+        condition = f"WHEN {when} " if when else ""
+        conn.execute(
+            f"CREATE TRIGGER {name} BEFORE INSERT ON {table} {condition}"
+            "BEGIN SELECT RAISE(ABORT, 'refused'); END"
+        )
+
+
+def allow(bot: Driver, name: str, table: str) -> None:
+    conn = bot.hub.store.db.conn
+    if is_postgres_url(bot.hub.store.path):
+        conn.raw.execute(f"DROP TRIGGER {name} ON {table}")
+    else:
+        conn.execute(f"DROP TRIGGER {name}")
+
+
 def refuse_text(bot: Driver, text: str) -> None:
     """The disk refuses one particular move (as a full disk or a broken file would)."""
     assert "'" not in text
-    bot.hub.store.db.conn.execute(
-        f"CREATE TRIGGER refuse BEFORE INSERT ON moves WHEN NEW.text = '{text}' "
-        "BEGIN SELECT RAISE(ABORT, 'refused'); END"
-    )
+    refuse(bot, "refuse", "moves", f"NEW.text = '{text}'")
 
 
-def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before(tmp_path):
-    bot = Driver(tmp_path / "g.sqlite")
+def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before(store_target):
+    bot = Driver(store_target)
     bot.line("alice", "/new count target=50")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
@@ -154,9 +179,9 @@ def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before
     assert "total 3" in "\n".join(m.text for m in out)
 
 
-async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "g.sqlite")
-    checker = DiskChecker(tmp_path / "g.sqlite")
+async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(store_target, monkeypatch):
+    bot = Driver(store_target)
+    checker = DiskChecker(store_target)
     await checker.start(bot.hub)
     await start_tables(bot, 2)
     refuse_text(bot, "add 3")
@@ -183,37 +208,34 @@ async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(tmp
     g0, g1 = bot.hub.tables[(NETWORK, "#g0")], bot.hub.tables[(NETWORK, "#g1")]
     assert g0.state.total == 1 and g0.moves_made == 1, "memory is what the disk holds"
     assert g1.state.total == 2, "the other table's move in the same batch is kept"
-    logged = checker.conn.execute("SELECT text FROM moves ORDER BY id").fetchall()
+    logged = read_rows(checker.db, "SELECT text FROM moves ORDER BY id")
     assert logged == [("add 1",), ("add 2",)]
     await checker.stop()
 
 
-def test_a_new_table_whose_first_write_fails_starts_again_from_nothing(tmp_path):
-    bot = Driver(tmp_path / "g.sqlite")
-    conn = bot.hub.store.db.conn
-    conn.execute(
-        "CREATE TRIGGER no_tables BEFORE INSERT ON tables BEGIN SELECT RAISE(ABORT, 'disk full'); END"
-    )
+def test_a_new_table_whose_first_write_fails_starts_again_from_nothing(store_target):
+    bot = Driver(store_target)
+    refuse(bot, "no_tables", "tables")
     out = bot.line("alice", "/join", channel="#new")
     assert told(out, "alice") == ["Sorry, that could not be saved; nothing changed. Try again."]
     table = bot.hub.tables[(NETWORK, "#new")]
     assert table.seats == [] and table.id is None
     assert bot.hub.seated_tables(NETWORK, "n:alice") == []
-    conn.execute("DROP TRIGGER no_tables")
+    allow(bot, "no_tables", "tables")
     assert "alice joins" in "\n".join(m.text for m in bot.line("alice", "/join", channel="#new"))
     bot = bot.restart()
     assert [s.nick for s in bot.hub.tables[(NETWORK, "#new")].seats] == ["alice"]
 
 
-async def test_games_ending_together_are_each_rated_once_in_their_own_channel(tmp_path):
+async def test_games_ending_together_are_each_rated_once_in_their_own_channel(store_target):
     settings = BotSettings(
         default_game="count",
         seed=7,
         rate_limit=RateLimit(commands=1000, per_seconds=1),
         ratings=RatingSettings(min_games=1),
     )
-    bot = Driver(tmp_path / "g.sqlite", settings=settings)
-    checker = DiskChecker(tmp_path / "g.sqlite")
+    bot = Driver(store_target, settings=settings)
+    checker = DiskChecker(store_target)
     await checker.start(bot.hub)
     channels = [f"#r{i}" for i in range(4)]
     for i, channel in enumerate(channels):

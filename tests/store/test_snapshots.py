@@ -9,6 +9,7 @@ import sqlite3
 from support import stepgame
 from support.botdriver import NETWORK, Driver, said, text, told
 from support.countgame import CountGame
+from support.storetargets import read_rows
 
 from bazaarbot.config import BotSettings, RateLimit
 from bazaarbot.plugin import MoveError
@@ -36,8 +37,8 @@ def play(bot: Driver, moves: int) -> None:
         bot.line(nicks[i % 2], "add 1")
 
 
-def start(tmp_path, every: int = 5, games=None) -> Driver:
-    bot = Driver(tmp_path / "s.sqlite", games=games or {"count": CountingGame()}, settings=settings(every))
+def start(store_target, every: int = 5, games=None) -> Driver:
+    bot = Driver(store_target, games=games or {"count": CountingGame()}, settings=settings(every))
     bot.line("alice", "/new count target=1000")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
@@ -45,23 +46,20 @@ def start(tmp_path, every: int = 5, games=None) -> Driver:
 
 
 def snapshot_row(db) -> tuple[int, str] | None:
-    conn = sqlite3.connect(db)
-    try:
-        return conn.execute("SELECT n, rules_version FROM snapshots").fetchone()
-    finally:
-        conn.close()
+    rows = read_rows(str(db), "SELECT n, rules_version FROM snapshots")
+    return rows[0] if rows else None
 
 
-def test_a_snapshot_is_taken_every_n_moves(tmp_path):
-    bot = start(tmp_path, every=5)
+def test_a_snapshot_is_taken_every_n_moves(store_target):
+    bot = start(store_target, every=5)
     play(bot, 4)
-    assert snapshot_row(tmp_path / "s.sqlite") is None
+    assert snapshot_row(store_target) is None
     play(bot, 8)
-    assert snapshot_row(tmp_path / "s.sqlite") == (10, "count-1")
+    assert snapshot_row(store_target) == (10, "count-1")
 
 
-def test_restart_loads_the_snapshot_and_replays_only_the_tail(tmp_path):
-    bot = start(tmp_path, every=5)
+def test_restart_loads_the_snapshot_and_replays_only_the_tail(store_target):
+    bot = start(store_target, every=5)
     play(bot, 13)
     before = json.dumps(bot.table.plugin.to_json(bot.table.state), sort_keys=True)
     CountingGame.applied = 0
@@ -75,9 +73,9 @@ def test_restart_loads_the_snapshot_and_replays_only_the_tail(tmp_path):
 def test_restart_with_a_long_log_replays_no_more_than_with_a_short_one(tmp_path):
     (tmp_path / "short").mkdir()
     (tmp_path / "long").mkdir()
-    short = start(tmp_path / "short", every=10)
+    short = start(tmp_path / "short" / "s.sqlite", every=10)
     play(short, 12)
-    long = start(tmp_path / "long", every=10)
+    long = start(tmp_path / "long" / "s.sqlite", every=10)
     play(long, 402)
     CountingGame.applied = 0
     short.restart()
@@ -87,25 +85,25 @@ def test_restart_with_a_long_log_replays_no_more_than_with_a_short_one(tmp_path)
     assert CountingGame.applied == replayed_short == 2
 
 
-async def test_shutdown_snapshots_every_running_game(tmp_path):
-    bot = start(tmp_path, every=50)
+async def test_shutdown_snapshots_every_running_game(store_target):
+    bot = start(store_target, every=50)
     play(bot, 7)
     await bot.hub.close()
-    assert snapshot_row(tmp_path / "s.sqlite") == (7, "count-1")
+    assert snapshot_row(store_target) == (7, "count-1")
     CountingGame.applied = 0
-    again = Driver(tmp_path / "s.sqlite", games={"count": CountingGame()}, settings=settings(50))
+    again = Driver(store_target, games={"count": CountingGame()}, settings=settings(50))
     assert CountingGame.applied == 0 and again.table.state.total == 7
 
 
-def test_a_finished_game_leaves_no_snapshot(tmp_path):
-    bot = Driver(tmp_path / "s.sqlite", games={"count": CountingGame()}, settings=settings(2))
+def test_a_finished_game_leaves_no_snapshot(store_target):
+    bot = Driver(store_target, games={"count": CountingGame()}, settings=settings(2))
     bot.line("alice", "/new count target=5")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
     play(bot, 4)
-    assert snapshot_row(tmp_path / "s.sqlite") is not None
+    assert snapshot_row(store_target) is not None
     assert any(line.startswith("Game over:") for line in said(bot.line("alice", "add 3")))
-    assert snapshot_row(tmp_path / "s.sqlite") is None
+    assert snapshot_row(store_target) is None
 
 
 def test_all_running_games_load_in_a_fixed_number_of_queries(tmp_path):
@@ -157,13 +155,13 @@ class StricterGame(CountingGame):
         return super().parse(state, seat, text)
 
 
-def test_a_new_rules_version_replays_from_the_start_checks_the_snapshot_and_goes_on(tmp_path, caplog):
-    bot = start(tmp_path, every=4)
+def test_a_new_rules_version_replays_from_the_start_checks_the_snapshot_and_goes_on(store_target, caplog):
+    bot = start(store_target, every=4)
     play(bot, 9)
     bot.hub.store.close()
     CountingGame.applied = 0
     with caplog.at_level(logging.WARNING):
-        again = Driver(tmp_path / "s.sqlite", games={"count": NewRulesGame()}, settings=settings(4))
+        again = Driver(store_target, games={"count": NewRulesGame()}, settings=settings(4))
     assert CountingGame.applied == 9, "the whole log, under the new rules"
     assert again.table.running and again.table.state.total == 9 and again.table.paused is None
     assert "replayed under rules count-2" in caplog.text
@@ -172,13 +170,13 @@ def test_a_new_rules_version_replays_from_the_start_checks_the_snapshot_and_goes
     assert "total 10" in text(again.line("bob", "add 1"))
 
 
-def test_rules_that_cannot_replay_the_game_keep_it_paused_not_abandoned(tmp_path, caplog):
-    bot = start(tmp_path, every=4)
+def test_rules_that_cannot_replay_the_game_keep_it_paused_not_abandoned(store_target, caplog):
+    bot = start(store_target, every=4)
     play(bot, 6)
     game_id = bot.table.game_id
     bot.hub.store.close()
     with caplog.at_level(logging.WARNING):
-        again = Driver(tmp_path / "s.sqlite", games={"count": StricterGame()}, settings=settings(4))
+        again = Driver(store_target, games={"count": StricterGame()}, settings=settings(4))
     assert f"game {game_id} (count) paused" in caplog.text
     assert again.hub.store.game_record(game_id)["status"] == "running"
     assert not again.table.running and again.table.paused
@@ -192,28 +190,28 @@ def test_rules_that_cannot_replay_the_game_keep_it_paused_not_abandoned(tmp_path
     assert told(again.line("alice", "/join"), "alice")
 
 
-def test_a_game_that_cannot_be_replayed_does_not_stop_the_start(tmp_path):
-    bot = start(tmp_path, every=4)
+def test_a_game_that_cannot_be_replayed_does_not_stop_the_start(store_target):
+    bot = start(store_target, every=4)
     play(bot, 2)
     bot.line("carol", "/join", channel="#other")
     bot.hub.store.close()
-    again = Driver(tmp_path / "s.sqlite", games={"count": StricterGame()}, settings=settings(4))
+    again = Driver(store_target, games={"count": StricterGame()}, settings=settings(4))
     assert [s.nick for s in again.hub.tables[(NETWORK, "#other")].seats] == ["carol"]
 
 
-def test_a_step_that_may_be_undone_is_never_snapshotted_so_its_undo_replays(tmp_path):
+def test_a_step_that_may_be_undone_is_never_snapshotted_so_its_undo_replays(store_target):
     step_settings = BotSettings(
         default_game="step", seed=3, snapshot_every=1, rate_limit=RateLimit(commands=1000, per_seconds=1)
     )
-    bot = Driver(tmp_path / "u.sqlite", games={"step": stepgame.GAME}, settings=step_settings)
+    bot = Driver(store_target, games={"step": stepgame.GAME}, settings=step_settings)
     bot.line("alice", "/join")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
     bot.line("alice", "pick 2")
     bot.line("alice", "add")
-    assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")
+    assert snapshot_row(store_target) == (2, "step-1")
     bot.line("bob", "pick 3")  # undoable: no snapshot after it
-    assert snapshot_row(tmp_path / "u.sqlite") == (2, "step-1")
+    assert snapshot_row(store_target) == (2, "step-1")
     again = bot.restart()
     assert "bob takes back pick 3." in said(again.line("bob", "/undo"))
     again.line("bob", "pick 1")

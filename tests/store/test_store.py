@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 import textwrap
 
 from support.botdriver import Driver, text
 from support.paths import TESTS_DIR
+from support.storetargets import read_rows, store_args
 
-from bazaarbot.store import SCHEMA_VERSION, Store
+from bazaarbot.store import SCHEMA_VERSION, Store, open_store
 
 
 def test_schema_version_and_wal(tmp_path):
@@ -23,20 +23,28 @@ def test_schema_version_and_wal(tmp_path):
     assert again.schema_version() == SCHEMA_VERSION
 
 
-def test_accepted_move_is_on_disk_before_the_reply(tmp_path):
-    bot = Driver(tmp_path / "bot.sqlite")
+def test_schema_is_migrated_once_on_either_store(store_target):
+    store = open_store(store_target)
+    assert store.schema_version() == SCHEMA_VERSION
+    store.close()
+    again = open_store(store_target)
+    assert again.schema_version() == SCHEMA_VERSION
+    again.close()
+
+
+def test_accepted_move_is_on_disk_before_the_reply(store_target):
+    bot = Driver(store_target)
     bot.line("alice", "/join")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
     bot.line("alice", "add 2")
     # a second, independent connection sees the move as soon as the reply exists
-    other = sqlite3.connect(tmp_path / "bot.sqlite")
-    rows = other.execute("SELECT seat, author, text FROM moves").fetchall()
+    rows = read_rows(store_target, "SELECT seat, author, text FROM moves")
     assert rows == [(0, "n:alice", "add 2")]
 
 
-def test_restart_restores_lobby_and_game_exactly(tmp_path):
-    bot = Driver(tmp_path / "bot.sqlite")
+def test_restart_restores_lobby_and_game_exactly(store_target):
+    bot = Driver(store_target)
     bot.line("alice", "/new count target=20")
     bot.line("bob", "/join")
     bot.line("carol", "/join", channel="#lobby")
@@ -53,8 +61,8 @@ def test_restart_restores_lobby_and_game_exactly(tmp_path):
     assert bot.table.state.total == 6 and "total 6" in text(out)
 
 
-def test_finished_game_is_not_restored_as_running(tmp_path):
-    bot = Driver(tmp_path / "bot.sqlite")
+def test_finished_game_is_not_restored_as_running(store_target):
+    bot = Driver(store_target)
     bot.line("alice", "/new count target=2")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
@@ -63,8 +71,8 @@ def test_finished_game_is_not_restored_as_running(tmp_path):
     assert not bot.table.running and [s.nick for s in bot.table.seats] == ["alice", "bob"]
 
 
-def test_export_prints_the_game_as_json(tmp_path):
-    bot = Driver(tmp_path / "bot.sqlite")
+def test_export_prints_the_game_as_json(store_target):
+    bot = Driver(store_target)
     bot.line("alice", "/new count target=4")
     bot.line("bob", "/join")
     bot.line("alice", "/start")
@@ -73,7 +81,7 @@ def test_export_prints_the_game_as_json(tmp_path):
     game_id = bot.hub.store.next_game_number() - 1
     bot.hub.store.close()
     out = subprocess.run(
-        [sys.executable, "-m", "bazaarbot.cli", "export", str(game_id), "--db", str(tmp_path / "bot.sqlite")],
+        [sys.executable, "-m", "bazaarbot.cli", "export", str(game_id), *store_args(store_target)],
         capture_output=True,
         text=True,
         check=True,
@@ -86,10 +94,10 @@ def test_export_prints_the_game_as_json(tmp_path):
     assert all(isinstance(m["at"], float) for m in record["moves"]) and isinstance(record["seed"], int)
 
 
-def test_export_of_unknown_game_fails_clearly(tmp_path):
-    Store(tmp_path / "bot.sqlite").close()
+def test_export_of_unknown_game_fails_clearly(store_target):
+    open_store(store_target).close()
     out = subprocess.run(
-        [sys.executable, "-m", "bazaarbot.cli", "export", "99", "--db", str(tmp_path / "bot.sqlite")],
+        [sys.executable, "-m", "bazaarbot.cli", "export", "99", *store_args(store_target)],
         capture_output=True,
         text=True,
     )
@@ -101,8 +109,7 @@ RESTART_SCRIPT = textwrap.dedent(
     import sys
     sys.path.insert(0, {tests!r})
     from support.botdriver import Driver
-    from pathlib import Path
-    bot = Driver(Path({db!r}))
+    bot = Driver({db!r})
     for line in sys.stdin.read().splitlines():
         nick, _, said = line.partition(": ")
         for message in bot.line(nick, said):
@@ -113,9 +120,8 @@ RESTART_SCRIPT = textwrap.dedent(
 )
 
 
-def test_a_new_process_on_the_same_file_continues_the_game(tmp_path):
-
-    script = RESTART_SCRIPT.format(tests=str(TESTS_DIR), db=str(tmp_path / "bot.sqlite"))
+def test_a_new_process_on_the_same_store_continues_the_game(store_target):
+    script = RESTART_SCRIPT.format(tests=str(TESTS_DIR), db=store_target)
 
     def run(lines: str) -> str:
         return subprocess.run(

@@ -10,7 +10,7 @@ from bazaarbot.ai import DEFAULT_LEVELS, AiPool
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, RateLimit, TableSettings
 from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
-from bazaarbot.store import Store
+from bazaarbot.store import open_store
 from bazaarbot.text.commandmark import render
 from support.countgame import GAME as COUNT
 
@@ -54,7 +54,7 @@ class Driver:
         self.wall_clock = wall_clock
         self.tables = tables
         self.hub = Hub(
-            Store(db),
+            open_store(db),
             games=self.games,
             settings=self.settings,
             admins={NETWORK: self.admins},

@@ -32,8 +32,8 @@ def test_a_seat_is_bound_to_nick_and_user_at_host() -> None:
     assert User("alice").key == "n:alice"
 
 
-def test_a_stranger_under_the_same_nick_has_no_hand_and_no_moves(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_stranger_under_the_same_nick_has_no_hand_and_no_moves(store_target) -> None:
+    bot = Driver(store_target)
     seated_game(bot)
     assert told(bot.line("alice", "/hand", **MALLORY)) == [
         "You are not playing a game at this table. A seat here is held by alice from another address; "
@@ -46,8 +46,8 @@ def test_a_stranger_under_the_same_nick_has_no_hand_and_no_moves(tmp_path) -> No
     assert [m.key for m in hand if isinstance(m, Tell)] == ["m:alice!~a@home.example"]
 
 
-def test_every_private_line_of_a_seat_names_its_owner(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_every_private_line_of_a_seat_names_its_owner(store_target) -> None:
+    bot = Driver(store_target)
     bot.line("alice", "/join", **ALICE)
     bot.line("bob", "/join")
     start = bot.line("alice", "/start", **ALICE)
@@ -57,16 +57,16 @@ def test_every_private_line_of_a_seat_names_its_owner(tmp_path) -> None:
     assert [m.key for m in move if isinstance(m, Tell)] == ["m:alice!~a@home.example"]
 
 
-def test_the_seat_code_is_told_only_to_seats_bound_to_a_host(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_the_seat_code_is_told_only_to_seats_bound_to_a_host(store_target) -> None:
+    bot = Driver(store_target)
     assert "/claim" in told(bot.line("alice", "/join", **ALICE))[0]
     assert "/claim" not in told(bot.line("bob", "/join"))[0]  # a vouched nick (console, web)
     carol = bot.line("carol", "/join", account="carol", mask="carol!~c@h")
     assert all("/claim" not in line for line in told(carol))  # a services account moves by itself
 
 
-def test_the_owner_takes_the_seat_back_from_a_new_address_with_the_code(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_the_owner_takes_the_seat_back_from_a_new_address_with_the_code(store_target) -> None:
+    bot = Driver(store_target)
     code = seated_game(bot)
     out = bot.dm("alice", f"/claim {code}", **ALICE_ELSEWHERE)
     assert said(out) == ["alice takes seat 1 back."]
@@ -82,8 +82,8 @@ def test_the_owner_takes_the_seat_back_from_a_new_address_with_the_code(tmp_path
     assert refusal.startswith("You are not playing a game at this table.")
 
 
-def test_a_seat_code_works_once(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_seat_code_works_once(store_target) -> None:
+    bot = Driver(store_target)
     code = seated_game(bot)
     bot.dm("alice", f"/claim {code}", **ALICE_ELSEWHERE)
     refusal = told(bot.dm("alice", f"/claim {code}", **MALLORY))
@@ -91,8 +91,8 @@ def test_a_seat_code_works_once(tmp_path) -> None:
     assert bot.table.players[0].key == "m:alice!~a@cafe.example"
 
 
-def test_a_wrong_or_missing_seat_code_changes_nothing(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_wrong_or_missing_seat_code_changes_nothing(store_target) -> None:
+    bot = Driver(store_target)
     seated_game(bot)
     assert told(bot.dm("alice", "/claim 0123456789", **MALLORY)) == [
         "That code is not valid here (each code works once)."
@@ -103,8 +103,8 @@ def test_a_wrong_or_missing_seat_code_changes_nothing(tmp_path) -> None:
     assert bot.table.players[0].key == "m:alice!~a@home.example"
 
 
-def test_a_seat_code_for_ones_own_seat_or_when_seated_already_is_refused(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_seat_code_for_ones_own_seat_or_when_seated_already_is_refused(store_target) -> None:
+    bot = Driver(store_target)
     code = re.search(r"/claim (\w+)", told(bot.line("alice", "/join", **ALICE))[0])
     assert code
     assert told(bot.dm("alice", f"/claim {code.group(1)}", **ALICE)) == ["That seat is yours already."]
@@ -114,8 +114,8 @@ def test_a_seat_code_for_ones_own_seat_or_when_seated_already_is_refused(tmp_pat
     ]
 
 
-def test_a_seat_code_survives_a_restart_and_follows_a_nick_change(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_seat_code_survives_a_restart_and_follows_a_nick_change(store_target) -> None:
+    bot = Driver(store_target)
     code = seated_game(bot)
     bot.hub.identity.rename(NETWORK, User("alice", **ALICE), User("alicia", mask="alicia!~a@home.example"))
     bot = bot.restart()
@@ -124,15 +124,15 @@ def test_a_seat_code_survives_a_restart_and_follows_a_nick_change(tmp_path) -> N
     assert bot.table.players[0].key == "m:alicia!~a@cafe.example"
 
 
-def test_only_a_hash_of_a_seat_code_is_stored(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_only_a_hash_of_a_seat_code_is_stored(store_target) -> None:
+    bot = Driver(store_target)
     code = seated_game(bot)
     rows = bot.hub.database.execute("SELECT * FROM seat_codes").fetchall()
     assert rows and code not in repr(rows)
 
 
-def test_a_seat_code_is_gone_with_the_seat(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_seat_code_is_gone_with_the_seat(store_target) -> None:
+    bot = Driver(store_target)
     code = re.search(r"/claim (\w+)", told(bot.line("alice", "/join", **ALICE))[0])
     assert code
     bot.line("alice", "/leave", **ALICE)
@@ -140,9 +140,9 @@ def test_a_seat_code_is_gone_with_the_seat(tmp_path) -> None:
     assert told(bot.dm("alice", f"/claim {code.group(1)}", **MALLORY))[0].startswith("That code is not valid")
 
 
-def test_tables_a_nick_sits_at_are_bounded_and_the_bound_is_configurable(tmp_path) -> None:
+def test_tables_a_nick_sits_at_are_bounded_and_the_bound_is_configurable(store_target) -> None:
     settings = BotSettings(default_game="count", max_tables=2, rate_limit=RateLimit(1000, 1))
-    bot = Driver(tmp_path / "b.sqlite", settings=settings)
+    bot = Driver(store_target, settings=settings)
     assert said(bot.line("alice", "/join", channel="#a"))
     assert said(bot.line("alice", "/new count", channel="#b"))
     refusal = bot.line("alice", "/join", channel="#c")
@@ -156,29 +156,29 @@ def test_tables_a_nick_sits_at_are_bounded_and_the_bound_is_configurable(tmp_pat
     assert BotSettings().max_tables == 10
 
 
-def test_one_table_bound_says_table_not_tables(tmp_path) -> None:
+def test_one_table_bound_says_table_not_tables(store_target) -> None:
     settings = replace(BotSettings(default_game="count"), max_tables=1)
-    bot = Driver(tmp_path / "b.sqlite", settings=settings)
+    bot = Driver(store_target, settings=settings)
     bot.line("alice", "/join", channel="#a")
     assert told(bot.line("alice", "/join", channel="#b")) == [
         "You sit at 1 table already, the limit; /leave one first."
     ]
 
 
-def test_channel_operators_are_not_admins_unless_configured(tmp_path) -> None:
+def test_channel_operators_are_not_admins_unless_configured(store_target) -> None:
     assert not AdminPolicy().ops_are_admins
     config = parse_config({"irc": {"networks": [{"name": "n", "host": "h"}]}})
     assert not config.irc[0].admins.ops_are_admins
-    bot = Driver(tmp_path / "b.sqlite", admins=AdminPolicy())
+    bot = Driver(store_target, admins=AdminPolicy())
     bot.line("alice", "/join")
     assert told(bot.line("mallory", "/reset", is_op=True))[0].startswith("Only the host (alice) or an admin")
-    bot = Driver(tmp_path / "c.sqlite", admins=AdminPolicy(ops_are_admins=True))
+    bot = Driver(store_target, admins=AdminPolicy(ops_are_admins=True))
     bot.line("alice", "/join")
     assert said(bot.line("mallory", "/reset", is_op=True))[0].startswith("The table is reset")
 
 
-def test_a_seat_the_ai_plays_after_its_owner_left_is_claimed_back_with_the_code(tmp_path) -> None:
-    bot = Driver(tmp_path / "b.sqlite")
+def test_a_seat_the_ai_plays_after_its_owner_left_is_claimed_back_with_the_code(store_target) -> None:
+    bot = Driver(store_target)
     code = seated_game(bot)
     bot.hub.identity.leave_now(NETWORK, None, "m:alice!~a@home.example")  # the grace ran out: an AI stands in
     assert bot.table.players[0].ai is not None

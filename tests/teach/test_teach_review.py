@@ -41,8 +41,8 @@ def blundered_game(bot: Driver) -> int:
     return game_id, second
 
 
-def test_a_review_names_the_move_that_threw_the_win_away(tmp_path):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_a_review_names_the_move_that_threw_the_win_away(store_target):
+    bot = Driver(store_target)
     game_id, blunderer = blundered_game(bot)
     out = bot.line(blunderer, "/review")
     assert all(isinstance(m, Tell) and m.nick == blunderer for m in out), "a review is private"
@@ -52,8 +52,8 @@ def test_a_review_names_the_move_that_threw_the_win_away(tmp_path):
     assert f"/replay/{game_id}" in lines[-1]
 
 
-def test_a_review_is_stored_and_the_second_one_after_a_restart_needs_no_search(tmp_path, monkeypatch):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_a_review_is_stored_and_the_second_one_after_a_restart_needs_no_search(store_target, monkeypatch):
+    bot = Driver(store_target)
     game_id, blunderer = blundered_game(bot)
     first = told(bot.line(blunderer, f"/review {game_id}"), blunderer)
     bot = bot.restart()
@@ -66,8 +66,8 @@ def test_a_review_is_stored_and_the_second_one_after_a_restart_needs_no_search(t
     assert bot.hub.teacher.stored_review(game_id)["game_id"] == game_id
 
 
-def test_only_a_finished_games_players_get_a_review(tmp_path):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_only_a_finished_games_players_get_a_review(store_target):
+    bot = Driver(store_target)
     assert "no finished game" in told(bot.line("alice", "/review"), "alice")[0]
     bot.line("alice", "/new count")
     bot.line("bob", "/join")
@@ -81,8 +81,8 @@ def test_only_a_finished_games_players_get_a_review(tmp_path):
     assert "did not play in game" in told(bot.line("carol", f"/review {game_id}"), "carol")[0]
 
 
-def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(tmp_path):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(store_target):
+    bot = Driver(store_target)
     game_id, blunderer = blundered_game(bot)
     winner = "alice" if blunderer == "bob" else "bob"
     recorder = Recorder()
@@ -107,8 +107,8 @@ def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(tmp_pat
     assert bot.hub.teacher.stored_review(game_id) is not None
 
 
-def test_the_review_data_gives_each_player_a_win_chance_line(tmp_path):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_the_review_data_gives_each_player_a_win_chance_line(store_target):
+    bot = Driver(store_target)
     game_id, blunderer = blundered_game(bot)
     made = review(COUNT, bot.hub.store.game_record(game_id), TINY)
     seat = made["players"].index(blunderer)
@@ -140,9 +140,9 @@ def test_a_reviewed_decision_never_reads_what_the_seat_could_not_see(name, playe
     assert (mine_played.command, mine_played.chance) == (theirs_played.command, theirs_played.chance)
 
 
-def test_reviews_under_way_are_bounded(tmp_path):
+def test_reviews_under_way_are_bounded(store_target):
     """Each review costs minutes of CPU: past a few under way, a new one is refused, not queued."""
-    bot = Driver(tmp_path / "r.sqlite")
+    bot = Driver(store_target)
     game_id, blunderer = blundered_game(bot)
     held = HeldPool()
     bot.hub.teacher.review_pool = lambda: held
@@ -174,8 +174,8 @@ def test_an_undone_step_is_not_part_of_the_reviewed_or_replayed_game():
     assert final.total == 4 and final.turn == 0
 
 
-def test_a_replay_gives_public_steps_and_refuses_a_log_that_no_longer_replays(tmp_path):
-    bot = Driver(tmp_path / "r.sqlite")
+def test_a_replay_gives_public_steps_and_refuses_a_log_that_no_longer_replays(store_target):
+    bot = Driver(store_target)
     game_id, _blunderer = blundered_game(bot)
     view = bot.hub.replay_view(NETWORK, game_id)
     assert view["replayable"] and len(view["steps"]) == 5

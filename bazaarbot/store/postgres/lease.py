@@ -1,0 +1,241 @@
+"""Which process serves a network: a lease in the database, so there are never two at once.
+
+Each network has a row in ``bazaarbot_leases`` with its owner and a deadline
+(the server's clock). A process serves its networks only while it holds all of
+their rows; it renews them several times per lease. It also holds a session
+advisory lock per network on the lease's own connection: when the process
+dies (kill -9, a lost host) the server ends its session and the locks go at
+once, so a standby may take the rows without waiting for the deadline.
+
+A network whose row has expired is free too, locks or not (a process cut off
+from the database may keep its session open on the server for a long while).
+
+Two guards keep an old owner from acting after a new one started:
+
+* every commit of the game records checks, in its own transaction, that this
+  process still owns the rows and their deadline has not passed (``fence``);
+  a takeover rewrites the owner under a row lock, so it waits for such a
+  commit, restores what it wrote, and every later commit of the old owner is
+  refused;
+* a process that cannot renew in time stops serving by its own clock before
+  the deadline the server counts from (it measures from the moment it *sent*
+  the renewal), so even cut off from the database it is gone before another
+  may start.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import sqlite3
+import threading
+import time
+import uuid
+import zlib
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+
+from bazaarbot.store.postgres.connection import connect_raw
+
+log = logging.getLogger(__name__)
+
+#: the first key of the networks' advisory locks (the second is the network's)
+LOCK_CLASS = 0x6BA3
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS bazaarbot_leases (
+    network TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    deadline TIMESTAMPTZ NOT NULL
+)
+"""
+
+
+def lock_key(network: str) -> int:
+    """The network's advisory-lock key (a positive int4)."""
+    return zlib.crc32(network.encode("utf-8")) & 0x7FFFFFFF
+
+
+class LeaseLost(sqlite3.OperationalError):
+    """This process no longer holds its networks (a commit is refused; the process stops)."""
+
+
+class Lease:
+    """This process's hold on ``networks`` (all or none) in the store at ``url``."""
+
+    def __init__(
+        self,
+        url: str,
+        networks: frozenset[str],
+        seconds: float = 2.0,
+        owner: str | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.url = url
+        self.networks = sorted(networks)
+        self.keys = [lock_key(n) for n in self.networks]
+        self.seconds = seconds
+        self.clock = clock
+        self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self.conn = connect_raw(url)
+        #: by this process's clock, the moment it must stop serving unless a renewal came back
+        self.held_until: float | None = None
+        self._locked: set[str] = set()
+        self._lock = threading.Lock()
+        self.conn.execute(SCHEMA)
+
+    # --- taking and keeping ---------------------------------------------------------------
+    def try_acquire(self) -> bool:
+        """Take every network when none is held by a live process; True when this process now serves them."""
+        with self._lock:
+            if self.conn.closed:  # the session broke while waiting: a new one (its locks went with it)
+                self.conn = connect_raw(self.url)
+                self._locked.clear()
+            sent = self.clock()
+            conn = self.conn
+            for network, key in zip(self.networks, self.keys, strict=True):
+                if network not in self._locked:
+                    row = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, key]).fetchone()
+                    if row and row[0]:
+                        self._locked.add(network)
+            with conn.transaction():
+                conn.execute(
+                    "INSERT INTO bazaarbot_leases(network, owner, deadline) "
+                    "SELECT unnest(%s::text[]), '', '-infinity' ON CONFLICT DO NOTHING",
+                    [self.networks],
+                )
+                rows = conn.execute(
+                    "SELECT network, owner, deadline > clock_timestamp() FROM bazaarbot_leases "
+                    "WHERE network = ANY(%s) ORDER BY network FOR UPDATE",
+                    [self.networks],
+                ).fetchall()
+                free = all(
+                    not live or owner == self.owner or network in self._locked
+                    for network, owner, live in rows
+                )
+                taken = free and len(rows) == len(self.networks)
+                if taken:
+                    conn.execute(
+                        "UPDATE bazaarbot_leases SET owner = %s, "
+                        "deadline = clock_timestamp() + %s * interval '1 second' "
+                        "WHERE network = ANY(%s)",
+                        [self.owner, self.seconds, self.networks],
+                    )
+            if not taken:
+                # the locks of this attempt go back: a process of some of these networks may start
+                for network in sorted(self._locked):
+                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, lock_key(network)])
+                self._locked.clear()
+                return False
+            self.held_until = sent + self.seconds
+            return True
+
+    def renew(self) -> bool:
+        """Push the deadline on; False when a row is no longer this process's (it must stop)."""
+        with self._lock:
+            sent = self.clock()
+            cursor = self.conn.execute(
+                "UPDATE bazaarbot_leases SET deadline = clock_timestamp() + %s * interval '1 second' "
+                "WHERE owner = %s AND network = ANY(%s) AND deadline > clock_timestamp()",
+                [self.seconds, self.owner, self.networks],
+            )
+            if cursor.rowcount != len(self.networks):
+                return False
+            self.held_until = sent + self.seconds
+            return True
+
+    def holders(self) -> dict[str, str]:
+        """Network -> the process that holds it now (for the standby's log line)."""
+        with self._lock:
+            rows = self.conn.execute(
+                "SELECT network, owner FROM bazaarbot_leases WHERE network = ANY(%s) "
+                "AND deadline > clock_timestamp() AND owner <> ''",
+                [self.networks],
+            ).fetchall()
+        return {str(n): str(o) for n, o in rows}
+
+    def fence(self, conn: Any) -> None:
+        """In a commit's transaction: raise ``LeaseLost`` unless this process still serves its networks."""
+        if self.held_until is None or self.clock() >= self.held_until:
+            raise LeaseLost("this process's lease ran out")
+        rows = conn.execute(
+            "SELECT network FROM bazaarbot_leases WHERE owner = ? AND network = ANY(?) "
+            "AND deadline > clock_timestamp() FOR SHARE",
+            [self.owner, self.networks],
+        ).fetchall()
+        if len(rows) != len(self.networks):
+            raise LeaseLost("another process serves this process's networks now")
+
+    def release(self) -> None:
+        """Give the networks up at once (a clean stop): a standby need not wait for the deadline."""
+        with self._lock:
+            try:
+                self.conn.execute(
+                    "UPDATE bazaarbot_leases SET deadline = '-infinity' "
+                    "WHERE owner = %s AND network = ANY(%s)",
+                    [self.owner, self.networks],
+                )
+            except psycopg.Error as error:
+                log.warning("could not give the lease back: %s", error)
+            self.held_until = None
+            self.conn.close()
+
+
+class LeaseKeeper:
+    """Renews the lease on a thread of its own (the event loop never waits for it).
+
+    When a renewal fails or does not come back in time, ``on_lost`` is told once
+    (the process shuts down); if the process is still there when the lease runs
+    out by its own clock, ``hard_stop`` ends it, so it never serves past it.
+    """
+
+    def __init__(
+        self,
+        lease: Lease,
+        on_lost: Callable[[str], None],
+        hard_stop: Callable[[], None] = lambda: os._exit(75),
+    ) -> None:
+        self.lease = lease
+        self.on_lost = on_lost
+        self.hard_stop = hard_stop
+        self.every = lease.seconds / 5
+        #: whether the process's own database sessions still work (a broken one: stop, let a standby serve)
+        self.healthy: Callable[[], bool] = lambda: True
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="bazaarbot-lease", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        lease = self.lease
+        while not self._stop.wait(self.every):
+            try:
+                kept = lease.renew()
+                reason = "" if kept else "another process took the networks"
+                if kept and not self.healthy():
+                    kept, reason = False, "the store's connection broke"
+            except psycopg.Error as error:
+                kept, reason = False, f"the database cannot be reached ({str(error).strip()[:120]})"
+            if kept:
+                continue
+            if self._stop.is_set():
+                return
+            log.error("lost the lease of %s: %s; stopping", ", ".join(lease.networks), reason)
+            self.on_lost(reason)
+            until = lease.held_until
+            left = (until - lease.clock()) if until is not None else 0.0
+            if not self._stop.wait(max(0.0, left - 0.05)):
+                log.error("still running at the end of the lease: stopping now")
+                self.hard_stop()
+            return
+
+    def stop(self) -> None:
+        """Stop renewing and give the networks back."""
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=self.lease.seconds)
+        self.lease.release()

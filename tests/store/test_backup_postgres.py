@@ -1,0 +1,48 @@
+"""`bazaarbot backup` and `restore-check` on a PostgreSQL store: a pg_dump archive, read by pg_restore."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from support.botdriver import Driver
+
+from bazaarbot.store.postgres.backup import tool
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bazaarbot.cli", *args], capture_output=True, text=True, timeout=60
+    )
+
+
+def test_a_postgres_store_is_backed_up_with_pg_dump_and_checked(tmp_path, postgres_cluster):
+    url = postgres_cluster.database()
+    bot = Driver(url)
+    bot.line("alice", "/new count target=20")
+    bot.line("bob", "/join")
+    bot.line("alice", "/start")
+    bot.line("alice", "add 2")
+    bot.hub.store.close()
+    made = _cli("backup", str(tmp_path), "--store", url)
+    assert made.returncode == 0, made.stderr
+    assert "pg_dump custom archive" in made.stdout
+    archive = next(tmp_path.glob("bazaarbot-*.pgdump"))
+    checked = _cli("restore-check", str(archive))
+    assert checked.returncode == 0, checked.stderr
+    assert (
+        "games" in checked.stdout and "moves" in checked.stdout and "pg_restore --dbname=" in checked.stdout
+    )
+    # the archive restores into an empty database and the game goes on there
+    copy = postgres_cluster.database()
+    restored = subprocess.run(
+        [tool("pg_restore"), "--no-owner", f"--dbname={copy}", str(archive)], capture_output=True, text=True
+    )
+    assert restored.returncode == 0, restored.stderr
+    again = Driver(copy)
+    assert again.table.state.total == 2
+
+
+def test_a_backup_of_an_unreachable_postgres_store_says_why(tmp_path):
+    made = _cli("backup", str(tmp_path), "--store", "postgresql://nobody@127.0.0.1:1/none")
+    assert made.returncode != 0 and "cannot reach the store" in made.stderr + made.stdout

@@ -1,0 +1,120 @@
+"""The lease that lets one process at a time serve a network of a PostgreSQL store."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from bazaarbot.store.postgres.connection import PgConnection
+from bazaarbot.store.postgres.lease import Lease, LeaseKeeper, LeaseLost
+
+NETWORKS = frozenset({"libera", "web"})
+
+
+def _fenced(lease: Lease, url: str) -> None:
+    """Run the lease's commit check in a transaction of another session, as the writer does."""
+    conn = PgConnection(url)
+    try:
+        conn.execute("BEGIN")
+        lease.fence(conn)
+    finally:
+        conn.execute("ROLLBACK")
+        conn.close()
+
+
+def test_a_second_process_waits_while_the_first_serves(postgres_cluster):
+    url = postgres_cluster.database()
+    first, second = Lease(url, NETWORKS), Lease(url, NETWORKS)
+    assert first.try_acquire() and not second.try_acquire()
+    assert set(second.holders().values()) == {first.owner}
+    _fenced(first, url)
+    with pytest.raises(LeaseLost):
+        _fenced(second, url)
+    first.release()
+    second.release()
+
+
+def test_a_killed_process_hands_its_networks_over_at_once(postgres_cluster):
+    url = postgres_cluster.database()
+    first, second = Lease(url, NETWORKS, seconds=30), Lease(url, NETWORKS, seconds=30)
+    assert first.try_acquire()
+    first.conn.close()  # the process is gone: the server ends its session and its locks
+    deadline = time.monotonic() + 2
+    while not second.try_acquire():  # the server takes a moment to end the session
+        assert time.monotonic() < deadline, "no need to wait for the 30 s deadline"
+        time.sleep(0.02)
+    with pytest.raises(sqlite3.OperationalError):
+        _fenced(first, url)
+    second.release()
+
+
+def test_a_process_cut_off_from_the_database_is_replaced_once_its_deadline_passed(postgres_cluster):
+    url = postgres_cluster.database()
+    first, second = Lease(url, NETWORKS, seconds=0.5), Lease(url, NETWORKS, seconds=0.5)
+    assert first.try_acquire()  # and then no renewal: its session (and locks) stay, its deadline passes
+    time.sleep(0.7)
+    assert second.try_acquire()
+    with pytest.raises(LeaseLost):
+        _fenced(first, url)
+    assert not first.renew()
+    first.release()
+    second.release()
+
+
+def test_a_process_that_cannot_renew_stops_before_its_lease_runs_out(postgres_cluster):
+    url = postgres_cluster.database()
+    now = [0.0]
+    lease = Lease(url, NETWORKS, seconds=2.0, clock=lambda: now[0])
+    assert lease.try_acquire()
+    now[0] = 2.0  # by its own clock the lease ran out (no renewal came back)
+    with pytest.raises(LeaseLost):
+        _fenced(lease, url)
+    lease.release()
+
+
+def test_networks_partly_held_elsewhere_are_not_served_at_all(postgres_cluster):
+    url = postgres_cluster.database()
+    web = Lease(url, frozenset({"web"}))
+    both = Lease(url, NETWORKS)
+    assert web.try_acquire() and not both.try_acquire()
+    other = Lease(url, frozenset({"libera"}))
+    assert other.try_acquire(), "a process of other networks serves beside it"
+    for lease in (web, both, other):
+        lease.release()
+
+
+def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgres_cluster):
+    url = postgres_cluster.database()
+    lease = Lease(url, NETWORKS, seconds=0.5)
+    assert lease.try_acquire()
+    lost: list[str] = []
+    stopped = threading.Event()
+    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    thief = Lease(url, NETWORKS, seconds=0.5)
+    lease.conn.execute("SELECT pg_advisory_unlock_all()")  # as if its session had gone
+    assert thief.try_acquire()
+    keeper.start()
+    assert stopped.wait(5), "the process is ended when its own lease runs out"
+    assert lost == ["another process took the networks"]
+    keeper.stop()
+    thief.release()
+
+
+def test_a_process_whose_store_connection_broke_gives_its_networks_up(postgres_cluster):
+    url = postgres_cluster.database()
+    lease = Lease(url, NETWORKS, seconds=0.5)
+    assert lease.try_acquire()
+    lost: list[str] = []
+    stopped = threading.Event()
+    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    keeper.healthy = lambda: False  # the writer's session is gone: moves could no longer be saved
+    keeper.start()
+    assert stopped.wait(5)
+    assert lost == ["the store's connection broke"]
+    keeper.stop()
+    successor = Lease(url, NETWORKS, seconds=0.5)
+    assert successor.try_acquire(), "a clean stop gives the networks back at once"
+    successor.release()
