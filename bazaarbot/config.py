@@ -207,7 +207,7 @@ class AiSettings:
     levels: dict[str, Level] = field(default_factory=lambda: dict(DEFAULT_LEVELS))
     #: CPU seconds the review of each finished game may take in the background, for its replay's
     #: win-chance graph (0: none; /review still makes one on request)
-    review_after_game: float = 30.0
+    review_after_game: float = 8.0
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,16 @@ the bottom of the core, so nothing in the domain depends on its delivery layer.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+#: the readers of a room's views, by identity key (None: a spectator)
+Readers: TypeAlias = Iterable[str | None]
+#: per reader, the parts of their view a transport wants drawn (None: all of them)
+WantedParts: TypeAlias = Mapping[str | None, Collection[str]] | None
+#: per reader: (their language, the public part, their own part), or None where there is no table
+RoomViews: TypeAlias = dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None
 
 
 @dataclass(frozen=True)

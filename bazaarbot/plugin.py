@@ -337,6 +337,17 @@ class GamePlugin(ABC):
         """
         return None
 
+    def evaluate_all(self, state: Any, seats: int) -> list[float] | None:
+        """Every seat's ``evaluate`` at once (a plugin whose evaluation compares the seats computes
+        their values once here instead of once per seat); None when there is no evaluation."""
+        values = []
+        for seat in range(seats):
+            value = self.evaluate(state, seat)
+            if value is None:
+                return None
+            values.append(value)
+        return values
+
     def horizon(self, state: Any) -> Any:
         """A cut-off rollouts stop at when its value changes (e.g. a new round); None for none.
 

@@ -1,10 +1,22 @@
-"""Suite-wide options: tests marked ``slow`` run in CI (CI=true) or with BAZAARBOT_SLOW=1 only."""
+"""Suite-wide options and the fixtures several folders share.
+
+Tests marked ``slow`` run in CI (CI=true) or with BAZAARBOT_SLOW=1 only. The
+IRC fixtures (a real ngircd, the list of things closed after a test, the usual
+cast of hub, bot and raw clients) serve tests/transports/irc, tests/table and
+tests/people; their helpers live in support.ircserver.
+"""
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_asyncio
+from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require_server
 from support.pgcluster import Cluster, start_or_reason
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
@@ -36,3 +48,39 @@ def store_target(request: pytest.FixtureRequest, tmp_path) -> str:
         return str(tmp_path / "bot.sqlite")
     cluster: Cluster = request.getfixturevalue("postgres_cluster")
     return cluster.database()
+
+
+@pytest.fixture
+def ircserver(tmp_path: Path) -> Iterator[IrcServer]:
+    """A fast server for functional tests: flood penalties off (MaxPenaltyTime = 0)."""
+    require_server()
+    server = IrcServer(tmp_path, penalties=False)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def ircserver_flood(tmp_path: Path) -> Iterator[IrcServer]:
+    """A server with ngircd's default flood control, for the pacing tests."""
+    require_server()
+    if NGIRCD is None:
+        pytest.skip("the flood test needs ngircd's default flood control (miniircd has none)")
+    server = IrcServer(tmp_path, penalties=True)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest_asyncio.fixture
+async def closing() -> AsyncIterator[list[Any]]:
+    """Whatever a test puts here (raw clients, bots, hubs) is closed at the end, last in first out."""
+    made: list[Any] = []
+    yield made
+    await close_all(made)
+
+
+@pytest.fixture
+def irc_cast(tmp_path: Path, ircserver: IrcServer, closing: list[Any]) -> Callable[..., Any]:
+    """``await irc_cast({"alice": ("#bazaar",)}, ...)``: hub, bot and raw clients on the fast server."""
+    return functools.partial(gather_cast, tmp_path, ircserver, closing)

@@ -29,6 +29,10 @@ from bazaarbot.plugin import GamePlugin
 from .node import Node
 from .rewards import final_rewards, rewards
 
+#: the exploration constant of every level unless configured: with each edge counted once, 1.0
+#: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
+EXPLORATION = 1.0
+
 
 @dataclass(frozen=True)
 class SearchBudget:
@@ -37,10 +41,26 @@ class SearchBudget:
     iterations: int
     #: seconds of this process's CPU time: a busy machine slows a search down but does not cut it short
     time_cap: float = 10.0
-    #: rollout plies before the evaluation takes over (when the plugin has one)
+    #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
+    #: (fewer at more: ``rollout_depth``)
     depth: int = 20
     #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
-    exploration: float = 0.7
+    exploration: float = EXPLORATION
+
+
+#: the fewest rollout plies at any table: about a round at six seats, so a rollout still
+#: reaches some of the deciding seat's next turn
+LEAST_DEPTH = 10
+
+
+def rollout_depth(depth: int, seats: int) -> int:
+    """Rollout plies before the evaluation at a table of ``seats``: ``depth`` at two, shorter at more.
+
+    A rollout is random play: with every more seat in it, more of its plies are other seats'
+    random moves, so it says less per ply than the evaluation does (and costs as much). Half the
+    plies at four seats; never below ``LEAST_DEPTH`` nor above ``depth``.
+    """
+    return min(depth, max(LEAST_DEPTH, depth * 2 // max(2, seats)))
 
 
 def _overrides(game: GamePlugin, name: str) -> bool:
@@ -48,11 +68,12 @@ def _overrides(game: GamePlugin, name: str) -> bool:
 
 
 class Search:
-    """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action."""
+    """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action.
 
-    #: a node also gains a visit when an edge is selected from it (beside the backup); the AI's
-    #: tuned play relies on it, a search whose means are read as chances turns it off
-    counts_selections: bool = True
+    Each edge counts the iterations that went through it exactly once (in the backup), so
+    its mean reward is the chooser's estimated chance: the AI's choice and the teaching
+    figures (hints, reviews) read one and the same counting.
+    """
 
     def __init__(
         self,
@@ -70,6 +91,7 @@ class Search:
         self.rng = rng
         self.clock = clock
         self.seats = len(state.players)
+        self.depth = rollout_depth(budget.depth, self.seats)
         self.root = Node()
         self.has_eval = game.evaluate(state, seat) is not None
         self.has_priors = _overrides(game, "priors")
@@ -119,7 +141,6 @@ class Search:
         state = game.determinize(self.state, self.seat, rng)
         node = self.root
         path: list[tuple[Node, int]] = []
-        counts = self.counts_selections
         while True:
             result = game.result(state)
             if result is not None:
@@ -130,8 +151,6 @@ class Search:
                 return
             actor = actors[0]
             actions = game.ai_actions(state, actor)
-            if counts:
-                node.visits += 1
             action, child, expanded = self._select(node, state, actor, actions)
             game.ai_play(state, actor, action)
             path.append((child, actor))
@@ -215,7 +234,7 @@ class Search:
             result = game.result(state)
             return final_rewards(result, self.seats) if result else [0.0] * self.seats
         horizon = game.horizon(state)
-        for _ply in range(self.budget.depth):
+        for _ply in range(self.depth):
             if game.result(state) is not None:
                 break
             actors = game.to_act(state)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ismcts import SearchBudget
+from .ismcts import EXPLORATION, SearchBudget
 
 
 @dataclass(frozen=True)
@@ -25,7 +25,7 @@ class Level:
     time_cap: float
     #: rollout plies before the plugin's evaluation takes over
     depth: int = 20
-    exploration: float = 0.7
+    exploration: float = EXPLORATION
     #: chance of playing the second or third best one-ply move instead of the best
     mistakes: float = 0.0
 

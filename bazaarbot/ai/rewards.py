@@ -22,10 +22,4 @@ def rewards(game: GamePlugin, state: Any, seats: int) -> list[float] | None:
     result = game.result(state)
     if result is not None:
         return final_rewards(result, seats)
-    values = []
-    for seat in range(seats):
-        value = game.evaluate(state, seat)
-        if value is None:
-            return None
-        values.append(value)
-    return values
+    return game.evaluate_all(state, seats)

@@ -11,6 +11,7 @@ are timed.
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import random
 import sys
@@ -21,7 +22,15 @@ from dataclasses import dataclass, field
 from bazaarbot.ai.choose import choose_action, game_named
 from bazaarbot.ai.levels import Level
 from bazaarbot.ai.seed import ai_seed
+from bazaarbot.bench.previous import PREVIOUS, previous_action
 from bazaarbot.plugin import Result
+
+#: the other measurements of ``bench ai``, each chosen by its flag: the module whose ``main(args,
+#: levels, sizes)`` runs it
+MODES = {
+    "cost": "bazaarbot.bench.ai_cost",
+    "review": "bazaarbot.bench.ai_review",
+}
 
 
 @dataclass
@@ -69,6 +78,7 @@ def run(
     levels: dict[str, Level] | None = None,
     say: Callable[[str], None] = print,
     record: Callable[[list[str], Result], None] | None = None,
+    paired: bool = False,
 ) -> BenchResult:
     """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary.
 
@@ -82,7 +92,8 @@ def run(
     names = [f"p{i + 1}" for i in range(players)]
     outcome = BenchResult(players=players)
     for index in range(games):
-        game_seed = seed * 1_000_003 + index
+        # paired: each deal is played once with the AI in every seat, so the deal's luck cancels out
+        game_seed = seed * 1_000_003 + (index // players if paired else index)
         ai_seat = index % players
         state = game.setup(names, random.Random(game_seed), defaults)
         move = 0
@@ -91,7 +102,10 @@ def run(
             policy = level if actor == ai_seat else vs
             rng = random.Random(ai_seed(game_seed, move, actor))
             started = time.process_time()
-            action = choose_action(game, state, actor, policy, rng, levels)
+            if policy == PREVIOUS:
+                action = previous_action(game, state, actor, rng, levels)
+            else:
+                action = choose_action(game, state, actor, policy, rng, levels)
             spent = time.process_time() - started
             if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
                 outcome.times.append(spent)
@@ -125,7 +139,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     levels = config.ai.levels
     for policy in (args.level, args.vs):
-        if policy not in levels and policy not in ("random", "greedy"):
+        if policy not in levels and policy not in ("random", "greedy", PREVIOUS):
             print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
             return 2
     game = games[args.game]
@@ -133,6 +147,11 @@ def main(args: argparse.Namespace) -> int:
     if not game.min_players <= players <= game.max_players:
         print(f"{args.game} takes {game.min_players} to {game.max_players} players", file=sys.stderr)
         return 2
+    mode = next((m for m in MODES if getattr(args, m, False)), None)
+    if mode is not None:
+        least = max(2, game.min_players)
+        sizes = [args.players] if args.players else list(range(least, game.max_players + 1))
+        return int(importlib.import_module(MODES[mode]).main(args, levels, sizes))
     store = None
     record = None
     if args.record:
@@ -152,6 +171,7 @@ def main(args: argparse.Namespace) -> int:
             levels=levels,
             say=lambda line: print(line, flush=True),
             record=record,
+            paired=args.paired,
         )
         if store is not None:
             from bazaarbot.bench.ai_ratings import ai_ratings_line

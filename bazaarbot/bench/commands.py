@@ -53,6 +53,15 @@ def _engine(sub: argparse._SubParsersAction) -> None:
     engine.set_defaults(func=_runner("bazaarbot.bench.engine"))
 
 
+def _played_games(parser: argparse.ArgumentParser, default: int, games: str, players: str) -> None:
+    """The arguments of a benchmark that plays whole games: which game, how many, how many players, seed."""
+    parser.add_argument("game", nargs="?", help="the game to play (required)")
+    parser.add_argument("--games", type=int, default=default, help=games)
+    parser.add_argument("--players", type=int, help=players)
+    parser.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
+    parser.add_argument("-c", "--config", help="TOML config with [ai.levels]")
+
+
 def _ai(sub: argparse._SubParsersAction) -> None:
     ai = sub.add_parser(
         "ai",
@@ -60,17 +69,30 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         description="Play an AI level against a baseline with the seats rotated; print each game, "
         "then the win rate with its 95% interval and the time per move.",
     )
-    ai.add_argument("game", nargs="?", help="the game to play (required)")
+    _played_games(ai, 20, "games to play; Jaipur: matches (default: 20)", "players at the table (default: 2)")
     ai.add_argument("--level", default="hard", help="the AI level measured (default: hard)")
     ai.add_argument(
-        "--vs", default="greedy", help="the opponent: random, greedy, or a level (default: greedy)"
+        "--vs",
+        default="greedy",
+        help="the opponent: random, greedy, a level, or previous (hard's search before each edge counted "
+        "an iteration once) (default: greedy)",
     )
-    ai.add_argument("--games", type=int, default=20, help="games to play; Jaipur: matches (default: 20)")
-    ai.add_argument("--players", type=int, help="players at the table (default: 2)")
-    ai.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
-    ai.add_argument("-c", "--config", help="TOML config with [ai.levels]")
+    ai.add_argument(
+        "--paired", action="store_true", help="play each deal with the level in every seat in turn"
+    )
     ai.add_argument("--record", action="store_true", help="file and rate the games in the store (AI ratings)")
     ai.add_argument("--db", help="with --record: the sqlite file (default: the config's)")
+    ai.add_argument(
+        "--cost",
+        action="store_true",
+        help="CPU per AI turn and per decision at a table of one greedy stand-in for a person and the "
+        "level in every other seat, for each table size (or --players)",
+    )
+    ai.add_argument(
+        "--review",
+        action="store_true",
+        help="CPU of the background review (the win-chance graph) of a finished game, per table size",
+    )
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
 
 
@@ -81,13 +103,8 @@ def _teach(sub: argparse._SubParsersAction) -> None:
         description="Play greedy games, ask a hint at each decision and review each game: "
         "hint latency (median, p95) and review time per game.",
     )
-    teach.add_argument("game", nargs="?", help="the game to play (required)")
-    teach.add_argument("--games", type=int, default=3, help="games to play and review (default: 3)")
-    teach.add_argument(
-        "--players", type=int, help="players at the table (default: the game's least, at least 2)"
-    )
-    teach.add_argument("--seed", type=int, default=1, help="seed of the first game (default: 1)")
-    teach.add_argument("-c", "--config", help="TOML config with [ai.levels]")
+    least = "players at the table (default: the game's least, at least 2)"
+    _played_games(teach, 3, "games to play and review (default: 3)", least)
     teach.set_defaults(func=_runner("bazaarbot.bench.teach"))
 
 

@@ -454,14 +454,22 @@ async def _run_load(
 BOT_TABLES = 8
 
 
-def main(args: argparse.Namespace) -> int:
-    """``bazaarbot bench load``: checks the game and the tables, then runs every phase."""
+def chosen_game(args: argparse.Namespace) -> str | None:
+    """The game the load plays (Jaipur unless named); None, said on stderr, when it is not installed."""
     from bazaarbot.registry import discover
 
     games = discover()
     game = args.load_game or args.game or "jaipur"
     if game not in games:
         print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+        return None
+    return game
+
+
+def main(args: argparse.Namespace) -> int:
+    """``bazaarbot bench load``: checks the game and the tables, then runs every phase."""
+    game = chosen_game(args)
+    if game is None:
         return 2
     if args.bots and args.tables <= BOT_TABLES:
         print(f"bench load --bots needs more than {BOT_TABLES} tables.", file=sys.stderr)

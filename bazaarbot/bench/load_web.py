@@ -34,7 +34,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.load import Figures, _latency_line, _percentile, run_load
+from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
 
 CONFIG = """
@@ -398,12 +398,8 @@ async def run_web_load(
 
 def main(args: argparse.Namespace) -> int:
     """``bench load --web``: the in-process figures, then the same through websockets, and the ratio."""
-    from bazaarbot.registry import discover
-
-    games = discover()
-    game = args.load_game or args.game or "jaipur"
-    if game not in games:
-        print(f"no game {game!r}; installed: {', '.join(sorted(games))}", file=sys.stderr)
+    game = chosen_game(args)
+    if game is None:
         return 2
     core = asyncio.run(run_load(args.tables, args.seconds, game))
     web = asyncio.run(run_web_load(args.tables, args.seconds, game))

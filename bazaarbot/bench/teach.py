@@ -1,4 +1,5 @@
-"""``bazaarbot bench teach <game>``: how long a hint takes to arrive and a review to be made.
+"""``bazaarbot bench teach <game>``: how long a hint takes to arrive and a review to be made, and
+how often a hint's first move is the one ``hard`` plays.
 
 Games are played greedy against greedy (quick, and with real decisions);
 hints are asked for at positions spread over each game and reviews of each
@@ -80,6 +81,9 @@ async def _measure(
     pool = AiPool(1, levels, executor=executor)
     latencies: list[float] = []
     searches: list[float] = []
+    playouts: list[int] = []
+    #: whether the hint's first move is the one ``hard`` plays there (its own search, another seed)
+    agreed: list[bool] = []
     reviews: list[tuple[float, float, int]] = []
     budget = hint_budget(levels)
     try:
@@ -90,11 +94,12 @@ async def _measure(
             step = max(1, len(choices) // HINTS_PER_GAME)
             for number, (position, seat) in enumerate(choices[::step][:HINTS_PER_GAME]):
                 started = time.perf_counter()
-                _moves, cpu = await pool.run(
-                    timed_hint, name, position, seat, budget, game_seed + number, None, True
-                )
+                moves, cpu = await pool.run(timed_hint, name, position, seat, budget, game_seed + number)
                 latencies.append(time.perf_counter() - started)
                 searches.append(cpu)
+                hard = await pool.submit(name, position, seat, "hard", game_seed + number + 7)
+                playouts.append(int(moves[0]["playouts"]) if moves else 0)
+                agreed.append(bool(moves) and moves[0]["command"] == hard)
             started = time.perf_counter()
             made = await pool.run(review, name, record, review_budget(levels), REVIEW_SECONDS)
             reviews.append((made["seconds"], time.perf_counter() - started, len(made["decisions"])))
@@ -109,6 +114,10 @@ async def _measure(
         f"hint latency: median {statistics.median(latencies):.2f} s, p95 {percentile(latencies, 0.95):.2f} s "
         f"over {len(latencies)} hints (wall clock, one worker); search median "
         f"{statistics.median(searches):.2f} s CPU, max {max(searches):.2f} s CPU"
+    )
+    say(
+        f"{sum(agreed)} of {len(agreed)} hints agree with hard (first move); playouts per hint "
+        f"{min(playouts)}-{max(playouts)}"
     )
     cpu = [r[0] for r in reviews]
     say(

@@ -48,7 +48,8 @@ def _identity(ctx: Context, nick: str | None) -> tuple[str, str]:
     """(identity, shown name) of ``nick``, or of the speaker when no nick is given.
 
     A nick seated here is the identity of its seat; otherwise the rated
-    identity last seen under that nick (an account's first), else the bare nick.
+    identity last seen under that nick (an account's first), else the key of
+    the last seat taken under it (a game its player left is not rated), else the bare nick.
     """
     if nick is None:
         return ctx.user.key, ctx.nick

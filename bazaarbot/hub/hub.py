@@ -17,7 +17,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Coroutine, Iterable, Mapping
+from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from bazaarbot.hub.services import HandlerServices
 from bazaarbot.hub.views import TransportViews
 from bazaarbot.i18n import language
 from bazaarbot.i18n.readers import ReaderLanguages
-from bazaarbot.messages import Incoming, Outgoing, SeatedPerson, User
+from bazaarbot.messages import Incoming, Outgoing, Readers, RoomViews, SeatedPerson, User, WantedParts
 from bazaarbot.metrics import Metrics, watch_pool, watch_tables
 from bazaarbot.people.leaves import PendingLeaves
 from bazaarbot.people.returning import Returns
@@ -570,13 +570,7 @@ class Hub:
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         return self.views.table_view(network, channel, key)
 
-    def room_views(
-        self,
-        network: str,
-        channel: str,
-        keys: Iterable[str | None],
-        wanted: Mapping[str | None, Collection[str]] | None = None,
-    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+    def room_views(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> RoomViews:
         return self.views.room_views(network, channel, keys, wanted)
 
     def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:

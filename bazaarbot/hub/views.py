@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import sqlite3
 import time
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from bazaarbot.hub.languages import LanguageChoices
 from bazaarbot.hub.services import HandlerServices
 from bazaarbot.i18n import current_language, default_language, language
 from bazaarbot.i18n.page_language import page_language
-from bazaarbot.messages import SeatedPerson
+from bazaarbot.messages import Readers, RoomViews, SeatedPerson, WantedParts
 from bazaarbot.metrics import Metrics
 from bazaarbot.people.mygames import as_data, entries
 from bazaarbot.pipeline.commit import Commit
@@ -116,13 +116,7 @@ class TransportViews:
         _lang, public, you = parts[key]
         return public | {"you": you}
 
-    def room_views(
-        self,
-        network: str,
-        channel: str,
-        keys: Iterable[str | None],
-        wanted: Mapping[str | None, Collection[str]] | None = None,
-    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+    def room_views(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> RoomViews:
         """Each reader's view of a channel's table in parts: (language, public part, their own part).
 
         The public part is built once per language and shared by the readers of that language

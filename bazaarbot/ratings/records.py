@@ -110,6 +110,21 @@ class RatingRecords:
         )
         return [_standing(row) for row in rows]
 
+    def key_seated_as(self, network: str, nick: str) -> str | None:
+        """The user key of the last game seat taken under ``nick`` here (an account's first), else None.
+
+        A game a person left is stored under their key but not rated for them,
+        so the standings alone do not know who played under that nick.
+        """
+        row = self.conn.execute(
+            "SELECT json_extract(seat.value, '$.key') AS key FROM games g, json_each(g.players) seat "
+            "WHERE g.network=? AND lower(json_extract(seat.value, '$.nick'))=lower(?) "
+            "AND g.status IN ('finished', 'abandoned') "
+            "ORDER BY (key LIKE 'a:%') DESC, g.id DESC LIMIT 1",
+            [network, nick],
+        ).fetchone()
+        return str(row[0]) if row and row[0] else None
+
     def put(self, standing: Standing) -> None:
         self.conn.execute(
             f"INSERT OR REPLACE INTO ratings({_STANDING}) VALUES (?,?,?,?,?,?,?,?,?,?)",

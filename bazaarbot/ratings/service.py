@@ -344,11 +344,12 @@ class Ratings:
         }
 
     def identity_called(self, network: str, nick: str) -> str | None:
-        """The rated identity last seen under ``nick`` (an account's before a bare nick's), else None."""
+        """The rated identity last seen under ``nick`` (an account's before a bare nick's), else
+        whoever last sat in a game under it (a game they left is not rated for them), else None."""
         if is_ai(nick):
             return identity_of(nick.lower())
         found = self.records.identities_called(network, nick)
-        return found[0].identity if found else None
+        return found[0].identity if found else self.records.key_seated_as(network, nick)
 
     def history(self, network: str, identity: str, limit: int = 5) -> list[PastGame]:
         return self.records.past_games(network, identity, limit)

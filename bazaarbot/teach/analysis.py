@@ -40,15 +40,8 @@ class Judged:
 
 
 class _JudgingSearch(Search):
-    """The AI's search, able to start extra iterations with one given root move.
+    """The AI's search, able to start extra iterations with one given root move."""
 
-    Its figures are read as chances, so each edge counts exactly the iterations
-    that went through it: ``Search.iterate`` also adds one to a node's visits when
-    it selects from it, which (beside the backup) counts an inner edge twice and
-    halves its mean; here only the backup counts.
-    """
-
-    counts_selections = False
     forced: Any = None
 
     def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
@@ -117,7 +110,7 @@ def judge(
     # the ranking is the search's own, before any extra iterations for the played move
     searched = {a: children[a].visits for a in legal if a in children}
     if played is not None:
-        least = max(MIN_VISITS, int(budget.iterations * FORCED_SHARE))
+        least = max(MIN_VISITS, int(search.iterations * FORCED_SHARE))
         search.force(played, least)
     total = sum(searched.values()) or 1
     judged = []

@@ -11,6 +11,8 @@ each of their decisions; a decision that was forced adds no point.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from bazaarbot.ai.choose import game_named
@@ -27,37 +29,50 @@ WORST_DECISIONS = 3
 #: a loss of win chance below this is noise of the search, not a mistake
 MEANINGFUL_LOSS = 0.01
 
+#: share of a review's CPU budget its searches are given; the rest is for replaying the game,
+#: reading the typed moves and each search's set-up and extra playouts of the move played
+SEARCH_SHARE = 0.8
+
 
 def review(
     game_name: str | GamePlugin,
     record: dict[str, Any],
     budget: SearchBudget,
     total_seconds: float = 120.0,
+    clock: Callable[[], float] = time.process_time,
 ) -> dict[str, Any]:
     """The review of the game in ``record`` (the shape ``Store.game_record`` gives).
 
-    ``budget`` bounds each decision; ``total_seconds`` (CPU time) bounds the
-    whole review: past it, the remaining decisions are left out (``complete`` false).
+    ``budget`` bounds each decision; ``total_seconds`` (CPU time) bounds the whole
+    review, spread over the decisions: each may spend at most an even share of what
+    is left, so a long game gets smaller searches rather than a missing end. Past the
+    total (a search's set-up alone can overrun a tiny share) the remaining decisions
+    are left out (``complete`` false).
     """
     game = game_name if isinstance(game_name, GamePlugin) else game_named(game_name)
     players = record["players"]
     nicks = [str(p["nick"]) for p in players]
+    started = clock()
     steps, final = replay(game, int(record["seed"]), nicks, dict(record["options"]), record["moves"])
-    started = time.process_time()
-    decisions: list[dict[str, Any]] = []
-    complete = True
+    choices = []
     for index, step in enumerate(steps):
         if step.text == SKIP_RECORD:
             continue
         state = game.from_json(step.before)
-        if len(game.ai_actions(state, step.seat)) < 2:
-            continue
-        if time.process_time() - started > total_seconds:
+        if len(game.ai_actions(state, step.seat)) >= 2:
+            choices.append((index, step, state))
+    searches = total_seconds * SEARCH_SHARE
+    decisions: list[dict[str, Any]] = []
+    complete = True
+    for done, (index, step, state) in enumerate(choices):
+        left = searches - (clock() - started)
+        if left <= 0:
             complete = False
             break
+        share = replace(budget, time_cap=min(budget.time_cap, left / (len(choices) - done)))
         played = action_of(game, state, step.seat, step.text)
         seed = ai_seed(int(record["seed"]), step.n, step.seat) ^ 0x7E4C
-        ranked, mine = judge(game, state, step.seat, budget, seed, played)
+        ranked, mine = judge(game, state, step.seat, share, seed, played, clock)
         best = ranked[0]
         played_chance = mine.chance if mine is not None else best.chance
         decisions.append(
@@ -83,7 +98,7 @@ def review(
         "decisions": decisions,
         "winners": list(result.winners) if result else [],
         "complete": complete,
-        "seconds": round(time.process_time() - started, 3),
+        "seconds": round(clock() - started, 3),
         "iterations": budget.iterations,
     }
 

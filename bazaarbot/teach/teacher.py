@@ -152,7 +152,7 @@ class Teacher:
         except RuntimeError:
             return self._hint_answer(table, position, hint(*args), started)
         self.hinting.add(position)
-        self.spawn(self._hint_later(table, position, (*args, True), started))
+        self.spawn(self._hint_later(table, position, args, started))
         return []
 
     async def _hint_later(
@@ -190,9 +190,10 @@ class Teacher:
         if owner.ai is not None:
             return []
         self.records.hint_given(table_scope(table.ensure_saved()), game_id, moves_made, seat)
-        self.latencies = [*self.latencies[-(LATENCIES_KEPT - 1) :], time.monotonic() - started]
+        took = time.monotonic() - started
+        self.latencies = [*self.latencies[-(LATENCIES_KEPT - 1) :], took]
         with language(table.channel_language()):
-            text = "\n".join(hint_lines(moves))
+            text = "\n".join(hint_lines(moves, took))
             return [table.tell(owner.nick, text, key=owner.key)]
 
     # --- reviews -----------------------------------------------------------------------------

@@ -11,8 +11,15 @@ def percent(chance: float) -> int:
     return round(100 * max(0.0, min(1.0, chance)))
 
 
-def hint_lines(moves: list[dict[str, Any]]) -> list[str]:
-    """One line per suggested move: the command, its share of the search, its win chance, a reason."""
+#: a hint that took longer than this (seconds from the request) says how long
+SLOW_HINT_SECONDS = 2.0
+
+
+def hint_lines(moves: list[dict[str, Any]], seconds: float | None = None) -> list[str]:
+    """One line per suggested move: the command, its share of the search, its win chance, a reason.
+
+    ``seconds`` (from the request to the answer) is said only when it is over ``SLOW_HINT_SECONDS``.
+    """
     if not moves:
         return [_("You have no move to choose now.")]
     if len(moves) == 1 and moves[0]["chance"] is None:
@@ -25,10 +32,14 @@ def hint_lines(moves: list[dict[str, Any]]) -> list[str]:
             playouts,
         ).format(n=playouts)
     ]
+    if seconds is not None and seconds > SLOW_HINT_SECONDS:
+        lines[0] += " " + _("(It took {seconds} s.)").format(seconds=f"{seconds:.0f}")
     for rank, move in enumerate(moves, 1):
         line = _("{rank}. {command} - search share {share}%, win chance {chance}%").format(
             rank=rank, command=move["command"], share=percent(move["share"]), chance=percent(move["chance"])
         )
+        if move.get("by_chance"):
+            line += " - " + _("ahead of a move searched about as often, for its better win chance")
         if move.get("reason"):
             line += " - " + move["reason"]
         lines.append(line)

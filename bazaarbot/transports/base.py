@@ -10,12 +10,11 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
 from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
-from bazaarbot.messages import Incoming, SeatedPerson, User
+from bazaarbot.messages import Incoming, Readers, RoomViews, SeatedPerson, User, WantedParts
 from bazaarbot.metrics import Metrics
 
 __all__ = ["HubPort", "PacedTransport", "PagingTransport", "Transport"]
@@ -88,13 +87,7 @@ class HubPort(Protocol):
         without one it holds public facts only.
         """
 
-    def room_views(
-        self,
-        network: str,
-        channel: str,
-        keys: Iterable[str | None],
-        wanted: Mapping[str | None, Collection[str]] | None = None,
-    ) -> dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] | None:
+    def room_views(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> RoomViews:
         """Each reader's view in parts, (language, public part, own part): the public part shared.
 
         ``wanted``: per reader, the long verbs whose commands their own part carries as well.

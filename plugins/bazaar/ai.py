@@ -11,8 +11,7 @@ from __future__ import annotations
 import math
 
 from . import rules
-from .colours import NCOL
-from .deck import is_valuable
+from .deck import COMBO_SIZE, VALUABLE
 from .state import OVER, BazaarState
 
 #: how much of a reachable purchase's points a seat's value counts
@@ -25,40 +24,63 @@ SECOND_WEIGHT = 0.3
 TEMPERATURE = 5.0
 
 
+#: ``MISSING_DISCOUNT`` to the power of the stones missing (at most the five of a combination)
+_DISCOUNTS = tuple(MISSING_DISCOUNT**missing for missing in range(COMBO_SIZE + 1))
+
+
 def potential(state: BazaarState, seat: int) -> float:
-    """What the hand is worth towards the purchases on offer (the best, and some of the second)."""
-    hand = state.hands[seat]
-    held = sum(hand)
-    high = state.high_rates()
-    values = []
+    """What the hand is worth towards the purchases on offer (the best, and some of the second).
+
+    Spelled out for the five colours: the evaluation asks it for every seat at every cut-off.
+    """
+    h0, h1, h2, h3, h4 = state.hands[seat]
+    held = h0 + h1 + h2 + h3 + h4
+    high = 0
+    tops = []
     for stack in state.fields:
-        if not stack:
-            continue
-        combo = stack[-1]
-        missing = 0
-        for c in range(NCOL):
-            if combo[c] > hand[c]:
-                missing += combo[c] - hand[c]
-        leftover = held + missing - 5
-        _level, points = rules.points_for(is_valuable(combo), high, leftover if leftover > 0 else 0)
-        values.append(points * MISSING_DISCOUNT**missing)
-    if not values:
+        if stack:
+            tops.append(stack[-1])
+        else:
+            high = 1  # a sold-out field: every later purchase scores at the higher rates
+    best = second = -1.0
+    for combo in tops:
+        c0, c1, c2, c3, c4 = combo
+        missing = (
+            (c0 - h0 if c0 > h0 else 0)
+            + (c1 - h1 if c1 > h1 else 0)
+            + (c2 - h2 if c2 > h2 else 0)
+            + (c3 - h3 if c3 > h3 else 0)
+            + (c4 - h4 if c4 > h4 else 0)
+        )
+        leftover = held + missing - COMBO_SIZE
+        row = rules.POINTS[VALUABLE[combo] + high]
+        value = row[(leftover if leftover < 3 else 3) if leftover > 0 else 0] * _DISCOUNTS[missing]
+        if value > best:
+            best, second = value, best
+        elif value > second:
+            second = value
+    if best < 0:
         return 0.0
-    values.sort(reverse=True)
-    return values[0] + (SECOND_WEIGHT * values[1] if len(values) > 1 else 0.0)
+    return best + (SECOND_WEIGHT * second if second >= 0 else 0.0)
 
 
 def seat_value(state: BazaarState, seat: int) -> float:
     return state.scores[seat] + POTENTIAL_WEIGHT * potential(state, seat)
 
 
-def evaluate(state: BazaarState, seat: int) -> float:
-    """A softmax share of the seats' values: ``seat``'s chance to win, in [0, 1]."""
+def chances(state: BazaarState) -> list[float]:
+    """Every seat's chance to win, in [0, 1]: a softmax share of the seats' values (exact when over)."""
     if state.phase == OVER:
         top = max(state.scores)
         winners = [s for s in range(state.n) if state.scores[s] == top]
-        return 1.0 / len(winners) if seat in winners else 0.0
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.n)]
     values = [seat_value(state, s) for s in range(state.n)]
     top = max(values)
     weights = [math.exp((v - top) / TEMPERATURE) for v in values]
-    return weights[seat] / sum(weights)
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def evaluate(state: BazaarState, seat: int) -> float:
+    """``seat``'s chance to win, in [0, 1] (see ``chances``)."""
+    return chances(state)[seat]

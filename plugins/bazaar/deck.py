@@ -57,6 +57,34 @@ def deck_problems(deck: Sequence[Group]) -> list[str]:
     return problems
 
 
+#: whether each of the 126 combinations is valuable (looked up, not recomputed, by the search)
+VALUABLE: dict[Group, bool] = {c: is_valuable(c) for c in ALL_COMBOS}
+
+
+class DeckCompletion:
+    """Whether some more distinct combinations complete the ``seen`` ones into an acceptable deck.
+
+    The same test as ``deck_problems`` for ``seen + more`` when ``more`` avoids ``seen`` (as a
+    sample of the unseen ones does), with the seen part counted once: the search re-draws the
+    hidden combinations on every iteration, and this is its inner loop.
+    """
+
+    def __init__(self, seen: Sequence[Group]) -> None:
+        self.valuable = sum(VALUABLE[c] for c in seen)
+        self.slots = [sum(c[colour] for c in seen) for colour in range(NCOL)]
+        self.needed = DECK_SIZE - len(seen)
+
+    def accepts(self, more: Sequence[Group]) -> bool:
+        low, high = VALUABLE_RANGE
+        if not low <= self.valuable + sum(map(VALUABLE.__getitem__, more)) <= high:
+            return False
+        least, most = COLOUR_SLOTS
+        for taken, column in zip(self.slots, zip(*more, strict=True), strict=True):
+            if not least <= taken + sum(column) <= most:
+                return False
+        return True
+
+
 def generate_deck(rng: random.Random) -> list[Group]:
     """24 distinct combinations drawn uniformly from the 126, redrawn until the deck is acceptable."""
     for _i in range(MAX_TRIES):

@@ -13,7 +13,7 @@ from . import colours as col
 from . import parse as parsing
 from .bench import bench_figures, play_policy_move
 from .bench import policy_move as play_policy_choice
-from .deck import ALL_COMBOS, deck_problems, is_valuable
+from .deck import ALL_COMBOS, DECK_SIZE, DeckCompletion, deck_problems, is_valuable
 from .state import BUY, OVER, BazaarState
 from .words import command_in
 
@@ -201,7 +201,7 @@ class BazaarGame(GamePlugin):
 
     def determinize(self, state: BazaarState, seat: int, rng: random.Random) -> BazaarState:
         """Re-draw the face-down combinations from those nobody has seen, and re-seed future draws."""
-        new = state.clone()
+        new = state.clone(random.Random(rng.getrandbits(64)))
         seen = [c for p in new.purchases for (_f, c, _l, _v, _p) in p] + [f[-1] for f in new.fields if f]
         slots = [max(0, len(f) - 1) for f in new.fields]
         hidden_n = sum(slots)
@@ -209,9 +209,13 @@ class BazaarGame(GamePlugin):
             seen_set = set(seen)
             pool = [c for c in ALL_COMBOS if c not in seen_set]
             hidden = None
+            if len(seen_set) == len(seen) and len(seen) + hidden_n == DECK_SIZE:
+                completes = DeckCompletion(seen).accepts
+            else:  # not a deck the rules deal (a hand-made test position): the plain check
+                completes = lambda more: not deck_problems(seen + more)  # noqa: E731
             for _i in range(DETERMINIZE_TRIES):
                 candidate = rng.sample(pool, hidden_n)
-                if not deck_problems(seen + candidate):
+                if completes(candidate):
                     hidden = candidate
                     break
             if hidden is None:  # constraints too tight to re-draw: reshuffle the actual hidden ones
@@ -222,7 +226,6 @@ class BazaarGame(GamePlugin):
                     top = new.fields[f][-1]
                     new.fields[f] = hidden[:n] + [top]
                     hidden = hidden[n:]
-        new.rng = random.Random(rng.getrandbits(64))
         return new
 
     def rollout(self, state: BazaarState, rng: random.Random) -> None:
@@ -249,6 +252,11 @@ class BazaarGame(GamePlugin):
         from . import ai
 
         return ai.evaluate(state, seat)
+
+    def evaluate_all(self, state: BazaarState, seats: int) -> list[float]:
+        from . import ai
+
+        return ai.chances(state)
 
     def rollout_action(self, state: BazaarState, seat: int, rng: random.Random) -> tuple:
         return play_policy_choice(state, rng)

@@ -101,10 +101,26 @@ def can_trade(s: BazaarState, seat: int, row: int, back: bool) -> bool:
 
 
 def possible_trades(s: BazaarState, seat: int) -> list[tuple[int, bool]]:
-    """Every (row, back) the seat could make now, ignoring whose turn it is."""
+    """Every (row, back) the seat could make now, ignoring whose turn it is.
+
+    ``can_trade`` for every row and direction, spelled out for the five colours: the search
+    asks this at nearly every step of its playouts.
+    """
     if not s.has_acted[seat]:
         return []
-    return [(r, back) for r in range(len(s.rows)) for back in (False, True) if can_trade(s, seat, r, back)]
+    h0, h1, h2, h3, h4 = s.hands[seat]
+    bank = s.bank
+    found = []
+    for r, (left, right) in enumerate(s.rows):
+        for back, give, get in ((False, left, right), (True, right, left)):
+            if h0 < give[0] or h1 < give[1] or h2 < give[2] or h3 < give[3] or h4 < give[4]:
+                continue
+            if bank is not None:
+                b0, b1, b2, b3, b4 = bank
+                if b0 < get[0] or b1 < get[1] or b2 < get[2] or b3 < get[3] or b4 < get[4]:
+                    continue
+            found.append((r, back))
+    return found
 
 
 def stuck(s: BazaarState) -> bool:
@@ -327,10 +343,11 @@ def legal_moves(s: BazaarState, seat: int) -> list[tuple]:
     if phase == DISCARD:
         return [("discard", _unit(c)) for c in range(NCOL) if s.hands[seat][c]]
     if phase == ACTION:
-        if stuck(s):
-            return [("pass",)]
+        trades = possible_trades(s, seat)
         moves: list[tuple] = [("draw",)] if can_draw(s) else []
-        moves.extend(("trade", r, back) for r, back in possible_trades(s, seat))
+        if not moves and not trades:  # stuck: neither a draw nor a trade
+            return [("pass",)]
+        moves.extend(("trade", r, back) for r, back in trades)
         return moves
     return [("buy", f) for f in buyable_fields(s, seat)] + [("pass",)]
 

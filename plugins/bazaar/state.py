@@ -91,11 +91,15 @@ class BazaarState:
         """Whether at least one field is sold out (every later purchase scores higher)."""
         return any(not f for f in self.fields)
 
-    def clone(self) -> BazaarState:
+    def clone(self, rng: random.Random | None = None) -> BazaarState:
+        """An independent copy; ``rng`` replaces the copy of the generator (copying it costs more
+        than the rest of the copy)."""
         new = BazaarState.__new__(BazaarState)
         new.players = list(self.players)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
+        new.rng = rng
         new.table_kind = self.table_kind
         new.quality_gate = self.quality_gate
         new.hand_limit = self.hand_limit

@@ -11,13 +11,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .cards import CAMEL, GOODS_PREFIX, HAND_LIMIT, MIN_SALE, PILE_SIZES
+from .cards import CAMEL, HAND_LIMIT, MIN_SALE
 from .rules import (
     CAMELS,
     DECK_EMPTIED_EXACTLY_ENDS_ROUND,
     DECK_EMPTY,
     DECK_SHORT,
-    EMPTY_PILES_TO_END,
     EXCHANGE,
     PILES_EMPTY,
     SELL,
@@ -25,7 +24,9 @@ from .rules import (
     Action,
     apply_action,
     exact_multisets,
+    exchange_goods,
     finish_round,
+    sell_goods,
     sub_multisets,
 )
 from .state import JaipurState
@@ -141,7 +142,6 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
     market = state.market
     deck = state.deck
     herds = state.herds
-    taken = state.taken
     seat = state.turn
     actions = 0
     while True:
@@ -198,52 +198,14 @@ def play_random_round(state: JaipurState, rng: random.Random) -> int:
             options = [g for g in _SIX if hand[g] >= MIN_SALE[g]]
             good = options[int(rand() * len(options))]
             low = MIN_SALE[good]
-            n = low + int(rand() * (hand[good] - low + 1))
-            hand[good] -= n
-            known = knowns[seat]
-            if known[good]:
-                known[good] = known[good] - n if known[good] > n else 0
-            state.discard[good] += n
-            before = taken[good]
-            after = before + n
-            if after >= PILE_SIZES[good]:
-                after = PILE_SIZES[good]
-                if before < after:
-                    state.empty_piles += 1
-            if after > before:
-                prefix = GOODS_PREFIX[good]
-                state.goods_points[seat] += prefix[after] - prefix[before]
-                state.goods_count[seat] += after - before
-                taken[good] = after
-            if n >= 3:
-                index = 2 if n >= 5 else n - 3
-                pile = state.bonus[index]
-                if pile:
-                    state.bonus_won[seat][index].append(pile.pop())
-            if state.empty_piles >= EMPTY_PILES_TO_END:
+            if sell_goods(state, seat, good, low + int(rand() * (hand[good] - low + 1))):
                 state.turn = seat
                 finish_round(state, PILES_EMPTY)
                 return actions
             seat = 1 - seat
             continue
         else:
-            _kind, take, give = exchange
-            known = knowns[seat]
-            for g in _SIX:
-                t = take[g]
-                if t:
-                    market[g] -= t
-                    hand[g] += t
-                    known[g] += t
-                t = give[g]
-                if t:
-                    market[g] += t
-                    hand[g] -= t
-                    if known[g]:
-                        known[g] = known[g] - t if known[g] > t else 0
-            if give[CAMEL]:
-                market[CAMEL] += give[CAMEL]
-                herds[seat] = herd - give[CAMEL]
+            exchange_goods(state, seat, exchange[1], exchange[2])
             seat = 1 - seat
             continue
         while missing and deck:

@@ -275,6 +275,54 @@ def _check_exchange(state: JaipurState, seat: int, take: tuple[int, ...], give: 
 # --- effects ------------------------------------------------------------------
 
 
+def sell_goods(state: JaipurState, seat: int, good: int, n: int) -> bool:
+    """``seat`` sells ``n`` of ``good``: tokens, bonus, discard; True when enough piles are empty to end."""
+    state.hands[seat][good] -= n
+    known = state.known[seat]
+    if known[good]:
+        known[good] = known[good] - n if known[good] > n else 0
+    state.discard[good] += n
+    before = state.taken[good]
+    after = before + n
+    if after >= PILE_SIZES[good]:
+        after = PILE_SIZES[good]
+        if before < after:
+            state.empty_piles += 1
+    if after > before:
+        prefix = GOODS_PREFIX[good]
+        state.goods_points[seat] += prefix[after] - prefix[before]
+        state.goods_count[seat] += after - before
+        state.taken[good] = after
+    if n >= 3:
+        index = 2 if n >= 5 else n - 3
+        pile = state.bonus[index]
+        if pile:
+            state.bonus_won[seat][index].append(pile.pop())
+    return state.empty_piles >= EMPTY_PILES_TO_END
+
+
+def exchange_goods(state: JaipurState, seat: int, take: tuple[int, ...], give: tuple[int, ...]) -> None:
+    """``seat`` takes the goods ``take`` from the market and puts back ``give`` (camels last)."""
+    market = state.market
+    hand = state.hands[seat]
+    known = state.known[seat]
+    for g in range(6):
+        t = take[g]
+        if t:
+            market[g] -= t
+            hand[g] += t
+            known[g] += t
+        t = give[g]
+        if t:
+            market[g] += t
+            hand[g] -= t
+            if known[g]:
+                known[g] = known[g] - t if known[g] > t else 0
+    if give[CAMEL]:
+        market[CAMEL] += give[CAMEL]
+        state.herds[seat] -= give[CAMEL]
+
+
 def apply_action(state: JaipurState, action: Action) -> int:
     """Play a legal action in place; return GOES_ON or why the round ended.
 
@@ -284,30 +332,7 @@ def apply_action(state: JaipurState, action: Action) -> int:
     kind = action[0]
     market = state.market
     if kind == SELL:
-        good = action[1]
-        n = action[2]
-        state.hands[seat][good] -= n
-        known = state.known[seat]
-        if known[good]:
-            known[good] = known[good] - n if known[good] > n else 0
-        state.discard[good] += n
-        before = state.taken[good]
-        after = before + n
-        if after >= PILE_SIZES[good]:
-            after = PILE_SIZES[good]
-            if before < after:
-                state.empty_piles += 1
-        if after > before:
-            prefix = GOODS_PREFIX[good]
-            state.goods_points[seat] += prefix[after] - prefix[before]
-            state.goods_count[seat] += after - before
-            state.taken[good] = after
-        if n >= 3:
-            index = 2 if n >= 5 else n - 3
-            pile = state.bonus[index]
-            if pile:
-                state.bonus_won[seat][index].append(pile.pop())
-        if state.empty_piles >= EMPTY_PILES_TO_END:
+        if sell_goods(state, seat, action[1], action[2]):
             return PILES_EMPTY
         state.turn = 1 - seat
         return GOES_ON
@@ -322,25 +347,7 @@ def apply_action(state: JaipurState, action: Action) -> int:
         market[CAMEL] = 0
         state.herds[seat] += missing
     else:
-        take = action[1]
-        give = action[2]
-        hand = state.hands[seat]
-        known = state.known[seat]
-        for g in range(6):
-            t = take[g]
-            if t:
-                market[g] -= t
-                hand[g] += t
-                known[g] += t
-            t = give[g]
-            if t:
-                market[g] += t
-                hand[g] -= t
-                if known[g]:
-                    known[g] = known[g] - t if known[g] > t else 0
-        if give[CAMEL]:
-            market[CAMEL] += give[CAMEL]
-            state.herds[seat] -= give[CAMEL]
+        exchange_goods(state, seat, action[1], action[2])
         state.turn = 1 - seat
         return GOES_ON
     deck = state.deck

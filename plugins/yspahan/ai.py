@@ -55,14 +55,20 @@ def seat_value(state: State, seat: int, caravan: list[int]) -> float:
     return value + time_left * resources
 
 
-def evaluate(state: State, seat: int) -> float:
-    """A softmax share of the seats' values: ``seat``'s chance to win, in [0, 1]."""
+def chances(state: State) -> list[float]:
+    """Every seat's chance to win, in [0, 1]: a softmax share of the seats' values (exact at the end)."""
     if state.phase == P_END:
         top = max(state.score)
         winners = [p for p in range(state.n) if state.score[p] == top]
-        return 1.0 / len(winners) if seat in winners else 0.0
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(state.n)]
     caravan = caravan_scores(state)
     values = [seat_value(state, p, caravan) for p in range(state.n)]
     top = max(values)
     weights = [math.exp((v - top) / TEMPERATURE) for v in values]
-    return weights[seat] / sum(weights)
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def evaluate(state: State, seat: int) -> float:
+    """``seat``'s chance to win, in [0, 1] (see ``chances``)."""
+    return chances(state)[seat]

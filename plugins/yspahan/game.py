@@ -226,7 +226,7 @@ class Yspahan(GamePlugin):
 
     def determinize(self, state: State, seat: int, rng: random.Random) -> State:
         """Re-deal the draw pile and the other hands (sizes kept); own hand and discards stay."""
-        st = state.clone()
+        st = state.clone(random.Random(rng.getrandbits(64)))
         pool = list(st.pile)
         for p in range(st.n):
             if p != seat:
@@ -240,7 +240,6 @@ class Yspahan(GamePlugin):
                 st.hands[p] = pool[i : i + k]
                 i += k
         st.pile = pool[i:]
-        st.rng = random.Random(rng.getrandbits(64))
         return st
 
     def rollout(self, state: State, rng: random.Random) -> None:
@@ -262,6 +261,9 @@ class Yspahan(GamePlugin):
 
     def evaluate(self, state: State, seat: int) -> float:
         return ai.evaluate(state, seat)
+
+    def evaluate_all(self, state: State, seats: int) -> list[float]:
+        return ai.chances(state)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         """Random play at 2, 3 and 4 players on the compact path, plus the text path for comparison."""

@@ -830,42 +830,53 @@ def _play(st: State, p: int, a: tuple[int, ...], ev: Outcome | None, space: int 
     _k, k, x, y = a
     st.hands[p].remove(k)
     st.discard.append(k)
-    text = ""
     if k == CAMELS3:
         st.camels[p] += 3
-        text = _("takes 3 camels")
     elif k == GOLD3:
         st.gold[p] += 3
-        text = _("takes 3 gold")
     elif k == GOLD_FOR_VP:
         st.gold[p] -= x
         _score(st, p, x, "card gold_for_vp")
-        text = ngettext("pays {x} gold for {x} point", "pays {x} gold for {x} points", x).format(x=x)
     elif k == CAMELS_FOR_VP:
         st.camels[p] -= x
         _score(st, p, x * VP_PER_CAMEL, "card camels_for_vp")
-        text = ngettext("pays {x} camel for {v} points", "pays {x} camels for {v} points", x).format(
-            x=x, v=x * VP_PER_CAMEL
-        )
     elif k == EXCHANGE:
         if y == 0:
             st.gold[p] -= x
             st.camels[p] += x
-            text = ngettext("swaps {x} gold for {x} camel", "swaps {x} gold for {x} camels", x).format(x=x)
         else:
             st.camels[p] -= x
             st.gold[p] += x
-            text = ngettext("swaps {x} camel for {x} gold", "swaps {x} camels for {x} gold", x).format(x=x)
     elif k == SOUK_CUBE:
         _put(st, p, x)
-        text = _("puts a cube in {shop}").format(shop=shop_word(x, space))
-    elif k == CARAVAN_CUBE:
-        text = _("sends a cube to the caravan")
-    if ev is not None:
+    if ev is not None:  # the words only for the table, never in the search's playouts
         line = _("{name} plays {card}: {text}.")
-        ev.public.append(line.format(name=st.players[p], card=card_word(k), text=text))
+        ev.public.append(line.format(name=st.players[p], card=card_word(k), text=_card_text(k, x, y, space)))
     if k == CARAVAN_CUBE:
         _to_caravan(st, p, ev, by_card=True)
+
+
+def _card_text(k: int, x: int, y: int, space: int) -> str:
+    """What playing card ``k`` (with its numbers ``x``, ``y``) did, in words."""
+    if k == CAMELS3:
+        return _("takes 3 camels")
+    if k == GOLD3:
+        return _("takes 3 gold")
+    if k == GOLD_FOR_VP:
+        return ngettext("pays {x} gold for {x} point", "pays {x} gold for {x} points", x).format(x=x)
+    if k == CAMELS_FOR_VP:
+        return ngettext("pays {x} camel for {v} points", "pays {x} camels for {v} points", x).format(
+            x=x, v=x * VP_PER_CAMEL
+        )
+    if k == EXCHANGE:
+        if y == 0:
+            return ngettext("swaps {x} gold for {x} camel", "swaps {x} gold for {x} camels", x).format(x=x)
+        return ngettext("swaps {x} camel for {x} gold", "swaps {x} camels for {x} gold", x).format(x=x)
+    if k == SOUK_CUBE:
+        return _("puts a cube in {shop}").format(shop=shop_word(x, space))
+    if k == CARAVAN_CUBE:
+        return _("sends a cube to the caravan")
+    return ""
 
 
 def advance(st: State, ev: Outcome | None) -> None:

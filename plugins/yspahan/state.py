@@ -99,13 +99,15 @@ class State:
     cap: int
     sup: int
 
-    def clone(self) -> State:
-        """An independent copy; the random generator is copied too."""
+    def clone(self, rng: random.Random | None = None) -> State:
+        """An independent copy; the random generator is copied too, unless ``rng`` replaces it
+        (copying a generator's state costs more than the rest of the copy)."""
         new = State.__new__(State)
         new.players = list(self.players)
         new.opts = dict(self.opts)
-        rng = random.Random()
-        rng.setstate(self.rng.getstate())
+        if rng is None:
+            rng = random.Random()
+            rng.setstate(self.rng.getstate())
         new.rng = rng
         for name in _FLAT:
             setattr(new, name, list(getattr(self, name)))

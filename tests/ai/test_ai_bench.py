@@ -66,3 +66,47 @@ def test_bench_ai_refuses_an_unknown_level():
         timeout=60,
     )
     assert run.returncode == 2 and "no AI level 'grandmaster'" in run.stderr
+
+
+def test_bench_cost_prints_cpu_per_ai_turn_move_and_decision_for_each_table_size():
+    from bazaarbot.bench import ai_cost
+
+    lines: list[str] = []
+    costs = ai_cost.run("yspahan", "medium", [2, 3], 1, 4, SMALL_LEVELS, lines.append)
+    assert sorted(costs) == [2, 3] and len(lines) == 6
+    assert re.match(
+        r"^\d+\.\d{3} s CPU/AI turn \(yspahan, 2 players, medium, 1 games; over \d+ turns", lines[0]
+    )
+    assert re.match(r"^\d+\.\d{3} s CPU/AI move \(yspahan, 2 players", lines[1])
+    assert re.match(r"^\d+\.\d{3} s CPU/decision \(yspahan, 2 players", lines[2])
+    assert "3 players" in lines[3]
+    cost = costs[3]
+    assert len(cost.moves) >= len(cost.decisions) > 0 and len(cost.turns) > 0
+    assert abs(sum(cost.turns) - sum(cost.moves)) < 1e-6, "a turn's cost is its moves' cost"
+
+
+def test_bench_review_prints_the_cpu_of_a_background_review():
+    from bazaarbot.bench import ai_review
+
+    lines: list[str] = []
+    spent = ai_review.run("jaipur", [2], 1, 2, SMALL_LEVELS, lines.append, cpu_seconds=1.0)
+    assert len(spent[2]) == 1
+    assert re.match(r"^\d+\.\d\d s CPU/review \(jaipur, 2 players, budget 1 s; ", lines[0]), lines[0]
+
+
+def test_the_previous_search_plays_paired_games_with_the_level_in_each_seat():
+    lines: list[str] = []
+    result = bench.run(
+        "yspahan",
+        level="medium",
+        vs="previous",
+        games=2,
+        players=2,
+        levels=SMALL_LEVELS,
+        say=lines.append,
+        paired=True,
+    )
+    assert result.games == 2
+    assert lines[0].startswith("game 1: medium in seat 1 ") and lines[1].startswith(
+        "game 2: medium in seat 2 "
+    )

@@ -12,10 +12,10 @@ import pickle
 import random
 
 import pytest
-from support.botdriver import NETWORK, Driver, told
+from support.botdriver import NETWORK, Driver, language_bot, told
 from support.languages import EXPECTED, TO_ACT, english_fragments
 
-from bazaarbot.config import BotSettings, ConfigError, RateLimit, parse_config
+from bazaarbot.config import ConfigError, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.registry import discover
@@ -26,17 +26,7 @@ GERMAN_HAND = "Deine Hand"
 NOT_YOUR_TURN = {"en": "It is not your turn", "de": "Du bist nicht am Zug"}
 
 
-def bot(tmp_path, **hub: object) -> Driver:
-    driver = Driver(
-        tmp_path / "bot.sqlite",
-        games=discover(),
-        settings=BotSettings(
-            default_game="jaipur", seed=11, rate_limit=RateLimit(commands=10000, per_seconds=1)
-        ),
-    )
-    for name, value in hub.items():
-        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
-    return driver
+bot = language_bot
 
 
 def public(out: list[Outgoing], channel: str) -> list[str]:
@@ -369,10 +359,7 @@ def test_the_language_of_one_task_never_reaches_another():
 
 def test_two_hands_at_one_table_are_each_in_their_owners_language(tmp_path):
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "en"})
-    driver.line("anna", "/lang de")
-    driver.line("beto", "/lang es")
-    driver.line("anna", "/new jaipur")
-    driver.line("beto", "/join")
+    driver.script("anna: /lang de", "beto: /lang es", "anna: /new jaipur", "beto: /join")
     start = driver.line("anna", "/start")
     assert told(start, "anna")[0].startswith(GERMAN_HAND)
     assert told(start, "beto")[0].startswith("Tu mano")

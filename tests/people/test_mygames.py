@@ -1,23 +1,11 @@
 """ "My games": /tables (alias /mygames) on the console, the web (frame and page) and a real IRC server."""
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 from support.consoleproc import Console, private
-from support.ircserver import (
-    IrcServer,
-    RawClient,
-    closing,
-    ircserver,
-    make_hub,
-    network_settings,
-    start_bot,
-    wait_until,
-)
 from support.webfixtures import chromium, player, serve
 
 from bazaarbot.registry import discover
@@ -111,22 +99,16 @@ async def test_the_web_page_shows_your_tables_in_their_own_element(tmp_path: Pat
 
 @pytest.mark.irc
 async def test_tables_over_irc_and_a_welcome_back_on_joining(
-    tmp_path: Path, ircserver: IrcServer, closing
+    irc_cast,
 ) -> None:
-    hub = make_hub(tmp_path, games={"jaipur": GAMES["jaipur"]}, seed=11)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=("#one", "#two")))
-    closing.append(bot)
-    ann = await RawClient("ann", ircserver.port).connect(("#one",))
-    bob = await RawClient("bob", ircserver.port).connect(("#one",))
-    closing += [ann, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", "#one"), what="bob in the roster")
+    players = {"ann": ("#one",), "bob": ("#one",)}
+    cast = await irc_cast(players, games={"jaipur": GAMES["jaipur"]}, seed=11, channels=("#one", "#two"))
+    hub, ann, bob = cast.hub, cast["ann"], cast["bob"]
     ann.say("#one", "!join")
     await ann.expect("ann joins")
     bob.say("#one", "!join")
     await bob.expect("bob joins")
-    ann.say("#one", "!start")
-    await ann.expect("PRIVMSG ann :Your hand")
+    await cast.start("#one", "Your hand")
     table = hub.tables[("testnet", "#one")]
     mover = table.players[table.plugin.to_act(table.state)[0]].nick
     client = ann if mover == "ann" else bob

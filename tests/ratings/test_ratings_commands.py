@@ -317,3 +317,16 @@ def test_a_nick_change_on_irc_without_an_account_takes_the_record_along(tmp_path
     bot.hub.identity.rename(NETWORK, User("alice", **mask), User("alice_", mask="alice_!al@home.example"))
     answer = text(bot.line("alice_", "/stats", mask="alice_!al@home.example"))
     assert answer.startswith("alice_ at Count: 1 game, 1 win")
+
+
+def test_history_of_a_nick_lists_a_game_that_player_left(tmp_path):
+    bot = bot_at(tmp_path)
+    bot.line("p1", "/new count target=3", account="p1")
+    bot.line("p2", "/join")
+    bot.line("p1", "/start", account="p1")
+    bot.line("p1", "add 1", account="p1")
+    bot.line("p1", "/leave", account="p1")  # an AI plays on for p1; the game is not rated for p1
+    assert text(bot.line("p2", "add 2")).startswith("p2 adds 2")
+    own = text(bot.line("p1", "/history", account="p1"))
+    assert own.startswith("game 1, ")
+    assert text(bot.line("p2", "/history p1")) == own

@@ -77,6 +77,14 @@ class Driver:
         self.replies += out
         return out
 
+    def script(self, *lines: str) -> list[Outgoing]:
+        """Each ``"nick: text"`` typed in the channel in turn; everything the bot answered."""
+        out: list[Outgoing] = []
+        for line in lines:
+            nick, text = line.split(": ", 1)
+            out += self.line(nick, text)
+        return out
+
     def dm(self, nick: str, text: str, **user: object) -> list[Outgoing]:
         return self.line(nick, text, None, **user)
 
@@ -121,3 +129,20 @@ class Recorder:
 
     def private(self, nick: str) -> list[str]:
         return [m.text for m in self.sent if isinstance(m, Tell) and m.nick == nick]
+
+
+def language_bot(directory: Path, **languages: object) -> Driver:
+    """A bot with every installed game (Jaipur by default) and the configured languages given, e.g.
+    ``channel_languages={(NETWORK, "#t"): "de"}``; scripted players type fast."""
+    from bazaarbot.registry import discover
+
+    driver = Driver(
+        directory / "bot.sqlite",
+        games=discover(),
+        settings=BotSettings(
+            default_game="jaipur", seed=11, rate_limit=RateLimit(commands=10000, per_seconds=1)
+        ),
+    )
+    for name, value in languages.items():
+        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
+    return driver

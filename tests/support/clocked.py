@@ -19,16 +19,24 @@ class FakeClock:
         return self.now
 
 
-async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
+def clocked_driver(
+    db, game: str, seed: int, turn_seconds: int | None, level: str = "easy", abandon_after: float = 600
+) -> tuple[Driver, FakeClock]:
+    """A bot on the sqlite file ``db`` whose turn clock reads a ``FakeClock`` the test moves by hand."""
     clock = FakeClock()
-    settings = BotSettings(default_game=game, seed=11, rate_limit=RateLimit(commands=10_000, per_seconds=1))
+    settings = BotSettings(default_game=game, seed=seed, rate_limit=RateLimit(commands=10_000, per_seconds=1))
     bot = Driver(
-        tmp_path / "t.sqlite",
+        db,
         games=GAMES,
         settings=settings,
         wall_clock=clock,
-        tables=TableSettings(turn_seconds=turn_seconds, takeover_level=level, abandon_after=600),
+        tables=TableSettings(turn_seconds=turn_seconds, takeover_level=level, abandon_after=abandon_after),
     )
+    return bot, clock
+
+
+async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
+    bot, clock = clocked_driver(tmp_path / "t.sqlite", game, 11, turn_seconds, level)
     recorder = Recorder()
     await recorder.start(bot.hub)
     names = [f"p{i + 1}" for i in range(players)]

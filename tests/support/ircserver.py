@@ -19,12 +19,12 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
 from bazaarbot.hub.hub import Hub
@@ -141,28 +141,6 @@ def needs_ngircd(server: IrcServer, what: str) -> None:
     """Skip a test that relies on ngircd behaviour the miniircd fallback lacks (ops, KICK, user modes)."""
     if server.kind != "ngircd":
         pytest.skip(f"miniircd has no {what}")
-
-
-@pytest.fixture
-def ircserver(tmp_path: Path) -> Iterator[IrcServer]:
-    """A fast server for functional tests: flood penalties off (MaxPenaltyTime = 0)."""
-    require_server()
-    server = IrcServer(tmp_path, penalties=False)
-    server.start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture
-def ircserver_flood(tmp_path: Path) -> Iterator[IrcServer]:
-    """A server with ngircd's default flood control, for the pacing tests."""
-    require_server()
-    if NGIRCD is None:
-        pytest.skip("the flood test needs ngircd's default flood control (miniircd has none)")
-    server = IrcServer(tmp_path, penalties=True)
-    server.start()
-    yield server
-    server.stop()
 
 
 class RawClient:
@@ -336,11 +314,8 @@ async def start_bot(hub: Hub, settings: IrcNetwork, **kwargs: Any) -> IrcTranspo
     return bot
 
 
-@pytest_asyncio.fixture
-async def closing() -> AsyncIterator[list[Any]]:
-    """Whatever a test puts here (raw clients, bots, hubs) is closed at the end, last in first out."""
-    made: list[Any] = []
-    yield made
+async def close_all(made: list[Any]) -> None:
+    """Close what a test opened (raw clients, bots, hubs), last in first out."""
     for thing in reversed(made):
         with contextlib.suppress(Exception):
             if isinstance(thing, RawClient):
@@ -349,3 +324,92 @@ async def closing() -> AsyncIterator[list[Any]]:
                 await thing.stop()
             elif isinstance(thing, Hub):
                 await thing.close()
+
+
+@dataclass
+class IrcCast:
+    """A hub, the bot attached to it and raw clients by nick: the usual people of an IRC test."""
+
+    hub: Hub
+    bot: IrcTransport
+    clients: dict[str, RawClient] = field(default_factory=dict)
+
+    def __getitem__(self, nick: str) -> RawClient:
+        return self.clients[nick]
+
+    async def seat_all(self, channel: str, timeout: float = 10.0) -> dict[str, str]:
+        """Every client types ``!join`` in ``channel``, in order; the private welcome line each got."""
+        welcomes = {}
+        for nick, client in self.clients.items():
+            client.say(channel, "!join")
+            welcomes[nick] = await client.expect(f"PRIVMSG {nick} :You sit in seat", timeout)
+        return welcomes
+
+    async def start(self, channel: str, secret: str = "Your secret", timeout: float = 10.0) -> None:
+        """The first client types ``!start``; returns once every client got its private ``secret`` line."""
+        next(iter(self.clients.values())).say(channel, "!start")
+        for nick, client in self.clients.items():
+            await client.expect(f"PRIVMSG {nick} :{secret}", timeout)
+
+
+async def gather_cast(
+    directory: Path,
+    server: IrcServer,
+    closing: list[Any],
+    players: dict[str, tuple[str, ...]],
+    *,
+    games: dict[str, Any] | None = None,
+    seed: int = 7,
+    bot: dict[str, Any] | None = None,
+    **settings: object,
+) -> IrcCast:
+    """A hub, the bot (``settings`` for its network entry, ``bot`` for the transport) and one raw client
+    per nick in ``players`` in that nick's channels; returns once the bot sees each of them; all closed after.
+    """
+    hub = make_hub(directory, games=games, seed=seed)
+    closing.append(hub)
+    transport = await start_bot(hub, network_settings(server, **settings), **(bot or {}))
+    closing.append(transport)
+    cast = IrcCast(hub, transport)
+    for nick, channels in players.items():
+        cast.clients[nick] = await RawClient(nick, server.port).connect(channels)
+        closing.append(cast.clients[nick])
+    seen = [(nick, channel) for nick, channels in players.items() for channel in channels]
+    await wait_until(lambda: all(transport.roster.in_channel(*place) for place in seen), 30, "the players")
+    return cast
+
+
+class ScriptedIrcServer:
+    """A tiny asyncio IRC server that answers each line as ``answer`` says: a network ngircd cannot play."""
+
+    def __init__(self) -> None:
+        self.received: list[str] = []
+        self.writer: asyncio.StreamWriter | None = None
+        self.server: asyncio.Server | None = None
+        self.port = 0
+
+    async def start(self) -> None:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    def send(self, line: str) -> None:
+        assert self.writer is not None
+        self.writer.write(line.encode() + b"\r\n")
+
+    def answer(self, line: str) -> None:
+        """Reply to one line the client sent."""
+
+    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        while data := await reader.readline():
+            line = data.decode().rstrip("\r\n")
+            self.received.append(line)
+            self.answer(line)
+        writer.close()
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()

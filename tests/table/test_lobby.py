@@ -241,10 +241,7 @@ def test_leaving_a_running_game_hands_the_seat_to_an_ai_whoever_is_to_act(bot, t
 
 
 def test_kick_in_a_running_game_takes_the_same_leave_path(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "/kick bob")
+    bot.script("alice: /join", "bob: /join", "alice: /start", "alice: /kick bob")
     assert bot.table.running and seated(bot) == ["alice"] and bot.table.players[1].ai == "medium"
 
 

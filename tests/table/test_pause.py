@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 
 from support.botdriver import NETWORK, Driver, Recorder
+from support.clocked import clocked_driver
 
-from bazaarbot.config import BotSettings, RateLimit, TableSettings
 from bazaarbot.messages import Incoming, Tell, User
 from bazaarbot.registry import discover
 
@@ -20,25 +20,8 @@ HOUR = 3600.0
 DAY = 86400.0
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 def driver(tmp_path, game: str, turn_seconds: int | None = 300, abandon_after: float = 7 * DAY):
-    clock = FakeClock()
-    settings = BotSettings(default_game=game, seed=5, rate_limit=RateLimit(commands=10_000, per_seconds=1))
-    bot = Driver(
-        tmp_path / "p.sqlite",
-        games=GAMES,
-        settings=settings,
-        wall_clock=clock,
-        tables=TableSettings(turn_seconds=turn_seconds, takeover_level="easy", abandon_after=abandon_after),
-    )
-    return bot, clock
+    return clocked_driver(tmp_path / "p.sqlite", game, 5, turn_seconds, abandon_after=abandon_after)
 
 
 async def say(bot: Driver, nick: str, text: str, channel: str | None = CHANNEL) -> None:

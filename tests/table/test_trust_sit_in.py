@@ -7,24 +7,12 @@ as ``alice_``, takes the seat back with the code she got at ``/join``, which
 stays valid until the game ends.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
-from support.ircserver import (
-    IrcServer,
-    RawClient,
-    closing,
-    ircserver,
-    make_hub,
-    network_settings,
-    start_bot,
-    wait_until,
-)
+from support.ircserver import IrcServer, RawClient, wait_until
 
 pytestmark = pytest.mark.irc
 
@@ -33,23 +21,16 @@ CHAN = "#bazaar"
 
 
 async def test_a_sitter_under_the_absent_players_nick_is_named_as_another_user_and_the_code_wins(
-    tmp_path: Path, ircserver: IrcServer, closing
+    ircserver: IrcServer, irc_cast, closing
 ) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, leave_grace=0.2))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    closing += [alice, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    code = re.search(r"!claim (\w+)", await alice.expect("PRIVMSG alice :You sit in seat 1"))
+    cast = await irc_cast({"alice": (CHAN,), "bob": (CHAN,)}, leave_grace=0.2)
+    hub, bot, alice, bob = cast.hub, cast.bot, cast["alice"], cast["bob"]
+    welcomes = await cast.seat_all(CHAN)
+    assert "PRIVMSG alice :You sit in seat 1" in welcomes["alice"]
+    assert "PRIVMSG bob :You sit in seat 2" in welcomes["bob"]
+    code = re.search(r"!claim (\w+)", welcomes["alice"])
     assert code
-    bob.say(CHAN, "!join")
-    await bob.expect("PRIVMSG bob :You sit in seat 2")
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your secret")
+    await cast.start(CHAN)
     table = hub.tables[(NET, CHAN)]
     await alice.close()
     closing.remove(alice)

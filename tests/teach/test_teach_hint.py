@@ -12,9 +12,13 @@ from support.botdriver import NETWORK, Driver, Recorder, said, told
 from support.teach_helpers import HeldPool
 
 from bazaarbot.ai.ismcts import SearchBudget
+from bazaarbot.ai.levels import Level
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.messages import Incoming, User
-from bazaarbot.teach.hint import hint
+from bazaarbot.teach.analysis import Judged
+from bazaarbot.teach.budgets import hint_budget
+from bazaarbot.teach.hint import by_share_then_chance, hint
+from bazaarbot.teach.text import hint_lines
 
 #: a budget small enough for tests (strength and latency are measured by the bench)
 TINY = SearchBudget(40, 5.0, 8)
@@ -115,7 +119,8 @@ def test_the_same_seed_gives_the_same_hint_and_every_move_is_legal(name, players
     legal = set(game.legal_commands(state, seat))
     assert first and all(move["command"] in legal for move in first)
     assert all(0.0 <= move["share"] <= 1.0 and 0.0 <= move["chance"] <= 1.0 for move in first)
-    assert [m["share"] for m in first] == sorted((m["share"] for m in first), reverse=True)
+    shares = [m["share"] for m in first if not m["by_chance"]]
+    assert shares == sorted(shares, reverse=True), "the search's order, but for moves placed by their chance"
 
 
 @pytest.mark.parametrize(("name", "players"), [s for s in sizes() if s[1] in (2, 3)])
@@ -137,16 +142,21 @@ def test_a_hint_never_reads_what_the_seat_cannot_see(name, players):
         assert mine == theirs
 
 
-def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
-    """Through the event loop the handler answers nothing at once; the hint follows the search."""
+def hinting_game(tmp_path):
+    """A game with hints on whose searches wait in a held pool: the bot, who acts, what they got, the pool."""
     bot = bot_at(tmp_path)
     seated(bot, "hints=on")
     nick = "alice" if bot.table.state.turn == 0 else "bob"
     recorder = Recorder()
     bot.hub.attach(recorder)
-
     held = HeldPool()
     bot.hub.teacher.pool = lambda: held
+    return bot, nick, recorder, held
+
+
+def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
+    """Through the event loop the handler answers nothing at once; the hint follows the search."""
+    bot, nick, recorder, held = hinting_game(tmp_path)
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
@@ -165,14 +175,7 @@ def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
 
 
 def test_a_hint_that_comes_back_after_the_move_is_dropped(tmp_path):
-    bot = bot_at(tmp_path)
-    seated(bot, "hints=on")
-    nick = "alice" if bot.table.state.turn == 0 else "bob"
-    recorder = Recorder()
-    bot.hub.attach(recorder)
-
-    held = HeldPool()
-    bot.hub.teacher.pool = lambda: held
+    bot, nick, recorder, held = hinting_game(tmp_path)
 
     async def ask_then_move() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
@@ -230,3 +233,48 @@ def test_a_hint_through_the_console_comes_from_a_worker_process(tmp_path):
         assert all(line.split(". ", 1)[1].split(" - ")[0] in offers for line in lines[1:])
     finally:
         console.close()
+
+
+def test_a_hint_makes_as_many_playouts_on_a_busy_machine_as_on_an_idle_one():
+    """The hint's size is its iterations: a clock that runs ten seconds per look changes nothing."""
+    budget = hint_budget({"hard": Level("hard", iterations=60, time_cap=0.5, depth=8)})
+    game = GAMES["yspahan"]
+    state = choice_position(game, 3, 4)
+    seat = game.to_act(state)[0]
+    ticks = iter(range(0, 10**8, 10))
+    slow = hint("yspahan", game.to_json(state), seat, budget, 9, clock=lambda: float(next(ticks)))
+    idle = hint("yspahan", game.to_json(state), seat, budget, 9)
+    assert slow[0]["playouts"] == idle[0]["playouts"] == 60
+    assert slow == idle
+
+
+def judged(command: str, share: float, chance: float) -> Judged:
+    return Judged(command, share, chance, round(100 * share))
+
+
+def test_moves_the_search_tried_about_as_often_are_ordered_by_win_chance():
+    ranked = [
+        judged("a", 0.40, 0.50),
+        judged("b", 0.36, 0.62),
+        judged("c", 0.20, 0.90),
+        judged("d", 0.04, 0.1),
+    ]
+    ordered, lifted = by_share_then_chance(ranked)
+    assert [j.command for j in ordered] == ["b", "a", "c", "d"]
+    assert lifted == {0}, "c's share is far below: the search's verdict stands"
+
+
+def test_a_move_placed_by_its_win_chance_says_why():
+    moves = [
+        {"command": "b", "share": 0.36, "chance": 0.62, "by_chance": True, "reason": None, "playouts": 100},
+        {"command": "a", "share": 0.40, "chance": 0.50, "by_chance": False, "reason": None, "playouts": 100},
+    ]
+    lines = hint_lines(moves)
+    assert lines[1].endswith("- ahead of a move searched about as often, for its better win chance")
+    assert "ahead of" not in lines[2]
+
+
+def test_a_slow_hint_says_how_long_it_took_and_a_quick_one_does_not():
+    moves = [{"command": "a", "share": 1.0, "chance": 0.5, "reason": None, "playouts": 1500}]
+    assert hint_lines(moves, 1.9)[0] == "Hint (a search of 1500 playouts), best first:"
+    assert hint_lines(moves, 3.4)[0] == "Hint (a search of 1500 playouts), best first: (It took 3 s.)"

@@ -7,7 +7,7 @@ import asyncio
 import random
 
 import pytest
-from support.ai_helpers import GAMES, choice_position, sizes
+from support.ai_helpers import GAMES, SMALL_LEVELS, choice_position, sizes
 from support.botdriver import NETWORK, Driver, Recorder, told
 from support.countgame import GAME as COUNT
 from support.teach_helpers import HeldPool
@@ -198,3 +198,39 @@ def _final(bot: Driver, game_id: int):
     return replay(
         COUNT, record["seed"], [p["nick"] for p in record["players"]], record["options"], record["moves"]
     )[1]
+
+
+class SlowClock:
+    """A CPU clock that advances a whole second at every look (a search far slower than real)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("name", ["jaipur", "yspahan", "bazaar"])
+def test_a_background_review_judges_every_decision_within_its_cpu_budget(name):
+    from bazaarbot.bench.teach import played_game
+    from bazaarbot.teach.graph import graph_review
+
+    record, choices = played_game(name, 2, 5)
+    clock = SlowClock()
+    budget = 40 * len(choices)  # seconds of the slow clock: a few looks per decision
+    made = graph_review(name, record, budget, SMALL_LEVELS, clock)
+    assert made["complete"] and len(made["decisions"]) == len(choices)
+    assert made["seconds"] <= budget
+    assert [len(line) for line in made["lines"]] == [
+        sum(1 for d in made["decisions"] if d["seat"] == seat) for seat in range(2)
+    ]
+    assert all(0.0 <= chance <= 1.0 for line in made["lines"] for _step, chance in line)
+
+
+def test_a_review_with_too_small_a_budget_says_it_stopped_early():
+    from bazaarbot.bench.teach import played_game
+
+    record, choices = played_game("jaipur", 2, 5)
+    made = review("jaipur", record, TINY, 10.0, SlowClock())
+    assert not made["complete"] and len(made["decisions"]) < len(choices)

@@ -4,28 +4,15 @@ from __future__ import annotations
 
 import random
 
-from support.botdriver import NETWORK, Driver, said, told
+from support.botdriver import NETWORK, language_bot, said, told
 
 from bazaarbot.commands.local_names import LOCAL_NAMES
 from bazaarbot.commands.registry import REGISTRY
-from bazaarbot.config import BotSettings, RateLimit
 from bazaarbot.i18n import _, language, localized
-from bazaarbot.registry import discover
 from bazaarbot.words.moves import command_here, command_phrase
 from plugins.jaipur import GAME as JAIPUR
 
-
-def bot(tmp_path, **hub: object) -> Driver:
-    driver = Driver(
-        tmp_path / "bot.sqlite",
-        games=discover(),
-        settings=BotSettings(
-            default_game="jaipur", seed=11, rate_limit=RateLimit(commands=10000, per_seconds=1)
-        ),
-    )
-    for name, value in hub.items():
-        setattr(driver.hub.languages, name, value)  # the configured languages per network and channel
-    return driver
+bot = language_bot
 
 
 def test_every_local_command_name_is_a_declared_alias_of_its_command():
@@ -50,14 +37,19 @@ def test_a_table_without_a_host_says_so_in_words_and_names_the_command_as_typed(
     assert "(-)" not in answer and "nadie todavía" in answer and "/idioma channel" in answer
 
 
-def test_moves_all_lists_the_commands_in_the_readers_words_and_they_are_played(tmp_path):
+def german_jaipur(tmp_path):
+    """otto and eve at a started Jaipur in the German room #t: driver, table, who moves, their offers."""
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
     driver.line("otto", "/new jaipur")
     driver.line("eve", "/join")
     driver.line("otto", "/start")
     table = driver.table
     mover = table.players[table.plugin.to_act(table.state)[0]].nick
-    offers = told(driver.line(mover, "/moves all"), mover)[0].split("\n")
+    return driver, table, mover, told(driver.line(mover, "/moves all"), mover)[0].split("\n")
+
+
+def test_moves_all_lists_the_commands_in_the_readers_words_and_they_are_played(tmp_path):
+    driver, table, mover, offers = german_jaipur(tmp_path)
     assert offers and all(o.split()[0] in ("nimm", "verkaufe") for o in offers), offers
     before = table.moves_made
     driver.line(mover, random.Random(1).choice(offers))
@@ -65,13 +57,7 @@ def test_moves_all_lists_the_commands_in_the_readers_words_and_they_are_played(t
 
 
 def test_a_slip_of_a_german_verb_is_answered_in_german_words(tmp_path):
-    driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
-    table = driver.table
-    mover = table.players[table.plugin.to_act(table.state)[0]].nick
-    offers = told(driver.line(mover, "/moves all"), mover)[0].split("\n")
+    driver, table, mover, offers = german_jaipur(tmp_path)
     take = next(o for o in offers if o.startswith("nimm "))
     answer = told(driver.line(mover, "nimn " + take.split(" ", 1)[1]), mover)
     assert answer == [f'Meintest du "{take}"?'] or answer == [f'Meinst du "{take}"?'], answer

@@ -4,8 +4,6 @@ These tests assert the order in which lines arrive, never a speed: another
 table's answer arrives while the long answer is still being sent.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,13 +11,7 @@ from pathlib import Path
 import pytest
 from support.ircserver import (
     IrcServer,
-    RawClient,
-    closing,
-    ircserver_flood,
-    make_hub,
-    network_settings,
-    start_bot,
-    wait_until,
+    gather_cast,
 )
 
 from bazaarbot.config import IrcNetwork
@@ -32,19 +24,11 @@ JAIPUR, OTHER = "#jaipur", "#other"
 
 async def setup(tmp_path: Path, server: IrcServer, closing: list):
     defaults = IrcNetwork(name="x", host="x")
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    settings = network_settings(
-        server, channels=(JAIPUR, OTHER), burst=defaults.burst, lines_per_second=defaults.lines_per_second
-    )
-    bot = await start_bot(hub, settings)
-    closing.append(bot)
-    alice = await RawClient("alice", server.port).connect((JAIPUR,))
-    carol = await RawClient("carol", server.port).connect((OTHER,))
-    closing += [alice, carol]
-    await wait_until(lambda: bot.roster.in_channel("carol", OTHER), 30, "carol in the roster")
-    await bot.queue.drained()
-    return hub, bot, alice, carol
+    pacing = {"burst": defaults.burst, "lines_per_second": defaults.lines_per_second}
+    players = {"alice": (JAIPUR,), "carol": (OTHER,)}
+    cast = await gather_cast(tmp_path, server, closing, players, channels=(JAIPUR, OTHER), **pacing)
+    await cast.bot.queue.drained()
+    return cast.hub, cast.bot, cast["alice"], cast["carol"]
 
 
 async def test_another_table_is_answered_while_a_long_private_answer_is_sent(

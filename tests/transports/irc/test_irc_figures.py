@@ -10,8 +10,6 @@ the longest wait of the other table's answer while the listing was being sent.
 It asserts that nothing was lost and the bot was never disconnected, not speed.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import dataclasses
@@ -25,11 +23,7 @@ import pytest
 from support.ircserver import (
     IrcServer,
     RawClient,
-    closing,
-    ircserver_flood,
-    make_hub,
-    network_settings,
-    start_bot,
+    gather_cast,
     wait_until,
 )
 
@@ -66,22 +60,14 @@ async def test_irc_figures_for_a_jaipur_match_beside_another_table(
     from plugins.jaipur import GAME
 
     defaults = IrcNetwork(name="x", host="x")
-    hub = make_hub(tmp_path, games={"jaipur": GAME, "count": COUNT}, seed=11)
-    closing.append(hub)
-    settings = network_settings(
-        ircserver_flood,
-        channels=(JAIPUR, OTHER),
-        burst=defaults.burst,
-        lines_per_second=defaults.lines_per_second,
+    players = {"alice": (JAIPUR,), "bob": (JAIPUR,), "carol": (OTHER,), "dave": (OTHER,)}
+    pacing = {"burst": defaults.burst, "lines_per_second": defaults.lines_per_second}
+    games = {"jaipur": GAME, "count": COUNT}
+    cast = await gather_cast(
+        tmp_path, ircserver_flood, closing, players, games=games, seed=11, channels=(JAIPUR, OTHER), **pacing
     )
-    bot = await start_bot(hub, settings)
-    closing.append(bot)
-    clients = {}
-    for nick, channel in (("alice", JAIPUR), ("bob", JAIPUR), ("carol", OTHER), ("dave", OTHER)):
-        clients[nick] = await RawClient(nick, ircserver_flood.port).connect((channel,))
-        closing.append(clients[nick])
+    hub, bot, clients = cast.hub, cast.bot, cast.clients
     alice, bob, carol, dave = (clients[n] for n in ("alice", "bob", "carol", "dave"))
-    await wait_until(lambda: bot.roster.in_channel("dave", OTHER), 30, "everybody in the roster")
 
     # the listing mark that the /moves all command gives its answer, applied here to measure paging
     asked: set[str] = set()

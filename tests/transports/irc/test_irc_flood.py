@@ -10,8 +10,6 @@ lines: 50 by default, past the 20-line burst after which ngircd starts to delay 
 bot's pace; 1000 is the full measurement (``BAZAARBOT_FLOOD_LINES=1000``).
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import os
@@ -19,16 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
-from support.ircserver import (
-    IrcServer,
-    RawClient,
-    closing,
-    ircserver_flood,
-    make_hub,
-    network_settings,
-    start_bot,
-    wait_until,
-)
+from support.ircserver import IrcServer, RawClient, make_hub, network_settings, start_bot, wait_until
 
 from bazaarbot.messages import Say
 

@@ -1,50 +1,28 @@
 """Two people and the bot play a whole Jaipur match over a real IRC server."""
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import random
 import time
-from pathlib import Path
 
 import pytest
-from support.ircserver import (
-    IrcServer,
-    RawClient,
-    closing,
-    ircserver,
-    make_hub,
-    network_settings,
-    start_bot,
-    wait_until,
-)
+from support.ircserver import wait_until
 
 pytestmark = pytest.mark.irc
 
 CHAN = "#jaipur"
 
 
-async def test_full_jaipur_match_over_irc(tmp_path: Path, ircserver: IrcServer, closing) -> None:
+async def test_full_jaipur_match_over_irc(irc_cast) -> None:
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, games={"jaipur": GAME}, seed=11)
-
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=(CHAN,)))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    closing += [alice, bob]
-    clients = {"alice": alice, "bob": bob}
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    await alice.expect("alice")
-    bob.say(CHAN, "!join")
-    await bob.expect(lambda line: "bob" in line and f"PRIVMSG {CHAN}" in line)
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your hand")
-    await bob.expect("PRIVMSG bob :Your hand")
+    cast = await irc_cast(
+        {"alice": (CHAN,), "bob": (CHAN,)}, games={"jaipur": GAME}, seed=11, channels=(CHAN,)
+    )
+    hub, clients = cast.hub, cast.clients
+    alice, bob = clients["alice"], clients["bob"]
+    await cast.seat_all(CHAN)
+    await cast.start(CHAN, "Your hand")
     table = hub.tables[("testnet", CHAN)]
     rng = random.Random(4)
     moves = 0

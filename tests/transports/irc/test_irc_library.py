@@ -6,23 +6,16 @@ debug level). Any log record carrying an exception during a real ngircd
 session, at any level, fails the test. PING is answered by the transport.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
-import asyncio
 import logging
 from pathlib import Path
 
 import pytest
 from support.ircserver import (
     IrcServer,
-    RawClient,
-    closing,
-    ircserver,
+    ScriptedIrcServer,
     make_hub,
-    network_settings,
-    start_bot,
     wait_until,
 )
 
@@ -40,23 +33,13 @@ def exceptions(records: list[logging.LogRecord]) -> list[str]:
 
 
 async def test_a_real_session_logs_no_exception(
-    tmp_path: Path, ircserver: IrcServer, closing, caplog: pytest.LogCaptureFixture
+    ircserver: IrcServer, irc_cast, closing, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver), reconnect_min=1.5, reconnect_max=3)
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    closing += [alice, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    await alice.expect("alice")
-    bob.say(CHAN, "!join")
-    await bob.expect(lambda line: "bob" in line and f"PRIVMSG {CHAN}" in line)
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your secret")
+    cast = await irc_cast({"alice": (CHAN,), "bob": (CHAN,)}, bot={"reconnect_min": 1.5, "reconnect_max": 3})
+    hub, bot, alice, bob = cast.hub, cast.bot, cast["alice"], cast["bob"]
+    await cast.seat_all(CHAN)
+    await cast.start(CHAN)
     table = hub.tables[("testnet", CHAN)]
     alice.say(CHAN, "add 2")
     await wait_until(lambda: table.state.total == 2, what="alice's move")
@@ -84,42 +67,16 @@ async def test_a_real_session_logs_no_exception(
     assert exceptions(caplog.records) == []
 
 
-class PingingServer:
+class PingingServer(ScriptedIrcServer):
     """A scripted server that sends a PING cookie before the welcome and another after it."""
 
-    def __init__(self) -> None:
-        self.received: list[str] = []
-        self.writer: asyncio.StreamWriter | None = None
-        self.server: asyncio.Server | None = None
-        self.port = 0
-
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    def send(self, line: str) -> None:
-        assert self.writer is not None
-        self.writer.write(line.encode() + b"\r\n")
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.writer = writer
-        while data := await reader.readline():
-            line = data.decode().rstrip("\r\n")
-            self.received.append(line)
-            if line.startswith("USER "):
-                self.send("PING :cookie-1234")
-            elif line == "PONG :cookie-1234":
-                self.send(":irc.example 001 bazaarbot :Welcome bazaarbot!~bb@host.example")
-                self.send(":irc.example 376 bazaarbot :End of MOTD")
-                self.send("PING :irc.example")
-        writer.close()
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
+    def answer(self, line: str) -> None:
+        if line.startswith("USER "):
+            self.send("PING :cookie-1234")
+        elif line == "PONG :cookie-1234":
+            self.send(":irc.example 001 bazaarbot :Welcome bazaarbot!~bb@host.example")
+            self.send(":irc.example 376 bazaarbot :End of MOTD")
+            self.send("PING :irc.example")
 
 
 async def test_the_server_ping_is_answered_before_and_after_registration(

@@ -1,7 +1,5 @@
 """``bazaarbot run -c config.toml`` with an ``[[irc.networks]]`` entry plays on a real server."""
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.ircserver import IrcServer, RawClient, closing, ircserver
+from support.ircserver import IrcServer, RawClient
 from support.paths import REPO_ROOT
 
 pytestmark = pytest.mark.irc

@@ -8,12 +8,11 @@ AUTHENTICATE after the ACK, CAP END last; NickServ only when SASL failed.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 from pathlib import Path
 
 import pytest
-from support.ircserver import make_hub, wait_until
+from support.ircserver import ScriptedIrcServer, make_hub, wait_until
 
 from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.irc import IrcTransport
@@ -21,57 +20,34 @@ from bazaarbot.transports.irc import IrcTransport
 CAPS = "sasl=PLAIN,EXTERNAL account-notify extended-join account-tag multi-prefix message-tags away-notify"
 
 
-class ScriptedServer:
+class ScriptedServer(ScriptedIrcServer):
     def __init__(self, sasl_ok: bool) -> None:
+        super().__init__()
         self.sasl_ok = sasl_ok
-        self.received: list[str] = []
-        self.writer: asyncio.StreamWriter | None = None
-        self.server: asyncio.Server | None = None
-        self.port = 0
 
-    async def start(self) -> None:
-        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
-        self.port = self.server.sockets[0].getsockname()[1]
-
-    def send(self, line: str) -> None:
-        assert self.writer is not None
-        self.writer.write(line.encode() + b"\r\n")
-
-    async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.writer = writer
-        while data := await reader.readline():
-            line = data.decode().rstrip("\r\n")
-            self.received.append(line)
-            if line == "CAP LS 302":
-                self.send(f":irc.example CAP * LS :{CAPS}")
-            elif line.startswith("CAP REQ :"):
-                self.send(f":irc.example CAP * ACK :{line[9:]}")
-            elif line == "AUTHENTICATE PLAIN":
-                self.send("AUTHENTICATE +")
-            elif line.startswith("AUTHENTICATE "):
-                expected = base64.b64encode(b"botacct\0botacct\0hunter2").decode()
-                if self.sasl_ok and line == f"AUTHENTICATE {expected}":
-                    self.send(":irc.example 900 bazaarbot bazaarbot!~bb@cloak botacct :You are now logged in")
-                    self.send(":irc.example 903 bazaarbot :SASL authentication successful")
-                else:
-                    self.send(":irc.example 904 bazaarbot :SASL authentication failed")
-            elif line == "CAP END":
-                self.send(":irc.example 001 bazaarbot :Welcome to the network bazaarbot!~bb@cloak.example")
-                self.send(":irc.example 005 bazaarbot WHOX BOT=B CASEMAPPING=rfc1459 :are supported")
-                self.send(":irc.example 376 bazaarbot :End of MOTD")
-            elif line.startswith("JOIN "):
-                channel = line[5:]
-                self.send(f":bazaarbot!~bb@cloak.example JOIN {channel} botacct :bazaarbot")
-                self.send(f":irc.example 353 bazaarbot = {channel} :bazaarbot @alice")
-                self.send(f":irc.example 366 bazaarbot {channel} :End of NAMES")
-        writer.close()
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
+    def answer(self, line: str) -> None:
+        if line == "CAP LS 302":
+            self.send(f":irc.example CAP * LS :{CAPS}")
+        elif line.startswith("CAP REQ :"):
+            self.send(f":irc.example CAP * ACK :{line[9:]}")
+        elif line == "AUTHENTICATE PLAIN":
+            self.send("AUTHENTICATE +")
+        elif line.startswith("AUTHENTICATE "):
+            expected = base64.b64encode(b"botacct\0botacct\0hunter2").decode()
+            if self.sasl_ok and line == f"AUTHENTICATE {expected}":
+                self.send(":irc.example 900 bazaarbot bazaarbot!~bb@cloak botacct :You are now logged in")
+                self.send(":irc.example 903 bazaarbot :SASL authentication successful")
+            else:
+                self.send(":irc.example 904 bazaarbot :SASL authentication failed")
+        elif line == "CAP END":
+            self.send(":irc.example 001 bazaarbot :Welcome to the network bazaarbot!~bb@cloak.example")
+            self.send(":irc.example 005 bazaarbot WHOX BOT=B CASEMAPPING=rfc1459 :are supported")
+            self.send(":irc.example 376 bazaarbot :End of MOTD")
+        elif line.startswith("JOIN "):
+            channel = line[5:]
+            self.send(f":bazaarbot!~bb@cloak.example JOIN {channel} botacct :bazaarbot")
+            self.send(f":irc.example 353 bazaarbot = {channel} :bazaarbot @alice")
+            self.send(f":irc.example 366 bazaarbot {channel} :End of NAMES")
 
 
 @pytest.mark.parametrize("sasl_ok", [True, False])

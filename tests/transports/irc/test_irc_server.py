@@ -1,7 +1,5 @@
 """The IRC transport against a real server (ngircd): games, identity, restarts, safety."""
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import asyncio
@@ -13,8 +11,7 @@ from support.ircserver import (
     IrcServer,
     RawClient,
     bot_and_player,
-    closing,
-    ircserver,
+    gather_cast,
     make_hub,
     needs_ngircd,
     network_settings,
@@ -38,22 +35,10 @@ def channel_lines(client: RawClient, channel: str = CHAN) -> list[str]:
 
 async def seated_game(tmp_path: Path, server: IrcServer, closing: list, **bot_kwargs: object):
     """Hub + bot + alice and bob in #bazaar with a started game of Count (alice to act)."""
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server), **bot_kwargs)  # type: ignore[arg-type]
-    closing.append(bot)
-    alice = await RawClient("alice", server.port).connect((CHAN,))
-    bob = await RawClient("bob", server.port).connect((CHAN,))
-    closing += [alice, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    await alice.expect("alice")
-    bob.say(CHAN, "!join")
-    await bob.expect(lambda line: "bob" in line and "PRIVMSG #bazaar" in line)
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your secret")
-    await bob.expect("PRIVMSG bob :Your secret")
-    return hub, bot, alice, bob
+    cast = await gather_cast(tmp_path, server, closing, {"alice": (CHAN,), "bob": (CHAN,)}, bot=bot_kwargs)
+    await cast.seat_all(CHAN)
+    await cast.start(CHAN)
+    return cast.hub, cast.bot, cast["alice"], cast["bob"]
 
 
 def table(hub):

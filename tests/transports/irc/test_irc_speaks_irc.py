@@ -7,8 +7,6 @@ prints: channel lines of a start, lines per move, the wait of a move's
 announcement behind queued boards.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import asyncio
@@ -20,12 +18,7 @@ import pytest
 from support.ircserver import (
     IrcServer,
     RawClient,
-    closing,
-    ircserver,
-    ircserver_flood,
-    make_hub,
-    network_settings,
-    start_bot,
+    gather_cast,
     wait_until,
 )
 
@@ -71,18 +64,13 @@ async def jaipur_table(
 ) -> tuple[Hub, IrcTransport, dict[str, RawClient]]:
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, games={"jaipur": GAME}, seed=11)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server, channels=(CHAN,), **settings))
-    closing.append(bot)
-    clients = {nick: await RawClient(nick, server.port).connect((CHAN,)) for nick in ("alice", "bob")}
-    closing += list(clients.values())
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), 30, "bob in the roster")
-    for nick in ("alice", "bob"):
-        clients[nick].say(CHAN, "!join")
-        await clients[nick].expect(f"PRIVMSG {nick} :You sit in seat", 30)
-    await bot.queue.drained()
-    return hub, bot, clients
+    players = {"alice": (CHAN,), "bob": (CHAN,)}
+    cast = await gather_cast(
+        tmp_path, server, closing, players, games={"jaipur": GAME}, seed=11, channels=(CHAN,), **settings
+    )
+    await cast.seat_all(CHAN, 30)
+    await cast.bot.queue.drained()
+    return cast.hub, cast.bot, cast.clients
 
 
 async def settled(hub: Hub, bot: IrcTransport) -> None:

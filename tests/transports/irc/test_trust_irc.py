@@ -7,12 +7,9 @@ the same address, or with the one-time code from /join, gets the seat back.
 Channel operators are not admins unless the network's operator says so.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -20,8 +17,7 @@ from support.hubparts import change_settings
 from support.ircserver import (
     IrcServer,
     RawClient,
-    closing,
-    ircserver,
+    gather_cast,
     make_hub,
     needs_ngircd,
     network_settings,
@@ -42,22 +38,15 @@ MALLORY = "m:alice!~mallory@127.0.0.2"
 
 async def game(tmp_path: Path, server: IrcServer, closing: list):
     """Hub + bot + alice and bob in a started game of Count; alice to act. Returns alice's seat code too."""
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server))
-    closing.append(bot)
-    alice = await RawClient("alice", server.port).connect((CHAN,))
-    bob = await RawClient("bob", server.port).connect((CHAN,))
-    closing += [alice, bob]
-    await wait_until(lambda: bot.roster.in_channel("bob", CHAN), what="bob in the roster")
-    alice.say(CHAN, "!join")
-    welcome = await alice.expect("PRIVMSG alice :You sit in seat 1")
+    cast = await gather_cast(tmp_path, server, closing, {"alice": (CHAN,), "bob": (CHAN,)})
+    hub, bot, alice, bob = cast.hub, cast.bot, cast["alice"], cast["bob"]
+    welcomes = await cast.seat_all(CHAN)
+    welcome = welcomes["alice"]
+    assert "PRIVMSG alice :You sit in seat 1" in welcome
+    assert "PRIVMSG bob :You sit in seat 2" in welcomes["bob"]
     code = re.search(r"!claim (\w+)", welcome)
     assert code, welcome
-    bob.say(CHAN, "!join")
-    await bob.expect("PRIVMSG bob :You sit in seat 2")
-    alice.say(CHAN, "!start")
-    await alice.expect("PRIVMSG alice :Your secret")
+    await cast.start(CHAN)
     table = hub.tables[(NET, CHAN)]
     assert table.players[0].key == ALICE
     return hub, bot, alice, bob, code.group(1)
@@ -136,22 +125,28 @@ async def test_the_owner_from_a_new_host_takes_the_seat_back_with_the_code(
     assert table.players[0].key == "m:alice!~alice@127.0.0.3"
 
 
-async def test_a_channel_operator_is_no_admin_by_default(
-    tmp_path: Path, ircserver: IrcServer, closing
-) -> None:
-    needs_ngircd(ircserver, "channel operators")
-    # mallory reaches the empty channel before the bot and becomes its operator
-    mallory = await RawClient("mallory", ircserver.port, source="127.0.0.2").connect(("#ops",))
+async def ops_room(tmp_path: Path, server: IrcServer, closing: list, admins: AdminPolicy):
+    """#ops, whose operator is mallory (there before the bot) and where alice sits; hub, bot, mallory."""
+    needs_ngircd(server, "channel operators")
+    mallory = await RawClient("mallory", server.port, source="127.0.0.2").connect(("#ops",))
     closing.append(mallory)
     hub = make_hub(tmp_path)
+    hub.admins[NET] = admins
     closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=("#ops",)))
+    bot = await start_bot(hub, network_settings(server, channels=("#ops",)))
     closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect(("#ops",))
+    alice = await RawClient("alice", server.port).connect(("#ops",))
     closing.append(alice)
     await wait_until(lambda: bot.roster.is_op("mallory", "#ops"), what="mallory's +o")
     alice.say("#ops", "!join")
     await alice.expect("PRIVMSG alice :You sit")
+    return hub, bot, mallory
+
+
+async def test_a_channel_operator_is_no_admin_by_default(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub, _bot, mallory = await ops_room(tmp_path, ircserver, closing, AdminPolicy())
     mallory.say("#ops", "!reset")
     await mallory.expect("PRIVMSG mallory :Only the host (alice) or an admin can reset this table.")
     assert hub.tables[(NET, "#ops")].seats
@@ -160,19 +155,7 @@ async def test_a_channel_operator_is_no_admin_by_default(
 async def test_with_ops_as_admins_op_status_is_checked_when_the_command_runs(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    needs_ngircd(ircserver, "channel operators")
-    mallory = await RawClient("mallory", ircserver.port, source="127.0.0.2").connect(("#ops",))
-    closing.append(mallory)
-    hub = make_hub(tmp_path)
-    hub.admins[NET] = AdminPolicy(ops_are_admins=True)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=("#ops",)))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect(("#ops",))
-    closing.append(alice)
-    await wait_until(lambda: bot.roster.is_op("mallory", "#ops"), what="mallory's +o")
-    alice.say("#ops", "!join")
-    await alice.expect("PRIVMSG alice :You sit")
+    hub, bot, mallory = await ops_room(tmp_path, ircserver, closing, AdminPolicy(ops_are_admins=True))
     # the op's command arrives, and the -o right behind it, before the hub takes the command
     assert bot._connection is not None
     bot._connection.process_data(

@@ -7,8 +7,6 @@ and ``!more`` gives the next page only to the listing's owner. Lines for a
 reader who is gone do not hold up anybody else's answers.
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import time
@@ -18,8 +16,7 @@ import pytest
 from support.ircserver import (
     IrcServer,
     RawClient,
-    closing,
-    ircserver,
+    gather_cast,
     make_hub,
     network_settings,
     start_bot,
@@ -47,21 +44,15 @@ async def jaipur(tmp_path: Path, server: IrcServer, closing: list, **pacing: obj
     """p1 and p2 in a started Jaipur game; returns hub, bot and the two clients, p2's client seated 2."""
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, games={"jaipur": GAME}, seed=11)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server, page_lines=2, **pacing))
-    closing.append(bot)
-    p1 = await RawClient("p1", server.port).connect((CHAN,))
-    p2 = await RawClient("p2", server.port).connect((CHAN,))
-    closing += [p1, p2]
-    await wait_until(lambda: bot.roster.holds("p2", "m:p2!~p2@127.0.0.1"), what="p2's hostmask")
-    for client in (p1, p2):
-        client.say(CHAN, "!join")
-        await client.expect(f"PRIVMSG {client.nick} :You sit in seat")
-    p1.say(CHAN, "!start")
-    await p2.expect("PRIVMSG p2 :Your hand", timeout=20)
-    await bot.queue.drained()
-    return hub, bot, p1, p2
+    players = {"p1": (CHAN,), "p2": (CHAN,)}
+    cast = await gather_cast(
+        tmp_path, server, closing, players, games={"jaipur": GAME}, seed=11, page_lines=2, **pacing
+    )
+    await wait_until(lambda: cast.bot.roster.holds("p2", "m:p2!~p2@127.0.0.1"), what="p2's hostmask")
+    await cast.seat_all(CHAN)
+    await cast.start(CHAN, "Your hand", timeout=20)
+    await cast.bot.queue.drained()
+    return cast.hub, cast.bot, cast["p1"], cast["p2"]
 
 
 async def take_the_nick(server: IrcServer, closing: list) -> RawClient:

@@ -8,71 +8,38 @@ screenshot of a game in progress.
 from __future__ import annotations
 
 import asyncio
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.countgame import GAME as COUNT
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
+from support.webpage import expect, open_page, shot, sign_in, type_line
 
 pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000  # ms: Playwright's waits
 
 
-@pytest.fixture
-async def browser():
-    async with chromium() as b:
-        yield b
-
-
 async def _page(browser: Any, served: Served, path: str = "/") -> Any:
     """A page in a browser context of its own (its own localStorage: another person)."""
-    context = await browser.new_context(viewport={"width": 1280, "height": 800})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    await page.goto(served.url + path)
-    return page
+    return await open_page(browser, served, path)
 
 
 async def _open(browser: Any, served: Served, nick: str, path: str = "/") -> Any:
     page = await _page(browser, served, path)
     if path == "/":
-        await page.fill("#nick-input", nick)
-        await page.press("#nick-input", "Enter")
-        await _expect(page.locator("#me-nick")).to_have_text(nick)
-        await _expect(page.locator("#line")).to_be_enabled()
+        await sign_in(page, nick)
     return page
 
 
-def _expect(locator: Any) -> Any:
-    from playwright.async_api import expect
-
-    return expect(locator)
-
-
-async def _type(page: Any, text: str) -> None:
-    await page.fill("#line", text)
-    await page.press("#line", "Enter")
-
-
-async def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(Path(folder) / name))
-
-
 async def _seat_both(alice: Any, bob: Any) -> None:
-    await _expect(alice.locator("#members")).to_contain_text("bob", timeout=TIMEOUT)
-    await _type(alice, "/join")
-    await _expect(bob.locator("#logs")).to_contain_text("alice joins", timeout=TIMEOUT)
-    await _type(bob, "/join")
-    await _expect(alice.locator("#logs")).to_contain_text("bob joins", timeout=TIMEOUT)
-    await _type(alice, "/start")
+    await expect(alice.locator("#members")).to_contain_text("bob", timeout=TIMEOUT)
+    await type_line(alice, "/join")
+    await expect(bob.locator("#logs")).to_contain_text("alice joins", timeout=TIMEOUT)
+    await type_line(bob, "/join")
+    await expect(alice.locator("#logs")).to_contain_text("bob joins", timeout=TIMEOUT)
+    await type_line(alice, "/start")
 
 
 async def test_two_browsers_play_count_and_see_only_their_own_hand(browser: Any, tmp_path: Path) -> None:
@@ -80,32 +47,32 @@ async def test_two_browsers_play_count_and_see_only_their_own_hand(browser: Any,
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob")
         watcher = await _open(browser, served, "", "/watch/bazaar")
-        await _type(alice, "hello bob")
-        await _expect(bob.locator("#logs")).to_contain_text("hello bob", timeout=TIMEOUT)
+        await type_line(alice, "hello bob")
+        await expect(bob.locator("#logs")).to_contain_text("hello bob", timeout=TIMEOUT)
         await _seat_both(alice, bob)
         for page in (alice, bob, watcher):
-            await _expect(page.locator("#board")).to_contain_text("Total 0", timeout=TIMEOUT)
+            await expect(page.locator("#board")).to_contain_text("Total 0", timeout=TIMEOUT)
         state = served.hub.tables[("web", "#bazaar")].state
         mine, theirs = f"Your secret: {state.secrets[0]}", f"Your secret: {state.secrets[1]}"
-        await _expect(alice.locator("#private")).to_contain_text(mine, timeout=TIMEOUT)
-        await _expect(bob.locator("#private")).to_contain_text(theirs, timeout=TIMEOUT)
-        await _type(alice, "add 2")
+        await expect(alice.locator("#private")).to_contain_text(mine, timeout=TIMEOUT)
+        await expect(bob.locator("#private")).to_contain_text(theirs, timeout=TIMEOUT)
+        await type_line(alice, "add 2")
         for page in (alice, bob, watcher):
-            await _expect(page.locator("#board")).to_contain_text("Total 2", timeout=TIMEOUT)
-        await _expect(alice.locator("#private")).not_to_contain_text(theirs)
-        await _expect(bob.locator("#private")).not_to_contain_text(mine)
+            await expect(page.locator("#board")).to_contain_text("Total 2", timeout=TIMEOUT)
+        await expect(alice.locator("#private")).not_to_contain_text(theirs)
+        await expect(bob.locator("#private")).not_to_contain_text(mine)
         watched = await watcher.locator("body").inner_text()
         assert "secret" not in watched.lower() and await watcher.locator("#private").count() == 0
         assert "hello bob" in watched
-        await _shot(alice, "count-alice.png")
+        await shot(alice, "count-alice.png")
         # a second room: its own chat and board; the first one's board comes back on switching
-        await _type(alice, "/join #side")
-        await _expect(alice.locator("#room-title")).to_have_text("#side")
-        await _expect(alice.locator("#board")).to_have_text("No game is running here yet.")
-        await _type(alice, "side talk")
-        await _expect(alice.locator("#logs")).to_contain_text("side talk", timeout=TIMEOUT)
+        await type_line(alice, "/join #side")
+        await expect(alice.locator("#room-title")).to_have_text("#side")
+        await expect(alice.locator("#board")).to_have_text("No game is running here yet.")
+        await type_line(alice, "side talk")
+        await expect(alice.locator("#logs")).to_contain_text("side talk", timeout=TIMEOUT)
         await alice.locator(".room-name", has_text="#bazaar").click()
-        await _expect(alice.locator("#board")).to_contain_text("Total 2")
+        await expect(alice.locator("#board")).to_contain_text("Total 2")
         assert "side talk" not in await bob.locator("#logs").inner_text()
         for page in (alice, bob, watcher):
             assert not page.errors, page.errors
@@ -121,29 +88,29 @@ async def test_two_browsers_play_jaipur(browser: Any, tmp_path: Path) -> None:
         await _seat_both(alice, bob)
         for page in (alice, bob):  # a drawn game's text board comes once "Board as text" is open
             await page.locator("details.board-text summary").click()
-            await _expect(page.locator("#board")).to_contain_text("Jaipur", timeout=TIMEOUT)
+            await expect(page.locator("#board")).to_contain_text("Jaipur", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
         pages = {0: alice, 1: bob}
         for _ in range(3):  # three moves, each by whoever is to act, each a legal one
             seat = game.to_act(table.state)[0]
             before = table.moves_made
-            await _type(pages[seat], game.legal_commands(table.state, seat)[0])
+            await type_line(pages[seat], game.legal_commands(table.state, seat)[0])
             for _wait in range(200):
                 if table.moves_made > before:
                     break
                 await asyncio.sleep(0.05)
             board = game.board(table.state)
             for page in (alice, bob):
-                await _expect(page.locator("#board")).to_have_text(board, timeout=TIMEOUT)
+                await expect(page.locator("#board")).to_have_text(board, timeout=TIMEOUT)
         views = [game.private_view(table.state, s) for s in (0, 1)]
         assert views[0] != views[1]
-        await _expect(alice.locator("#private")).to_contain_text(views[0], timeout=TIMEOUT)
-        await _expect(bob.locator("#private")).to_contain_text(views[1], timeout=TIMEOUT)
+        await expect(alice.locator("#private")).to_contain_text(views[0], timeout=TIMEOUT)
+        await expect(bob.locator("#private")).to_contain_text(views[1], timeout=TIMEOUT)
         assert views[1] not in await alice.locator("#private").inner_text()
         assert views[0] not in await bob.locator("#private").inner_text()
-        await _type(bob, "/moves")
-        await _shot(alice, "jaipur-alice.png")
-        await _shot(bob, "jaipur-bob.png")
+        await type_line(bob, "/moves")
+        await shot(alice, "jaipur-alice.png")
+        await shot(bob, "jaipur-bob.png")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
@@ -163,25 +130,25 @@ async def test_markup_renders_as_text_and_never_runs(browser: Any, tmp_path: Pat
         mallory = await _page(browser, served)
         await mallory.fill("#nick-input", '<img src=x onerror="alert(1)">')
         await mallory.press("#nick-input", "Enter")
-        await _expect(mallory.locator("#nick-error")).to_contain_text("letters", timeout=TIMEOUT)
+        await expect(mallory.locator("#nick-error")).to_contain_text("letters", timeout=TIMEOUT)
         # and a nick another browser holds is refused with a clear message
         await mallory.fill("#nick-input", "alice")
         await mallory.press("#nick-input", "Enter")
-        await _expect(mallory.locator("#nick-error")).to_contain_text("taken by another browser")
-        await _expect(mallory.locator("#nick-box")).to_be_visible()
+        await expect(mallory.locator("#nick-error")).to_contain_text("taken by another browser")
+        await expect(mallory.locator("#nick-box")).to_be_visible()
         await mallory.evaluate(
             """() => { const ws = new WebSocket('ws://' + location.host + '/ws');
                 ws.onopen = () => { ws.send(JSON.stringify({t: 'hello', token: null}));
                 ws.send(JSON.stringify({t: 'claim', nick: '<img src=x onerror=alert(1)>'})); }; }"""
         )
-        await _type(alice, MARKUP)
-        await _type(alice, "/" + MARKUP)  # the bot quotes the unknown command back
-        await _type(alice, "alert('x')</span><img src=y onerror=alert(2)>")
+        await type_line(alice, MARKUP)
+        await type_line(alice, "/" + MARKUP)  # the bot quotes the unknown command back
+        await type_line(alice, "alert('x')</span><img src=y onerror=alert(2)>")
         for page in (alice, bob, watcher):
-            await _expect(page.locator("#logs")).to_contain_text(MARKUP, timeout=TIMEOUT)
-            logs = _expect(page.locator("#logs"))
+            await expect(page.locator("#logs")).to_contain_text(MARKUP, timeout=TIMEOUT)
+            logs = expect(page.locator("#logs"))
             await logs.to_contain_text("<img src=y onerror=alert(2)>", timeout=TIMEOUT)
-        await _expect(alice.locator("#logs")).to_contain_text("I do not know the command", timeout=TIMEOUT)
+        await expect(alice.locator("#logs")).to_contain_text("I do not know the command", timeout=TIMEOUT)
         await alice.wait_for_timeout(300)
         for page in (alice, bob, watcher, mallory):
             assert await page.evaluate("window.__xss") is None
@@ -198,16 +165,16 @@ async def test_page_reconnects_after_a_restart_and_shows_the_table(browser: Any,
         alice = await _open(browser, served, "alice")
         bob = await _open(browser, served, "bob")
         await _seat_both(alice, bob)
-        await _type(alice, "add 3")
-        await _expect(bob.locator("#board")).to_contain_text("Total 3", timeout=TIMEOUT)
+        await type_line(alice, "add 3")
+        await expect(bob.locator("#board")).to_contain_text("Total 3", timeout=TIMEOUT)
         secret = served.hub.tables[("web", "#bazaar")].state.secrets[1]
-    await _expect(bob.locator("#status")).to_contain_text("reconnecting", timeout=TIMEOUT)
+    await expect(bob.locator("#status")).to_contain_text("reconnecting", timeout=TIMEOUT)
     async with serve(db, port=port) as served:
         await bob.reload()  # a fresh page load finds the nick (token) and its rooms again
         for page in (alice, bob):
-            await _expect(page.locator("#status")).to_have_text("connected", timeout=TIMEOUT)
-            await _expect(page.locator("#board")).to_contain_text("Total 3", timeout=TIMEOUT)
-        await _expect(bob.locator("#me-nick")).to_have_text("bob")
-        await _expect(bob.locator("#private")).to_contain_text(f"Your secret: {secret}", timeout=TIMEOUT)
-        await _type(bob, "add 1")
-        await _expect(alice.locator("#board")).to_contain_text("Total 4", timeout=TIMEOUT)
+            await expect(page.locator("#status")).to_have_text("connected", timeout=TIMEOUT)
+            await expect(page.locator("#board")).to_contain_text("Total 3", timeout=TIMEOUT)
+        await expect(bob.locator("#me-nick")).to_have_text("bob")
+        await expect(bob.locator("#private")).to_contain_text(f"Your secret: {secret}", timeout=TIMEOUT)
+        await type_line(bob, "add 1")
+        await expect(alice.locator("#board")).to_contain_text("Total 4", timeout=TIMEOUT)

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 from support.paths import TESTS_DIR
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
+from support.webpage import expect, open_page, sign_in
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -41,43 +41,20 @@ PARTS = {
 CHECK = (TESTS_DIR / "support" / "layout_check.js").read_text()
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    async with chromium() as b:
-        yield b
-
-
-def _expect(locator: Any) -> Any:
-    from playwright.async_api import expect
-
-    return expect(locator)
+@pytest.fixture(scope="module")
+def browser(module_browser: Any) -> Any:
+    return module_browser
 
 
 async def _page(browser: Any, served: Served, nick: str) -> Any:
-    context = await browser.new_context(viewport={"width": 1366, "height": 768})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    await page.goto(served.url + "/")
-    await page.fill("#nick-input", nick)
-    await page.press("#nick-input", "Enter")
-    await _expect(page.locator("#me-nick")).to_have_text(nick, timeout=TIMEOUT)
-    await _expect(page.locator("#line")).to_be_enabled()
+    page = await open_page(browser, served, size=(1366, 768), console=True)
+    await sign_in(page, nick, timeout=TIMEOUT)
     return page
 
 
 async def _watch(browser: Any, served: Served) -> Any:
     """The spectator page of the room, its errors kept."""
-    context = await browser.new_context(viewport={"width": 390, "height": 844})
-    page = await context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.errors = errors
-    await page.goto(served.url + "/watch/bazaar")
-    return page
+    return await open_page(browser, served, "/watch/bazaar", size=(390, 844), console=True)
 
 
 async def _say(served: Served, nick: str, text: str) -> None:
@@ -88,9 +65,9 @@ async def _say(served: Served, nick: str, text: str) -> None:
 async def _caught_up(page: Any, served: Served) -> None:
     table = served.hub.tables[("web", "#bazaar")]
     moves = str(table.moves_made)
-    await _expect(page.locator("#table")).to_have_attribute("data-moves", moves, timeout=TIMEOUT)
+    await expect(page.locator("#table")).to_have_attribute("data-moves", moves, timeout=TIMEOUT)
     # and drawn by the game's renderer, which the page loads by itself the first time (not the text)
-    await _expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
+    await expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
 
 
 async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: list[str]) -> None:
@@ -145,12 +122,12 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         nicks = ["alice"] + [f"p{i}" for i in range(2, n + 1)]
         await page.fill("#line", "/join")
         await page.press("#line", "Enter")
-        await _expect(page.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        await expect(page.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
         for nick in nicks[1:]:
             await _say(served, nick, "/join")
         await page.fill("#line", "/start")
         await page.press("#line", "Enter")
-        started = _expect(page.locator("#table"))
+        started = expect(page.locator("#table"))
         await started.not_to_have_attribute("data-moves", "", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
         seat = next(i for i, s in enumerate(table.players) if s.nick == "alice")
@@ -161,7 +138,7 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         mine = lambda t: seat in t.plugin.to_act(t.state)  # noqa: E731
         await _play_until([page, watcher], served, rng, mine, at_least=4 * n)
         await _caught_up(page, served)
-        await _expect(page.locator("button.move").first).to_be_visible()
+        await expect(page.locator("button.move").first).to_be_visible()
         await _check_everywhere(page, game, "my-turn", n, [*hand, "button.move"])
         await _play_until([page, watcher], served, rng, lambda t: not mine(t), at_least=1)
         await _caught_up(page, served)
@@ -180,8 +157,8 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
             await page.goto(served.url + "/")
         if not watched:
             await watcher.goto(served.url + "/watch/bazaar")
-        await _expect(page.locator(".result")).to_be_visible(timeout=TIMEOUT)
+        await expect(page.locator(".result")).to_be_visible(timeout=TIMEOUT)
         await _check_everywhere(page, game, "end", n, [".result", ".result-breakdown tr"])
-        await _expect(watcher.locator(".result")).to_be_visible(timeout=TIMEOUT)
+        await expect(watcher.locator(".result")).to_be_visible(timeout=TIMEOUT)
         assert not page.errors, page.errors
         assert not watcher.errors, watcher.errors  # the spectator's page

@@ -46,10 +46,7 @@ def test_take_my_seat_back_is_join_after_leaving_and_nothing_while_playing(tmp_p
 
 def test_the_clock_names_the_awaited_seat_and_its_deadline_on_the_table_clock(tmp_path: Path) -> None:
     d = _driver(tmp_path)
-    d.line("alice", "/join")
-    d.line("bob", "/join")
-    d.line("alice", "/start")
-    d.line("alice", "/clock 45s")
+    d.script("alice: /join", "bob: /join", "alice: /start", "alice: /clock 45s")
     seat = COUNT.to_act(d.table.state)[0]
     facts = clock(d.table)
     assert facts is not None and facts["seats"] == [seat] and facts["seconds"] == 45

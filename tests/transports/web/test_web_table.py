@@ -8,13 +8,13 @@ screenshots of each game's table at the start and at the end.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.webfixtures import Served, chromium, frames_in, player, serve
+from support.webfixtures import Served, frames_in, player, serve
+from support.webpage import button, expect, open_page, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -30,66 +30,31 @@ ROOM = "#bazaar"
 FAST = RateLimit(commands=10_000, per_seconds=1)
 
 
-@pytest.fixture
-async def browser():
-    async with chromium() as b:
-        yield b
-
-
-def _expect(locator: Any) -> Any:
-    from playwright.async_api import expect
-
-    return expect(locator)
-
-
 async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
     """A player's page in a browser context of its own (its own storage: another person)."""
-    context = await browser.new_context(viewport={"width": width, "height": height})
-    page = await context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    await page.goto(served.url + "/")
-    await page.fill("#nick-input", nick)
-    await page.press("#nick-input", "Enter")
-    await _expect(page.locator("#me-nick")).to_have_text(nick)
-    await _expect(page.locator("#line")).to_be_enabled()
+    page = await open_page(browser, served, size=(width, height))
+    await sign_in(page, nick)
     return page
-
-
-async def _click(page: Any, command: str) -> None:
-    await page.locator(f'#controls button[data-command="{command}"]').click()
-
-
-async def _type(page: Any, text: str) -> None:
-    await page.fill("#line", text)
-    await page.press("#line", "Enter")
-
-
-async def _shot(page: Any, name: str) -> None:
-    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        await page.screenshot(path=str(Path(folder) / name))
 
 
 async def _sit_and_start(host: Any, guest: Any, game: str | None = None) -> None:
     """Everything by clicking: choose the game, sit down, start."""
-    await _click(host, "/join")
-    await _expect(guest.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
+    await button(host, "/join").click()
+    await expect(guest.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
     if game is not None:
-        await _click(host, f"/new {game}")
-        await _expect(guest.locator("#turn")).to_contain_text(GAMES[game].title, timeout=TIMEOUT)
-    await _click(guest, "/join")
-    await _expect(host.locator("#table")).to_contain_text("Seat 2", timeout=TIMEOUT)
-    await _expect(host.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
-    await _click(host, "/start")
+        await button(host, f"/new {game}").click()
+        await expect(guest.locator("#turn")).to_contain_text(GAMES[game].title, timeout=TIMEOUT)
+    await button(guest, "/join").click()
+    await expect(host.locator("#table")).to_contain_text("Seat 2", timeout=TIMEOUT)
+    await expect(host.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
+    await button(host, "/start").click()
 
 
 async def _settled(served: Served, pages: list[Any]) -> Any:
     """Wait until every page shows the table's latest state; the table."""
     table = served.hub.tables[("web", ROOM)]
     for page in pages:
-        await _expect(page.locator("#table")).to_have_attribute(
+        await expect(page.locator("#table")).to_have_attribute(
             "data-moves", str(table.moves_made), timeout=TIMEOUT
         )
     return table
@@ -145,7 +110,7 @@ async def _pick_a_jaipur_move(page: Any, table: Any, command: str) -> str:
             for _ in range(n):
                 card = page.locator(f"{place} .jp-card.jp-{kind}:not([disabled])[aria-pressed='false']")
                 await card.first.click()
-    await _expect(page.locator("#command-preview")).to_have_text(command)
+    await expect(page.locator("#command-preview")).to_have_text(command)
     await page.locator("#play-picked").click()
     return command
 
@@ -162,15 +127,15 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         await _sit_and_start(alice, bob)
         table = await _settled(served, [alice, bob])
         pages = {"alice": alice, "bob": bob}
-        await _shot(alice, "jaipur-start.png")
+        await shot(alice, "jaipur-start.png")
         turn = 0
         commands: list[str] = []
         while table.running:
             seat = game.to_act(table.state)[0]
             page = pages[table.players[seat].nick]
             other = pages[table.players[1 - seat].nick]
-            await _expect(page.locator("#turn")).to_have_class("turn mine")
-            await _expect(other.locator("#turn")).not_to_have_class("turn mine")
+            await expect(page.locator("#turn")).to_have_class("turn mine")
+            await expect(other.locator("#turn")).not_to_have_class("turn mine")
             if turn % 10 == 0:  # each hand panel holds its own hand, never the other's
                 for index, who in enumerate(table.players):
                     mine = game.private_data(table.state, index)["hand"]
@@ -184,19 +149,19 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
         assert any(c.startswith("sell") for c in commands) and any(" give " in c for c in commands)
         assert any(c.startswith("take") and " give " not in c for c in commands)
         for page in (alice, bob):
-            await _expect(page.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
-            await _expect(page.locator("#table .result")).to_contain_text("★")
-            await _expect(page.locator("#table .jp-table")).to_be_visible()
+            await expect(page.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
+            await expect(page.locator("#table .result")).to_contain_text("★")
+            await expect(page.locator("#table .jp-table")).to_be_visible()
         await alice.locator("#tab-gamelog").click()
-        await _expect(alice.locator("#gamelogs")).to_contain_text("Round 1 is over")
-        await _shot(alice, "jaipur-end.png")
+        await expect(alice.locator("#gamelogs")).to_contain_text("Round 1 is over")
+        await shot(alice, "jaipur-end.png")
         # the result stays on the board, also after a reload, until the next /start
         await bob.reload()
-        await _expect(bob.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
-        await _click(alice, "/start")
+        await expect(bob.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
+        await button(alice, "/start").click()
         for page in (alice, bob):
-            await _expect(page.locator("#table .result")).to_have_count(0, timeout=TIMEOUT)
-            await _expect(page.locator("#turn")).not_to_contain_text("The game is over")
+            await expect(page.locator("#table .result")).to_have_count(0, timeout=TIMEOUT)
+            await expect(page.locator("#turn")).not_to_contain_text("The game is over")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
@@ -204,7 +169,7 @@ async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_pa
 async def _click_any_move(page: Any) -> None:
     """The first move the controls offer: a button, or the first entry of a list."""
     buttons = page.locator("#table button.move, #controls .verb-group:not(.jp-picker) button.move")
-    await _expect(buttons.first).to_be_visible(timeout=TIMEOUT)
+    await expect(buttons.first).to_be_visible(timeout=TIMEOUT)
     await buttons.first.click()
 
 
@@ -216,7 +181,7 @@ async def _few_turns_by_clicking(served: Served, name: str, alice: Any, bob: Any
     for _ in range(decisions):
         seat = game.to_act(table.state)[0]
         page = pages[table.players[seat].nick]
-        await _expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        await expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
         before = table.moves_made
         await _click_any_move(page)
         await _moved(served, before)
@@ -251,17 +216,17 @@ async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, 
         bob = await _open(browser, served, "bob")
         await _few_turns_by_clicking(served, name, alice, bob, 6)
         for page in (alice, bob):
-            await _expect(page.locator(f"#table {drawn}")).to_be_visible()
-        await _shot(alice, f"{name}-start.png")
+            await expect(page.locator(f"#table {drawn}")).to_be_visible()
+        await shot(alice, f"{name}-start.png")
         plan = _rest_of_the_game(served, 4)
         await _type_through_the_hub(served, plan[:-12])  # near the end: the board is still full
         await _settled(served, [alice, bob])
-        await _shot(alice, f"{name}-end.png")
+        await shot(alice, f"{name}-end.png")
         await _type_through_the_hub(served, plan[-12:])
         for page in (alice, bob):
-            await _expect(page.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
-            await _expect(page.locator(f"#table {drawn}")).to_be_visible()
-        await _shot(alice, f"{name}-over.png")
+            await expect(page.locator("#table .result")).to_contain_text("Game over", timeout=TIMEOUT)
+            await expect(page.locator(f"#table {drawn}")).to_be_visible()
+        await shot(alice, f"{name}-over.png")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
@@ -309,9 +274,9 @@ async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> N
         for _ in range(2):
             seat = game.to_act(table.state)[0]
             mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
-            await _expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
-            await _expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
-            await _expect(mine.locator(".room.my-turn")).to_have_count(1)
+            await expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
+            await expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
+            await expect(mine.locator(".room.my-turn")).to_have_count(1)
             before = table.moves_made
             await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
             await _moved(served, before)
@@ -329,14 +294,14 @@ async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_
         seat = game.to_act(table.state)[0]
         waiting = pages[table.players[1 - seat].nick]
         acting = pages[table.players[seat].nick]
-        await _type(waiting, "sell 2 spice")  # not their turn: refused
+        await type_line(waiting, "sell 2 spice")  # not their turn: refused
         # the refusal stands over the table, where the eye is, and not among the private lines
-        await _expect(waiting.locator("#feedback")).to_contain_text("not your turn", timeout=TIMEOUT)
-        await _expect(waiting.locator("#private-badge")).to_have_text("")
+        await expect(waiting.locator("#feedback")).to_contain_text("not your turn", timeout=TIMEOUT)
+        await expect(waiting.locator("#private-badge")).to_have_text("")
         assert "not your turn" not in await waiting.locator("#private").inner_text()
-        await _expect(waiting.locator("#logs")).to_contain_text("sell 2 spice")  # the author sees their line
-        await _type(waiting, "good luck")  # a chat line, to know the other page is up to date
-        await _expect(acting.locator("#logs")).to_contain_text("good luck", timeout=TIMEOUT)
+        await expect(waiting.locator("#logs")).to_contain_text("sell 2 spice")  # the author sees their line
+        await type_line(waiting, "good luck")  # a chat line, to know the other page is up to date
+        await expect(acting.locator("#logs")).to_contain_text("good luck", timeout=TIMEOUT)
         for place in ("#logs", "#gamelogs", "#private", "#table"):
             text = await acting.locator(place).inner_text()
             assert "sell 2 spice" not in text and "not your turn" not in text
@@ -356,14 +321,14 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
     ) as served:
         alice = await _open(browser, served, "alice", 390, 844)
         bob, _token = await player(served, "bob")
-        await _click(alice, "/join")
+        await button(alice, "/join").click()
         await bob.say(ROOM, "/join")
-        await _expect(alice.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
-        await _click(alice, "/start")
-        await _expect(alice.locator("#hand .jp-card").first).to_be_visible(timeout=TIMEOUT)
+        await expect(alice.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
+        await button(alice, "/start").click()
+        await expect(alice.locator("#hand .jp-card").first).to_be_visible(timeout=TIMEOUT)
         for n in range(300):
             await bob.say(ROOM, f"chat line {n} " + "words " * (n % 7))
-        await _expect(alice.locator("#logs")).to_contain_text("chat line 299", timeout=TIMEOUT)
+        await expect(alice.locator("#logs")).to_contain_text("chat line 299", timeout=TIMEOUT)
         # the chat is a drawer: 300 lines push nothing of the table away
         for place in ("#turn", "#table .jp-market"):
             box = await alice.locator(place).bounding_box()
@@ -374,7 +339,7 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
         log = alice.locator("#logs .log:not([hidden])")
         sizes = await log.evaluate("e => [e.scrollHeight, e.clientHeight, getComputedStyle(e).overflowY]")
         assert sizes[0] > sizes[1] and sizes[2] == "auto", sizes
-        await _shot(alice, "jaipur-phone.png")
+        await shot(alice, "jaipur-phone.png")
         assert not alice.errors, alice.errors
 
 
@@ -387,23 +352,23 @@ async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_l
         await _sit_and_start(alice, bob)
         table = await _settled(served, [alice, bob])
         seat = table.game_seat_of("a:alice")
-        await _type(alice, "/join #side")
-        await _expect(alice.locator("#room-title")).to_have_text("#side")
-        await _type(bob, "/join #side")
+        await type_line(alice, "/join #side")
+        await expect(alice.locator("#room-title")).to_have_text("#side")
+        await type_line(bob, "/join #side")
         await alice.locator(".room-name", has_text="#bazaar").click()
-        await _type(bob, "side news")  # bob's active room is #side now
+        await type_line(bob, "side news")  # bob's active room is #side now
         side_badge = alice.locator(".room", has_text="#side").locator(".badge")
-        await _expect(side_badge).to_have_text("1", timeout=TIMEOUT)
+        await expect(side_badge).to_have_text("1", timeout=TIMEOUT)
         await alice.locator(".room-name", has_text="#side").click()  # read it
-        await _expect(alice.locator("#logs")).to_contain_text("side news")
+        await expect(alice.locator("#logs")).to_contain_text("side news")
         await alice.locator(".room-name", has_text="#bazaar").click()
         await alice.reload()
-        await _expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
+        await expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
         hand = GAMES["jaipur"].private_data(table.state, seat)["hand"]
-        await _expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
-        await _expect(alice.locator("#table .jp-market")).to_be_visible()
-        await _expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
-        await _expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
+        await expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
+        await expect(alice.locator("#table .jp-market")).to_be_visible()
+        await expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
+        await expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
         assert not alice.errors, alice.errors
 
 
@@ -429,7 +394,7 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
         await _pick_a_jaipur_move(page, table, _jaipur_choice(table, 1))
         await _moved(served, before)
         await _settled(served, [alice, bob, watcher])
-        await _expect(watcher.locator("#table .jp-market .jp-card")).to_have_count(5)
+        await expect(watcher.locator("#table .jp-market .jp-card")).to_have_count(5)
         assert await watcher.locator("#hand-panel, #hand, #private").count() == 0
         assert frames, "the spectator got no frames"
         for payload in frames:
@@ -438,7 +403,7 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
                 assert frame["t"] not in ("tell", "mine", "echo")
                 if frame["t"] in ("view", "watching"):  # a partial view may leave ``you`` out
                     assert frame.get("view") is None or frame["view"].get("you") is None
-        await _shot(watcher, "jaipur-spectator.png")
+        await shot(watcher, "jaipur-spectator.png")
 
 
 async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
@@ -460,7 +425,7 @@ async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, 
         before = table.moves_made
         await page.keyboard.press("Enter")
         await _moved(served, before)
-        await _expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
+        await expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
 
 
 async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_clicking(
@@ -469,11 +434,11 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
     game = GAMES["jaipur"]
     async with serve(tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice = await _open(browser, served, "alice")
-        await _click(alice, "/join")
-        await _expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
-        await _type(alice, "/addbot hard")
-        await _expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
-        await _click(alice, "/start")
+        await button(alice, "/join").click()
+        await expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
+        await type_line(alice, "/addbot hard")
+        await expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
+        await button(alice, "/start").click()
         table = served.hub.tables[("web", ROOM)]
         await _moved(served, -1)  # the game has started
         game_id = table.game_id
@@ -488,12 +453,12 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
                 break
             assert game.to_act(table.state) == [mine], "the AI left alice waiting"
             await _settled(served, [alice])
-            await _expect(alice.locator("#turn")).to_have_class("turn mine")
+            await expect(alice.locator("#turn")).to_have_class("turn mine")
             before = table.moves_made
             await _pick_a_jaipur_move(alice, table, _jaipur_choice(table, turn))
             await _moved(served, before)
             turn += 1
-        await _expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
+        await expect(alice.locator("#turn")).to_contain_text("The game is over", timeout=TIMEOUT)
         assert any(m["author"] == "ai:hard" for m in served.hub.store.moves(game_id))
         assert not alice.errors, alice.errors
 
@@ -530,13 +495,13 @@ async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_mark
         took, gave = command.split(" give ")
         for page in pages.values():
             strip = page.locator("#table .jp-market .jp-taken.last-here .jp-took")
-            await _expect(strip).to_have_count(_cards_in(took.removeprefix("take ")))
+            await expect(strip).to_have_count(_cards_in(took.removeprefix("take ")))
             marked = page.locator("#table .jp-market .jp-card.jp-came.last-here")
             assert await marked.count() == _cards_in(gave), command
         # the other player sees it on their own turn: the shot of a phone on its turn with the move marked
         other = alice if nick == "bob" else bob
-        await _expect(other.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
-        await _shot(other, "jaipur-phone-last-move.png")
+        await expect(other.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        await shot(other, "jaipur-phone-last-move.png")
         # a plain take marks its one card; camels, one camel for all of them
         for want in ("take camels", "take "):
             pick = lambda cs, w=want: next((c for c in cs if c.startswith(w) and " give " not in c), None)  # noqa: E731
@@ -545,7 +510,7 @@ async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_mark
             kind = command.split()[-1]
             kind = "camel" if kind == "camels" else kind
             took = alice.locator("#table .jp-taken .jp-took")
-            await _expect(took).to_have_count(1)
+            await expect(took).to_have_count(1)
             assert "jp-" + kind in (await took.get_attribute("class") or "").split(), command
         assert table.running
         for page in pages.values():
@@ -577,21 +542,21 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
         supervisor = GAMES["yspahan"].public_data(table.state)["supervisor"]
         for page in (alice, bob):
             marked = page.locator("#table .ys-space.last-here")
-            await _expect(marked).to_have_count(1)
+            await expect(marked).to_have_count(1)
             assert await marked.get_attribute("data-space") == supervisor
-            await _expect(page.locator("#table .ys-shop.last-here")).to_have_count(0)
+            await expect(page.locator("#table .ys-shop.last-here")).to_have_count(0)
         placing = lambda cs: next((c for c in cs if c.startswith("place ")), None)  # noqa: E731
         _nick, command = await _play_via_hub(served, placing)
         await _settled(served, [alice, bob])
         souk = command.split()[1]
         for page in (alice, bob):
             shop = page.locator("#table .ys-souk .ys-shop.last-here")
-            await _expect(shop).to_have_count(1)
+            await expect(shop).to_have_count(1)
             assert "ys-cube" in (await shop.get_attribute("class") or "")  # the cube just put there
             line = page.locator("#table .ys-souk", has=page.locator(".ys-shop.last-here"))
             assert await line.get_attribute("data-souk") == souk, command
-            await _expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
-        await _shot(bob, "yspahan-phone-last-move.png")
+            await expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
+        await shot(bob, "yspahan-phone-last-move.png")
         for page in (alice, bob):
             assert not page.errors, page.errors
 
@@ -618,7 +583,7 @@ async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser:
         page = {"alice": alice, "bob": bob}[table.players[seat].nick]
         listed = page.locator('#controls select.move-list[aria-label="take moves"]')
         options = listed.locator("option")
-        await _expect(options).to_have_count(len(takes), timeout=TIMEOUT)
+        await expect(options).to_have_count(len(takes), timeout=TIMEOUT)
         assert [await o.get_attribute("value") for o in await options.all()] == takes
         await listed.select_option(takes[-1])
         before = table.moves_made

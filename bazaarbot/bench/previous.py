@@ -1,0 +1,70 @@
+"""The search as it was before each edge counted an iteration once: for paired matches, new against old.
+
+It differed in three ways: the descent added a visit to every node it selected
+from (beside the backup's), so inner edges counted their iterations twice; the
+exploration constant was tuned to that (0.7); and rollouts ran the level's full
+depth at every table size. The plugins' faster rules play the same moves, so
+only the search's choices differ. Only the benchmark plays it (``--vs previous``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from typing import Any
+
+from bazaarbot.ai.ismcts import Search
+from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
+from bazaarbot.ai.node import Node
+from bazaarbot.ai.rewards import final_rewards
+from bazaarbot.plugin import GamePlugin
+
+#: the policy name ``bench ai --level/--vs`` know it by
+PREVIOUS = "previous"
+
+#: the exploration constant the double counting was tuned with
+PREVIOUS_EXPLORATION = 0.7
+
+
+class PreviousSearch(Search):
+    """``Search`` with the double count, the old constant and the full rollout depth."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.depth = self.budget.depth
+
+    def iterate(self) -> None:
+        game = self.game
+        state = game.determinize(self.state, self.seat, self.rng)
+        node = self.root
+        path: list[tuple[Node, int]] = []
+        while True:
+            result = game.result(state)
+            if result is not None:
+                self._backprop(path, final_rewards(result, self.seats))
+                return
+            actors = game.to_act(state)
+            if not actors:
+                return
+            actor = actors[0]
+            actions = game.ai_actions(state, actor)
+            node.visits += 1  # the second count of an inner edge
+            action, child, expanded = self._select(node, state, actor, actions)
+            game.ai_play(state, actor, action)
+            path.append((child, actor))
+            node = child
+            if expanded:
+                break
+        self._backprop(path, self._rollout(state))
+
+
+def previous_action(
+    game: GamePlugin, state: Any, seat: int, rng: random.Random, levels: dict[str, Level] | None = None
+) -> Any:
+    """The previous ``hard`` search's action for ``seat`` (the level's iterations and cap)."""
+    actions = game.ai_actions(state, seat)
+    if len(actions) == 1:
+        return actions[0]
+    hard = (levels or DEFAULT_LEVELS).get("hard", DEFAULT_LEVELS["hard"])
+    budget = replace(hard.budget(), exploration=PREVIOUS_EXPLORATION)
+    return PreviousSearch(game, state, seat, budget, rng).best_action()

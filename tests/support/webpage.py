@@ -1,0 +1,67 @@
+"""The web page driver for the browser tests: a page of its own, signed in, typing, screenshots.
+
+Each page lives in a browser context of its own (its own localStorage: another
+person) and keeps the script errors it saw in ``page.errors``, so a test can
+assert the page never failed.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from support.webfixtures import Served
+
+TIMEOUT = 10_000  # ms: Playwright's waits
+
+
+def expect(locator: Any) -> Any:
+    """Playwright's ``expect``, imported only where a browser test runs."""
+    from playwright.async_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+async def open_page(
+    browser: Any, served: Served, path: str = "/", size: tuple[int, int] = (1280, 800), console: bool = False
+) -> Any:
+    """``path`` of ``served`` at ``size``; script errors (and console ones with ``console``) in ``errors``."""
+    width, height = size
+    context = await browser.new_context(viewport={"width": width, "height": height})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    if console:
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    await page.goto(served.url + path)
+    return page
+
+
+async def sign_in(page: Any, nick: str, timeout: float | None = None, ready: bool = True) -> None:
+    """Give ``nick`` on the welcome form; with ``ready``, wait until the command line takes input."""
+    await page.fill("#nick-input", nick)
+    await page.press("#nick-input", "Enter")
+    await expect(page.locator("#me-nick")).to_have_text(nick, timeout=timeout)
+    if ready:
+        await expect(page.locator("#line")).to_be_enabled()
+
+
+async def type_line(page: Any, text: str) -> None:
+    """Type ``text`` into the command line and send it."""
+    await page.fill("#line", text)
+    await page.press("#line", "Enter")
+
+
+def button(page: Any, command: str) -> Any:
+    """The control button that sends ``command``."""
+    return page.locator(f'#controls button[data-command="{command}"]')
+
+
+async def shot(page: Any, name: str) -> None:
+    """A screenshot into $BAZAARBOT_SCREENSHOTS, where that is set."""
+    folder = os.environ.get("BAZAARBOT_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        await page.screenshot(path=str(Path(folder) / name))
