@@ -1,7 +1,5 @@
 """A channel's regulars are not flooded: AI turns are one line, boards short (a real ngircd)."""
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import asyncio
@@ -10,15 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import (
-    IrcServer,
-    RawClient,
-    closing,
-    ircserver,
-    network_settings,
-    start_bot,
-    wait_until,
-)
+from support.ircserver import IrcServer, RawClient, network_settings, start_bot, wait_until
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub.hub import Hub
