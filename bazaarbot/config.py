@@ -172,6 +172,8 @@ class IrcNetwork:
     language: str | None = None
     #: channel -> its language, overriding ``language``
     channel_languages: dict[str, str] = field(default_factory=dict)
+    #: ``/invite bazaarbot #channel`` makes the bot join (and rejoin after restarts) until it is kicked
+    accept_invites: bool = False
 
 
 @dataclass(frozen=True)
@@ -487,9 +489,13 @@ def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple
             raise ConfigError(f"{where} needs a password or an access_token")
         rooms = _strings(a, where, "rooms")
         for room in rooms:
-            if not room.startswith(("#", "!")) or ":" not in room:
+            # an alias names its server; a room ID does only up to room version 11 (``!id:server``),
+            # later versions' IDs are the create event's hash alone (``!0PsNqDUd...``)
+            alias = room.startswith("#") and ":" in room[2:]
+            room_id = room.startswith("!") and len(room) > 1 and " " not in room
+            if not (alias or room_id):
                 raise ConfigError(
-                    f"{where}.rooms: {room!r} must be a room alias (#room:server) or ID (!id:server)"
+                    f"{where}.rooms: {room!r} must be a room alias (#room:server) or ID (!id:server or !id)"
                 )
         admins = _strings(a, where, "admins")
         for admin in admins:
@@ -660,6 +666,7 @@ def parse_config(data: dict[str, Any]) -> Config:
                 turn_seconds=_turn_seconds(n, where, None),
                 language=_language(n, where),
                 channel_languages=_channel_languages(n, where),
+                accept_invites=_take(n, where, "accept_invites", bool, False),
             )
         )
     matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})

@@ -79,6 +79,12 @@ class Say:
     board: bool = False
     #: who asked for a listing (None: nobody in particular)
     asked_by: User | None = None
+    #: the nicks the line is meant to alert (their turn, their game starts or ends): a transport whose
+    #: clients only notify on a mention (Matrix) mentions them; others may leave it (IRC highlights names)
+    mentions: tuple[str, ...] = ()
+    #: the line tells of an AI's turn: a transport short of lines (IRC) may join the lines of one AI
+    #: turn, and of AI turns that wait together, into one
+    ai_turn: bool = False
     #: the nick of the seat this line is about (time is up for them): a page shows it to them in view
     about: str | None = None
 
@@ -104,6 +110,9 @@ class Tell:
     #: the channel whose game this line shows the reader's private view of (their hand again), if
     #: it is one: a transport that draws the hand itself need not render the view to tell
     hand_of: str | None = None
+    #: the line wants the reader's attention (their turn, their clock running out): a transport whose
+    #: clients stay quiet for a bot's notices (Matrix) sends it as a message that notifies
+    ping: bool = False
     #: news of the reader's own seat they must not miss (the clock's reminder): a page shows it in view
     urgent: bool = False
 

@@ -110,6 +110,21 @@ def test_tables_defaults_pause_a_week_before_abandoning_and_the_example_shows_th
         parse_config({"tables": {"turn_seconds": 15 * 86400}})
 
 
+@pytest.mark.parametrize(
+    "room", ["#bazaar:example.org", "!abc:example.org", "!0PsNqDUd1ihoEN7SKbl8B_GGoHYWG0lAo-IsFhk4sXw"]
+)
+def test_matrix_rooms_of_every_room_version_are_accepted(room: str) -> None:
+    account = {"homeserver": "https://m.org", "user_id": "@b:m.org", "password": "x", "rooms": [room]}
+    assert parse_config({"matrix": {"accounts": [account]}}).matrix[0].rooms == (room,)
+
+
+@pytest.mark.parametrize("room", ["bazaar", "#bazaar", "!", "! x"])
+def test_a_matrix_room_that_is_neither_alias_nor_id_is_refused(room: str) -> None:
+    account = {"homeserver": "https://m.org", "user_id": "@b:m.org", "password": "x", "rooms": [room]}
+    with pytest.raises(ConfigError, match="must be a room alias"):
+        parse_config({"matrix": {"accounts": [account]}})
+
+
 def test_a_postgres_store_is_named_by_url_and_a_file_path_there_is_refused():
     store = parse_config({"store": {"url": "postgresql://bot@db/bazaarbot", "lease_seconds": 3}}).store
     assert (store.url, store.lease_seconds) == ("postgresql://bot@db/bazaarbot", 3.0)

@@ -57,7 +57,9 @@ class CommandHost(Protocol):
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         """A refusal when sitting down at ``table`` would put ``user`` at too many tables, else None."""
 
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
+    def claim_seat(
+        self, network: str, user: User, args: tuple[str, ...], public: bool = False
+    ) -> list[Outgoing]:
         """``/claim CODE``: move the seat the one-time code was made for to ``user``."""
 
 
@@ -98,7 +100,10 @@ class Context:
         """
         if self.channel is None:
             return Tell(self.network, self.nick, text)
-        return Say(self.network, self.channel, text, listing=True, board=board, asked_by=self.user)
+        colors = self.table.colors if self.table is not None else False  # a board as its moves are shown
+        return Say(
+            self.network, self.channel, text, listing=True, board=board, asked_by=self.user, colors=colors
+        )
 
     def tell(self, text: str, listing: bool = False) -> Tell:
         """A private answer to the speaker, in their language."""

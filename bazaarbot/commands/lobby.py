@@ -49,7 +49,7 @@ def join(ctx: Context) -> list[Outgoing]:
     ),
 )
 def claim(ctx: Context) -> list[Outgoing]:
-    return ctx.host.claim_seat(ctx.network, ctx.user, ctx.args)
+    return ctx.host.claim_seat(ctx.network, ctx.user, ctx.args, public=ctx.channel is not None)
 
 
 @command(

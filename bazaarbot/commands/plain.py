@@ -2,8 +2,8 @@
 
 In an IRC query window a leading ``/`` is the client's own and ``!`` is no
 habit, so in a private line to the bot ``more``, ``hand``, ``board``, ``moves``
-and ``help`` mean the command of that name. During a game a seated player may
-say all of them but ``more`` plainly in the channel too (``more`` is chatter
+and ``help`` mean the command of that name, and ``claim CODE`` claims a seat.
+During a game a seated player may say all of them but ``more`` plainly in the channel too (``more`` is chatter
 there). A word the game takes as a move is always a move.
 """
 
@@ -19,6 +19,11 @@ PLAIN_WORD_COMMANDS = frozenset({"help", "moves", "hand", "board"}) | PLAIN_WORD
 #: words that mean their command in a private line to the bot, from anybody
 PRIVATE_WORD_COMMANDS = PLAIN_WORD_COMMANDS | {"more"} | {names["more"] for names in LOCAL_NAMES.values()}
 
+#: words that mean their command in a private line when followed by exactly one word: ``claim CODE``
+PRIVATE_WORDS_WITH_ONE_ARGUMENT = frozenset({"claim"}) | {
+    names["claim"] for names in LOCAL_NAMES.values() if "claim" in names
+}
+
 
 def plain_command(words: list[str], private: bool, playing: bool) -> Command | None:
     """The command a line of plain words names (not a move), or None when it is no such word."""
@@ -27,4 +32,6 @@ def plain_command(words: list[str], private: bool, playing: bool) -> Command | N
     first = words[0].lower()
     if (private and first in PRIVATE_WORD_COMMANDS) or (playing and first in PLAIN_WORD_COMMANDS):
         return Command(first, tuple(words[1:]))  # an alias (hilfe, mano) is looked up when dispatched
+    if private and first in PRIVATE_WORDS_WITH_ONE_ARGUMENT and len(words) == 2:
+        return Command(first, (words[1],))
     return None

@@ -527,8 +527,10 @@ class Hub:
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         return self.services.seat_limit_refusal(network, user, table)
 
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
-        return self.identity.claim_seat(network, user, args)
+    def claim_seat(
+        self, network: str, user: User, args: tuple[str, ...], public: bool = False
+    ) -> list[Outgoing]:
+        return self.identity.claim_seat(network, user, args, public)
 
     async def user_renamed(self, network: str, old: User, new: User) -> None:
         await self.identity.user_renamed(network, old, new)
@@ -568,6 +570,9 @@ class Hub:
 
     def public_board(self, network: str, channel: str) -> str | None:
         return self.views.public_board(network, channel)
+
+    def game_id(self, network: str, channel: str) -> int | None:
+        return self.views.game_id(network, channel)
 
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         return self.views.table_view(network, channel, key)

@@ -54,8 +54,13 @@ class IdentityEvents:
     returns: Returns
     hub: HubActions
 
-    def claim_seat(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
-        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address."""
+    def claim_seat(
+        self, network: str, user: User, args: tuple[str, ...], public: bool = False
+    ) -> list[Outgoing]:
+        """``/claim CODE``: the one-time code told at /join moves a seat to its owner's new address.
+
+        A code said in a channel (``public``) is everybody's: if it still works after this claim,
+        it is replaced at once and its owner told the new one privately."""
         if len(args) != 1:
             return [Tell(network, user.nick, _("Use /claim <code>, the code I told you when you sat down."))]
         owner = self.codes.owner(network, args[0])
@@ -65,7 +70,20 @@ class IdentityEvents:
         out, old_key = table.claim_seat(self.hub.actor(network, user), args[0])
         if old_key is not None:
             self.leaves.cancel(network, old_key)
+        if public:
+            out += self._replace_public_code(network, user, args[0])
         return out
+
+    def _replace_public_code(self, network: str, user: User, code: str) -> list[Outgoing]:
+        """A seat code said in a channel: still valid, it is replaced and its owner told privately;
+        used up by the claim, its claimant is told to say the next one privately."""
+        owner = self.codes.owner(network, code)
+        table = self.tables.get((network, owner[0])) if owner else None
+        if owner is None or table is None:
+            return [
+                Tell(network, user.nick, _("A seat code said in a channel is public: say /claim privately."))
+            ]
+        return table.replace_code(owner[1])
 
     async def user_renamed(self, network: str, old: User, new: User) -> None:
         """A nick change: every seat bound to the old identity follows it."""

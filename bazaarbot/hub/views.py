@@ -95,6 +95,11 @@ class TransportViews:
             return None
         return (table.game_id, table.moves_made, self.commit.changes.get(table, 0))
 
+    def game_id(self, network: str, channel: str) -> int | None:
+        """The ID of the game running in a channel (a transport keeps one board message per game)."""
+        table = self.tables.get((network, channel.lower()))
+        return table.game_id if table is not None and table.running else None
+
     def public_board(self, network: str, channel: str) -> str | None:
         """The public board of the game running in a channel (for a transport's board pane), else None."""
         table = self.tables.get((network, channel.lower()))

@@ -8,7 +8,7 @@ that arrives after a reset, the game's end or a seat taken back is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
@@ -125,8 +125,8 @@ class AiSeats(Views):
         if not fresh:
             return []
         seat = self.players[decision.seat]
-        out = [self.say(announce)] if announce else []
-        return out + self.play(decision.seat, ai_author(decision.level), command, seat.nick)
+        out = [replace(self.say(announce), ai_turn=True)] if announce else []
+        return out + self.play(decision.seat, ai_author(decision.level), command, seat.nick, ai_turn=True)
 
     def decides_for_person(self, decision: Decision) -> bool:
         """A timed-out person's decision that the AI plays once (the seat stays theirs)."""

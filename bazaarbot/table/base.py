@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bazaarbot.i18n import _, language, localized_text
@@ -109,8 +109,15 @@ class TableBase(ABC):
     def running(self) -> bool:
         return self.state is not None
 
-    def say(self, text: str, about: str | None = None) -> Say:
-        return Say(self.network, self.channel, text, colors=self.colors, about=about)
+    def say(self, text: str, mentions: tuple[str, ...] = (), about: str | None = None) -> Say:
+        """A channel line; ``mentions``: the nicks it is meant to alert (see ``Say.mentions``);
+        ``about``: the nick of the seat it is about (see ``Say.about``)."""
+        return Say(self.network, self.channel, text, colors=self.colors, mentions=mentions, about=about)
+
+    def people_nicks(self, seats: Iterable[int] | None = None) -> tuple[str, ...]:
+        """The nicks of the game's seats played by a person (all, or those of ``seats``), for a mention."""
+        indexes = range(len(self.players)) if seats is None else seats
+        return tuple(self.players[i].nick for i in indexes if self.players[i].has_person)
 
     def tell(
         self,
@@ -120,6 +127,7 @@ class TableBase(ABC):
         key: str | None = None,
         commands: bool = False,
         hand: bool = False,
+        ping: bool = False,
         urgent: bool = False,
     ) -> Tell:
         """A private line in its reader's language; with ``key`` only for that identity.
@@ -135,6 +143,7 @@ class TableBase(ABC):
             key=key,
             commands=commands,
             hand_of=self.channel if hand else None,
+            ping=ping,
             urgent=urgent,
         )
 
@@ -176,13 +185,13 @@ class TableBase(ABC):
         if self.on_change is not None:
             self.on_change(self)
 
-    def tell_seat(self, index: int, text: str, hand: bool = False) -> list[Outgoing]:
+    def tell_seat(self, index: int, text: str, hand: bool = False, ping: bool = False) -> list[Outgoing]:
         """A private line for the person who plays game seat ``index``; nothing while an AI plays it.
 
         ``hand``: the line is that seat's private view.
         """
         seat = self.players[index]
-        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key, hand=hand)]
+        return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key, hand=hand, ping=ping)]
 
     def seat_of(self, key: str) -> Seat | None:
         return next((s for s in self.seats if s.key == key), None)

@@ -273,6 +273,7 @@ class Clock(Presence):
                         self.players[i].nick,
                         line.format(channel=self.channel, left=left),
                         key=self.players[i].key,  # a reminder for the player, not for a nick-taker
+                        ping=True,
                         urgent=True,
                     )
                 )
@@ -293,6 +294,7 @@ class Clock(Presence):
                 _("Your move at {channel}: /moves lists what you can do; {time} left.").format(
                     channel=self.channel, time=say_duration(seconds)
                 ),
+                ping=True,
             )
         return out
 

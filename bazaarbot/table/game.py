@@ -98,7 +98,7 @@ class RunningGame(AiSeats):
         # three channel lines at most: who plays, the board in brief, whose turn (the rest is /board)
         started = _("{game} starts: {names}.").format(game=plugin.title, names=names)
         out: list[Outgoing] = [
-            self.say(started + " " + _("/board shows the whole table.")),
+            self.say(started + " " + _("/board shows the whole table."), mentions=self.people_nicks()),
             self.say(plugin.brief_board(self.state)),
         ]
         for index in range(len(self.players)):
@@ -123,10 +123,14 @@ class RunningGame(AiSeats):
         self.timeouts.pop(seat, None)
         return back + self.play(seat, actor.user.key, text, nick)
 
-    def play(self, seat: int, author: str, text: str, answer_to: str) -> list[Outgoing]:
+    def play(
+        self, seat: int, author: str, text: str, answer_to: str, ai_turn: bool = False
+    ) -> list[Outgoing]:
         """Play ``text`` for ``seat`` (a person's or an AI's command): record it, then say what happened.
 
-        ``author`` is the identity written to the move log; a refusal is told to ``answer_to``.
+        ``author`` is the identity written to the move log; a refusal is told to ``answer_to``;
+        ``ai_turn``: the game's lines tell of an AI's turn (``Say.ai_turn``; the end of a game is
+        said on lines of its own).
         """
         plugin = self.plugin
         before = [self.view_of(i) for i in range(len(self.players))]
@@ -155,7 +159,15 @@ class RunningGame(AiSeats):
         self.undo_point = None
         if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
             self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
-        out: list[Outgoing] = [self.say(line) for line in outcome.public]
+        out: list[Outgoing] = [replace(self.say(line), ai_turn=ai_turn) for line in outcome.public]
+        if out and plugin.result(self.state) is None:
+            # a game's last public line says whose turn it is: it alerts the people now to act,
+            # not the one still playing their own turn
+            waiting = [i for i in plugin.to_act(self.state) if i != seat]
+            if waiting:
+                out[-1] = replace(
+                    self.say(outcome.public[-1], mentions=self.people_nicks(waiting)), ai_turn=ai_turn
+                )
         for index, lines in outcome.private.items():
             for line in lines:
                 out += self.tell_seat(index, line)
@@ -253,7 +265,7 @@ class RunningGame(AiSeats):
         )
         if result.detail:
             line += " " + result.detail
-        out = [self.say(line)]
+        out = [self.say(line, mentions=self.people_nicks())]
         game_id = self.game_id
         out += self._end_game("finished", "", result)
         if self.after_game is not None and game_id is not None:

@@ -65,6 +65,25 @@ class Lobby(Clock):
                 )
             ]
         plugin = self.games[name]
+        too_many = self._too_many_for(plugin.max_players, joining=self.seat_of(actor.user.key) is None)
+        if too_many:
+            return [
+                self.tell(
+                    nick,
+                    ngettext(
+                        "{game} takes at most {hi} player and {n} would sit here: "
+                        "{who} must leave first (/leave, or /kick by the host).",
+                        "{game} takes at most {hi} players and {n} would sit here: "
+                        "{who} must leave first (/leave, or /kick by the host).",
+                        plugin.max_players,
+                    ).format(
+                        game=plugin.title,
+                        hi=plugin.max_players,
+                        n=len(self.seats) + (self.seat_of(actor.user.key) is None),
+                        who=", ".join(seat.nick for seat in too_many),
+                    ),
+                )
+            ]
         options: dict[str, Any] = {}
         known_options = {o.name: o for o in (*plugin.options, *TABLE_OPTIONS)}
         for arg in args[1:]:
@@ -99,6 +118,14 @@ class Lobby(Clock):
         else:
             self.save_lobby()
         return out
+
+    def _too_many_for(self, most: int, joining: bool) -> list[Seat]:
+        """The seats that would have to go for a game of at most ``most`` players (AIs named first)."""
+        excess = len(self.seats) + joining - most
+        if excess <= 0:
+            return []
+        beyond = sorted(self.seats, key=lambda seat: (not seat.is_bot, -seat.number))
+        return sorted(beyond[:excess], key=lambda seat: seat.number)
 
     def join(self, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
         user = actor.user
@@ -256,6 +283,11 @@ class Lobby(Clock):
             self.seats.remove(seat)
         if index is None:  # a seat the person keeps in the game (an AI stands in) keeps its code
             self.codes.forget(self.network, self.channel, key)
+        if not self.running and self.seats and all(s.is_bot for s in self.seats):
+            # the last person left the lobby: the AIs they seated leave with them
+            ais = ", ".join(s.nick for s in self.seats)
+            self.seats.clear()
+            out.append(self.say(_("Nobody is left to play with {ais}, so they leave too.").format(ais=ais)))
         if index is not None and self.players[index].has_person:
             out += self._seat_left(index)
         out += self._pass_host()
@@ -416,6 +448,18 @@ class Lobby(Clock):
         return _(
             "If you come back from another address, tell me /claim {code} to take this seat back."
         ).format(code=code)
+
+    def replace_code(self, key: str) -> list[Outgoing]:
+        """The seat code of ``key`` was said in public: a new one, told to the seat's person privately."""
+        seat = self.seat_of(key)
+        index = self.game_seat_of(key) if self.running else None
+        nick = seat.nick if seat is not None else self.players[index].nick if index is not None else None
+        if nick is None:
+            return []
+        note = _("Your seat code for {channel} was said in a channel, so it no longer works.").format(
+            channel=self.channel
+        )
+        return [self.tell(nick, note + " " + self._code_line(key), key=key)]
 
     def claim_seat(self, actor: Actor, code: str) -> tuple[list[Outgoing], str | None]:
         """Move the seat a one-time code was made for to the actor; (messages, the seat's old identity)."""

@@ -74,6 +74,9 @@ class HubPort(Protocol):
     def board_version(self, network: str, channel: str) -> object:
         """A value that changes whenever the channel's board may have changed (render only then)."""
 
+    def game_id(self, network: str, channel: str) -> int | None:
+        """The ID of the game running in a channel (a new one each game), else None."""
+
     def private_view(self, network: str, channel: str, key: str) -> str | None:
         """The private view of the player ``key`` in the channel's running game, else None."""
 

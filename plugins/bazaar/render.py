@@ -15,6 +15,8 @@ from .words import said, w
 
 #: keep every line of the board below this many characters (IRC allows about 400 bytes)
 MAX_LINE = 250
+#: the players' line is longer: six players and their stones still fit one IRC line
+PLAYERS_LINE = 360
 
 
 def group(counts: Sequence[int]) -> str:
@@ -78,12 +80,12 @@ def status(s: BazaarState) -> str:
     return _("{who} to move: draw, or trade {shown}.").format(who=who, shown=shown)
 
 
-def _pack(head: str, parts: list[str], sep: str = " | ") -> list[str]:
-    """``head`` and the parts joined by ``sep``, in as few lines under MAX_LINE as possible."""
+def _pack(head: str, parts: list[str], sep: str = " | ", width: int = MAX_LINE) -> list[str]:
+    """``head`` and the parts joined by ``sep``, in as few lines under ``width`` as possible."""
     lines: list[str] = []
     current = head + " " + parts[0] if parts else head
     for part in parts[1:]:
-        if len(current) + len(sep) + len(part) > MAX_LINE:
+        if len(current) + len(sep) + len(part) > width:
             lines.append(current)
             current = part
         else:
@@ -123,8 +125,8 @@ def board(s: BazaarState) -> str:
         rules.append(_("hand limit {n}").format(n=s.hand_limit))
     if s.bank is not None:
         rules.append(_("bank: {stones}").format(stones=col.stones(s.bank, ", ")))
-    if rules:
-        lines.append(_("Classic rules: {rules}.").format(rules="; ".join(rules)))
+    if rules:  # on the first line: a board is six lines at most
+        lines[0] += " " + _("Classic rules: {rules}.").format(rules="; ".join(rules))
     half = (len(s.rows) + 1) // 2
     head = _("Exchange ('trade N' gives the left side, 'trade N back' the right):")
     lines.append(head + " " + "; ".join(row_text(i, s.rows[i]) for i in range(half)))
@@ -139,8 +141,10 @@ def board(s: BazaarState) -> str:
             )
         else:
             fields.append(_("{f}) sold out").format(f=f + 1))
-    lines.extend(_pack(_("Fields:"), fields))
-    lines.extend(_pack(_("Players:"), [player_text(s, seat) for seat in range(s.n)]))
+    # what is for sale beside its prices, on the first line (a board is six lines at most)
+    lines[0] += " " + _("Fields:") + " " + " | ".join(fields)
+    # the players on one line as long as one chat line holds them (a board is six lines at most)
+    lines.extend(_pack(_("Players:"), [player_text(s, seat) for seat in range(s.n)], width=PLAYERS_LINE))
     lines.append(_("Now: {status}").format(status=status(s)))
     return "\n".join(lines)
 

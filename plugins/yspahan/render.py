@@ -10,6 +10,7 @@ from bazaarbot.i18n import _, language, ngettext
 from .board import (
     ARM_SPACES,
     ARMS,
+    CROSSING,
     FIELD_NAMES,
     NB_SOUKS,
     SHOP_INTERIOR,
@@ -188,27 +189,47 @@ def cards_line(st: State) -> str:
     return _("Cards: {pile}; discards, oldest first: {shown}.").format(pile=pile, shown=shown)
 
 
+def road_drawing(st: State) -> str:
+    """The cross-shaped road in one line, the supervisor a ``*`` on his space: west to east through the
+    crossing ``X``, then the north and south arms from the crossing outwards (a space is a ``-``)."""
+
+    def arm(index: int, outwards: bool = True) -> str:
+        spaces = ARM_SPACES[index] if outwards else list(reversed(ARM_SPACES[index]))
+        return "".join("*" if space == st.sup else "-" for space in spaces)
+
+    crossing = "*" if st.sup == CROSSING else "X"
+    (_w, west, west_length), (_e, east, east_length), (_n, north, north_length), (_s, south, south_length) = (
+        ARMS
+    )
+    return _("Road {west}-{east}: {across}; {north}: X{north_arm}; {south}: X{south_arm}.").format(
+        west=f"{west}{west_length}",
+        east=f"{east}{east_length}",
+        across=arm(0, outwards=False) + crossing + arm(1),
+        north=f"{north}1-{north}{north_length}",
+        north_arm=arm(2),
+        south=f"{south}1-{south}{south_length}",
+        south_arm=arm(3),
+    )
+
+
 def board(st: State) -> str:
-    """The whole city in a few lines: time, tower, souks, road, caravan, players."""
+    """The whole city in six lines at most: time, tower and turns; the souks in two lines; the road
+    drawn with the supervisor, the caravan and the cards; the players; whose turn it is."""
     lines = []
     if st.phase == P_END:
         lines.append(_("Yspahan - game over after week {w}.").format(w=st.week))
     else:
         start = st.players[st.start]
-        lines.append(
-            _("Yspahan - week {w}/3, day {d}/7, start player {s}.").format(w=st.week, d=st.day, s=start)
-        )
+        head = _("Yspahan - week {w}/3, day {d}/7, start player {s}.").format(w=st.week, d=st.day, s=start)
         tower = _("not rolled yet") if st.phase == P_ROLL else tower_text(st)
-        lines.append(_("Tower: {t}.").format(t=tower))
-        lines.append(turn_order_line(st))
-    for nb in range(4):
-        souks = " | ".join(_souk(st, s) for s in NB_SOUKS[nb])
-        lines.append(f"{neighbourhood_name(nb)}: {souks}")
+        lines.append(" ".join([head, _("Tower: {t}.").format(t=tower), turn_order_line(st)]))
+    neighbourhoods = [
+        f"{neighbourhood_name(nb)}: " + " | ".join(_souk(st, s) for s in NB_SOUKS[nb]) for nb in range(4)
+    ]
+    lines += [" \u00b7 ".join(neighbourhoods[0:2]), " \u00b7 ".join(neighbourhoods[2:4])]
     near = [souk_word(SHOP_SOUK[sh]) for sh in SPACE_SHOPS[st.sup]]
-    lines.append(
-        _("Supervisor at {space}{near}. Road map: /rules yspahan.").format(
-            space=SPACE_NAMES[st.sup], near=" (" + ", ".join(near) + ")" if near else ""
-        )
+    supervisor = _("Supervisor at {space}{near}.").format(
+        space=SPACE_NAMES[st.sup], near=" (" + ", ".join(near) + ")" if near else ""
     )
     if st.caravan:
         per = st.per_row
@@ -219,25 +240,24 @@ def board(st: State) -> str:
                 rows.append(_("row {r}: {who}").format(r=r + 1, who=" ".join(st.players[q] for q in cubes)))
         pts = caravan_scores(st)
         worth = ", ".join(f"{st.players[q]} {pts[q]}" for q in range(st.n) if pts[q])
-        lines.append(
-            _("Caravan {k}/{cap}: {rows} (worth now: {worth}).").format(
-                k=len(st.caravan), cap=st.cap, rows="; ".join(rows), worth=worth
-            )
+        caravan = _("Caravan {k}/{cap}: {rows} (worth now: {worth}).").format(
+            k=len(st.caravan), cap=st.cap, rows="; ".join(rows), worth=worth
         )
     else:
-        lines.append(_("Caravan 0/{cap}: empty.").format(cap=st.cap))
-    lines.append(cards_line(st))
-    for p in range(st.n):
-        lines.append(
-            _("{name}: {score}, {gold} gold, {camels}, {cards}, {b}.").format(
-                name=st.players[p],
-                score=ngettext("{n} point", "{n} points", st.score[p]).format(n=st.score[p]),
-                gold=st.gold[p],
-                camels=ngettext("{n} camel", "{n} camels", st.camels[p]).format(n=st.camels[p]),
-                cards=ngettext("{n} card", "{n} cards", len(st.hands[p])).format(n=len(st.hands[p])),
-                b=_buildings(st, p),
-            )
+        caravan = _("Caravan 0/{cap}: empty.").format(cap=st.cap)
+    lines.append(" ".join([road_drawing(st), supervisor, caravan, cards_line(st)]))
+    players = [
+        _("{name}: {score}, {gold} gold, {camels}, {cards}, {b}.").format(
+            name=st.players[p],
+            score=ngettext("{n} point", "{n} points", st.score[p]).format(n=st.score[p]),
+            gold=st.gold[p],
+            camels=ngettext("{n} camel", "{n} camels", st.camels[p]).format(n=st.camels[p]),
+            cards=ngettext("{n} card", "{n} cards", len(st.hands[p])).format(n=len(st.hands[p])),
+            b=_buildings(st, p),
         )
+        for p in range(st.n)
+    ]
+    lines.append(" | ".join(players))
     if st.phase != P_END:
         lines.append(_("Now: {s}").format(s=status(st)))
     return "\n".join(lines)

@@ -379,3 +379,31 @@ def test_games_rules_and_help(bot):
     assert "/join" in text(bot.line("alice", "/help"))
     assert "sit down" in text(bot.line("alice", "/help join"))
     assert "add 1" in text(bot.line("alice", "/help moves"))
+
+
+def test_the_game_cannot_change_to_one_that_seats_fewer_than_are_seated(tmp_path):
+    from bazaarbot.registry import discover
+    from plugins.jaipur import GAME as JAIPUR
+
+    bot = Driver(tmp_path / "bot.sqlite", games={"bazaar": discover()["bazaar"], "jaipur": JAIPUR})
+    bot.line("alice", "/new bazaar")
+    bot.line("bob", "/join")
+    bot.line("alice", "/addbot easy")
+    out = bot.line("alice", "/new jaipur")
+    assert told(out, "alice") == [
+        "Jaipur takes at most 2 players and 3 would sit here: AI:easy must leave first"
+        " (/leave, or /kick by the host)."
+    ]
+    assert bot.table.game_name == "bazaar", "nothing changed"
+    out = bot.line("carol", "/new jaipur")
+    assert bot.table.game_name == "bazaar"
+
+
+def test_when_the_last_person_leaves_a_lobby_its_ais_leave_with_them(bot):
+    bot.line("alice", "/join")
+    bot.line("alice", "/addbot easy")
+    out = bot.line("alice", "/leave")
+    assert "Nobody is left to play with AI:easy, so they leave too." in said(out)
+    assert seated(bot) == []
+    bot.line("bob", "/new count")
+    assert seated(bot) == ["bob"], "the next person opens a table without a /join of the AIs' table"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from support.botdriver import NETWORK, Driver, said, told
+from support.botdriver import NETWORK, Driver, said, text, told
 
 from bazaarbot.config import AdminPolicy, BotSettings, RateLimit, parse_config
 from bazaarbot.messages import Tell, User
@@ -107,9 +107,9 @@ def test_a_seat_code_for_ones_own_seat_or_when_seated_already_is_refused(store_t
     bot = Driver(store_target)
     code = re.search(r"/claim (\w+)", told(bot.line("alice", "/join", **ALICE))[0])
     assert code
-    assert told(bot.line("alice", f"/claim {code.group(1)}", **ALICE)) == ["That seat is yours already."]
+    assert told(bot.dm("alice", f"/claim {code.group(1)}", **ALICE)) == ["That seat is yours already."]
     bot.line("alice", "/join", **ALICE_ELSEWHERE)  # sat down again from the new address
-    assert told(bot.line("alice", f"/claim {code.group(1)}", **ALICE_ELSEWHERE)) == [
+    assert told(bot.dm("alice", f"/claim {code.group(1)}", **ALICE_ELSEWHERE)) == [
         "You already sit at #t; /leave that seat first."
     ]
 
@@ -186,3 +186,26 @@ def test_a_seat_the_ai_plays_after_its_owner_left_is_claimed_back_with_the_code(
     assert "alice takes seat 1 back." in said(out)
     assert bot.table.players[0].ai is None and bot.table.players[0].key == "m:alice!~a@cafe.example"
     assert any(line.startswith("Your secret") for line in told(out, "alice"))
+
+
+def test_claim_code_works_in_a_query_without_a_prefix(tmp_path) -> None:
+    bot = Driver(tmp_path / "b.sqlite")
+    code = seated_game(bot)
+    bot.hub.identity.leave_now(NETWORK, None, "m:alice!~a@home.example")
+    out = bot.dm("alice", f"claim {code}", **ALICE_ELSEWHERE)  # an IRC query window has no "!" habit
+    assert "alice takes seat 1 back." in said(out)
+
+
+def test_a_seat_code_said_in_the_channel_is_replaced_at_once_and_its_owner_told_privately(tmp_path) -> None:
+    bot = Driver(tmp_path / "b.sqlite")
+    code = seated_game(bot)
+    out = bot.line("alice", f"/claim {code}", **ALICE)  # her own code, said where everybody reads it
+    [note] = [line for line in told(out, "alice") if "said in a channel" in line]
+    fresh = re.search(r"/claim (\w+)", note)
+    assert fresh and fresh.group(1) != code
+    out = bot.dm("mallory", f"/claim {code}", mask="mallory!~m@evil.example")
+    assert "not valid" in text(out) and bot.table.players[0].key == "m:alice!~a@home.example"
+    bot.hub.identity.leave_now(NETWORK, None, "m:alice!~a@home.example")
+    out = bot.line("alice", f"/claim {fresh.group(1)}", **ALICE_ELSEWHERE)  # used up by this claim
+    assert "alice takes seat 1 back." in said(out)
+    assert any("say /claim privately" in line for line in told(out, "alice"))

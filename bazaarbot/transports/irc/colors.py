@@ -12,26 +12,36 @@ from __future__ import annotations
 import re
 
 RESET = "\x0f"
-#: mIRC colour numbers (two digits always)
-BLUE, GREEN, RED, BROWN, PURPLE, ORANGE, YELLOW = "02", "03", "04", "05", "06", "07", "08"
-LIGHT_CYAN, LIGHT_BLUE, GREY = "11", "12", "14"
+#: mIRC colour numbers (two digits always), only those readable on a light and on a dark background
+#: (never 08 yellow, 09 light green or 11 light cyan, which vanish on white; never 01/02 on black)
+GREEN, RED, BROWN, PURPLE, ORANGE, TEAL, LIGHT_BLUE, PINK, GREY = (
+    "03",
+    "04",
+    "05",
+    "06",
+    "07",
+    "10",
+    "12",
+    "13",
+    "14",
+)
 
 #: words worth a colour hint: the goods of the games and plain colour names
 HINTS: dict[str, str] = {
-    "diamond": LIGHT_CYAN,
-    "diamonds": LIGHT_CYAN,
-    "gold": YELLOW,
+    "diamond": TEAL,
+    "diamonds": TEAL,
+    "gold": ORANGE,
     "silver": GREY,
     "cloth": PURPLE,
     "spice": RED,
     "spices": RED,
     "leather": BROWN,
-    "camel": ORANGE,
-    "camels": ORANGE,
+    "camel": PINK,
+    "camels": PINK,
     "red": RED,
     "green": GREEN,
     "blue": LIGHT_BLUE,
-    "yellow": YELLOW,
+    "yellow": ORANGE,
     "purple": PURPLE,
     "orange": ORANGE,
     "white": GREY,

@@ -101,7 +101,7 @@ class FairQueue:
         owner: str | None = None,
         yields: bool = False,
         shows: Shows | None = None,
-    ) -> None:
+    ) -> Queued | None:
         """Queue a line for ``target``; ``front`` lines (control) go before everything else.
 
         ``yields`` (bulk channel output) and ``shows`` (a board's drawing) make it a line that
@@ -111,21 +111,29 @@ class FairQueue:
             self._shed()
         if front:
             self.front.appendleft(line)
-            return
+            return None
         queue = self.targets.get(target)
         if queue is None:
             queue = self.targets[target] = collections.deque()
             self.ring.append(target)
         if yields or shows is not None:  # round-robin as game lines, yet yielding
-            queue.append(Queued(line, owner=owner, yields=True, shows=shows))
+            item = Queued(line, owner=owner, yields=True, shows=shows)
+            queue.append(item)
         elif not bulk:
             ahead = next((i for i, item in enumerate(queue) if item.yields), len(queue))
             for index in range(ahead):
                 queue[index].bulk = False  # a game line behind a listing: the listing goes at game pace
-            queue.insert(ahead, Queued(line, owner=owner))  # ... but it passes a channel's boards and lists
+            item = Queued(line, owner=owner)
+            queue.insert(ahead, item)  # ... but it passes a channel's boards and lists
         else:
-            queue.append(Queued(line, bulk, owner))
+            item = Queued(line, bulk, owner)
+            queue.append(item)
         self._count += 1
+        return item
+
+    def holds(self, target: str, item: Queued) -> bool:
+        """Whether ``item`` still waits for ``target`` (it may be changed until it leaves)."""
+        return any(queued is item for queued in self.targets.get(target, ()))
 
     def peek(self) -> tuple[str | None, str]:
         """The target whose turn it is (None for a control line) and its next line; raises when empty.

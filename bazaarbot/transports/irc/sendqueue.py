@@ -15,7 +15,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 
-from bazaarbot.transports.irc.fairqueue import FairQueue, Shows
+from bazaarbot.transports.irc.fairqueue import FairQueue, Queued, Shows
 
 log = logging.getLogger(__name__)
 
@@ -107,8 +107,8 @@ class SendQueue:
         owner: str | None = None,
         yields: bool = False,
         shows: Shows | None = None,
-    ) -> None:
-        """Queue one line (already cleaned and within the length limit) for ``target``.
+    ) -> Queued | None:
+        """Queue one line (already cleaned and within the length limit) for ``target``; returns it queued.
 
         ``front`` (control lines) jumps every queue; ``bulk`` marks a line of a private listing,
         which waits behind game lines and may be dropped by ``drop_bulk``; a line with an ``owner``
@@ -116,9 +116,10 @@ class SendQueue:
         ``yields`` (a channel's bulk output) and ``shows`` (a board, drawn again if stale when its
         turn comes) let later game lines of the same target pass.
         """
-        self.waiting.put(line, target, bulk=bulk, front=front, owner=owner, yields=yields, shows=shows)
+        item = self.waiting.put(line, target, bulk=bulk, front=front, owner=owner, yields=yields, shows=shows)
         self._idle.clear()
         self._wake.set()
+        return item
 
     def drop_bulk(self, target: str) -> int:
         """Forget the listing lines still waiting for ``target``; game lines stay queued."""

@@ -35,11 +35,15 @@ from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.hello import hello
+from bazaarbot.transports.irc import ctcp
+from bazaarbot.transports.irc.aiturns import WaitingTurn, one_line
 from bazaarbot.transports.irc.boards import Board
 from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
+from bazaarbot.transports.irc.invited import InvitedChannels
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
 from bazaarbot.transports.irc.pager import Page, Pager
 from bazaarbot.transports.irc.prefix import incoming as typed_in
@@ -51,6 +55,8 @@ from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat
 from bazaarbot.transports.welcome_back import welcome_back
 
 log = logging.getLogger(__name__)
+#: the most channels a network's users may invite the bot to
+MAX_INVITED = 50
 
 #: channel name prefixes: a Tell must never be addressed to one of these
 CHANNEL_PREFIXES = ("#", "&", "+", "!")
@@ -150,8 +156,11 @@ class IrcTransport:
         read_timeout: float = 180.0,
         regain_interval: float = 60.0,
         rejoin_delay: float = 5.0,
+        ai_hold: float = 3.0,
     ) -> None:
         self.settings = settings
+        #: the longest an AI turn's line waits for the next AI turn to join it (nobody else is to act)
+        self.ai_hold = ai_hold
         self.network = settings.name
         self.reconnect_min = reconnect_min
         self.reconnect_max = reconnect_max
@@ -166,6 +175,7 @@ class IrcTransport:
             self._write, settings.burst, settings.lines_per_second, may_send=self.roster.holds
         )
         self.delivery = DeliveryWatch()
+        self.ctcp_answers = ctcp.Answers()
         self.pager = Pager(settings.page_lines)
         #: what this network's users start a command with, and how the bot names commands here
         self.prefix = settings.command_prefix
@@ -188,16 +198,25 @@ class IrcTransport:
         self._inbox: asyncio.Queue[Callable[[], Awaitable[None]]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
+        #: an AI turn's lines, gathered until they are all here (channel -> (text, colours))
+        self._ai_parts: dict[str, list[list[tuple[str, bool]]]] = {}
+        self._ai_step_open: set[str] = set()
+        self._ai_timer: asyncio.TimerHandle | None = None
+        #: per channel, the AI turns' line still waiting, which the next AI turn may join
+        self._ai_waiting: dict[str, WaitingTurn] = {}
         #: the person whose line the hub is answering now (its private answers are bound to them)
         self._speaker: User | None = None
         self._syncing: set[str] = set()
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
+        #: channels the network's users invited the bot to (``accept_invites``), kept in the store
+        self.invited: InvitedChannels | None = None
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
+        self.invited = InvitedChannels(hub.database, self.network)
         labels = {"network": self.network}
         hub.metrics.gauge(
             "bazaarbot_irc_queue_lines", "Lines waiting in the IRC send queue", self._waiting, labels
@@ -219,6 +238,7 @@ class IrcTransport:
     async def stop(self, message: str = "bazaarbot is going away", drain: float = 3.0) -> None:
         """Send what is queued (for up to ``drain`` seconds), QUIT and close."""
         self._stopping = True
+        self._flush_ai_turns()  # AI turns held for the next one leave now
         connection = self._connection
         if connection is not None and connection.connected and self.registered.is_set() and drain > 0:
             with contextlib.suppress(TimeoutError):
@@ -236,6 +256,11 @@ class IrcTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its channel or a Tell for its nick, split into safe lines."""
         if isinstance(message, Say):
+            if message.ai_turn and not message.listing:
+                self._ai_turn(message)
+                return
+            self._flush_ai_turns()
+            self._ai_waiting.pop(self.roster.fold(clean_word(message.channel)), None)
             if message.listing:
                 self._say_bulk(message)
             else:
@@ -291,6 +316,66 @@ class IrcTransport:
             return
         for line in self._channel_lines(channel, text, colors):
             self.queue.put(line, target=self.roster.fold(channel))
+
+    def _ai_turn(self, message: Say) -> None:
+        """Gather the AI turns of a channel until a person is to act (or ``ai_hold`` passed): one line.
+
+        The lines sent together are one AI step; a step that leaves a person to act (its line
+        mentions them) or any other line for the channel sends what was gathered.
+        """
+        channel = clean_word(message.channel)
+        units = self._ai_parts.setdefault(channel, [])
+        if channel not in self._ai_step_open:  # the first line of a step: a new unit
+            units.append([])
+            self._ai_step_open.add(channel)
+            asyncio.get_running_loop().call_soon(self._ai_step_open.discard, channel)
+        units[-1].append((message.text, message.colors))
+        loop = asyncio.get_running_loop()
+        if message.mentions:
+            loop.call_soon(self._flush_ai_turns)
+        elif self._ai_timer is None:
+            self._ai_timer = loop.call_later(self.ai_hold, self._flush_ai_turns)
+
+    def _flush_ai_turns(self) -> None:
+        """Each channel's gathered AI turns leave packed in as few lines as fit, one line per turn at most,
+        the first joined to the AI line still waiting in the queue when it fits there."""
+        if self._ai_timer is not None:
+            self._ai_timer.cancel()
+            self._ai_timer = None
+        parts, self._ai_parts = self._ai_parts, {}
+        for channel, units in parts.items():
+            if not channel.startswith(("#", "&")) or not units:
+                continue
+            colors = any(c for unit in units for _, c in unit)
+
+            def fits(text: str, channel: str = channel, colors: bool = colors) -> bool:
+                return len(self._channel_lines(channel, text, colors)) == 1
+
+            texts = [one_line([t for t, _ in unit], fits) for unit in units if unit]
+            target = self.roster.fold(channel)
+            waiting = self._ai_waiting.get(target)
+            current = ""
+            if waiting is not None and self.queue.waiting.holds(target, waiting.item):
+                current = waiting.text
+            else:
+                waiting = None
+            packed: list[str] = []
+            for text in texts:
+                if current and fits(f"{current} {text}"):
+                    current = f"{current} {text}"
+                    continue
+                if current:
+                    packed.append(current)
+                current = text
+            packed.append(current)
+            if waiting is not None:
+                first = packed.pop(0)
+                waiting.item.line = self._channel_lines(channel, first, colors)[0]
+                waiting.text = first
+            for text in packed:
+                item = self.queue.put(self._channel_lines(channel, text, colors)[0], target=target)
+                if item is not None:
+                    self._ai_waiting[target] = WaitingTurn(item, text)
 
     def _channel_lines(self, channel: str, text: str, colors: bool = False) -> list[str]:
         """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget."""
@@ -584,7 +669,7 @@ class IrcTransport:
             account = settings.sasl_account or settings.nick
             secret = clean(settings.nickserv_password)
             front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
-        front += [f"JOIN {clean_word(channel)}" for channel in settings.channels]
+        front += [f"JOIN {clean_word(channel)}" for channel in self._channels()]
         for out in reversed(front):
             self.queue.put(out, front=True)
         self.registered.set()
@@ -674,10 +759,40 @@ class IrcTransport:
                 old = User(seat.nick)
                 self._hub(lambda old=old, now=now: hub.user_renamed(network, old, now))
 
+    def _channels(self) -> list[str]:
+        """The configured channels, then those the bot was invited to (each once)."""
+        configured = {self.roster.fold(c) for c in self.settings.channels}
+        invited = self.invited.channels() if self.invited is not None and self.settings.accept_invites else []
+        return [*self.settings.channels, *(c for c in invited if self.roster.fold(c) not in configured)]
+
+    def _on_invite(self, line: Line) -> None:
+        """``/invite bazaarbot #channel``: joined and remembered where the network accepts invites."""
+        channel = clean_word(line.param(1))
+        if not self.settings.accept_invites or not self.roster.is_me(line.param(0)) or self.invited is None:
+            return
+        if not channel.startswith(("#", "&")) or self.roster.channel(channel) is not None:
+            return
+        if len(self.invited.channels()) >= MAX_INVITED:
+            log.warning(
+                "%s: invited to %s by %s, but %d channels is the most",
+                self.network,
+                channel,
+                line.nick,
+                MAX_INVITED,
+            )
+            return
+        log.info("%s: invited to %s by %s", self.network, channel, line.nick)
+        self.invited.add(self.roster.fold(channel))
+        self.queue.put(f"JOIN {channel}", front=True)
+        for text_line in self._channel_lines(channel, hello()):  # how to start, once, on arrival
+            self.queue.put(text_line, target=self.roster.fold(channel))
+
     def _on_kick(self, line: Line) -> None:
         if self.roster.is_me(line.param(1)):
             channel = clean_word(line.param(0))
             log.warning("%s: kicked from %s by %s", self.network, channel, line.nick)
+            if self.invited is not None:
+                self.invited.forget(self.roster.fold(channel))  # its operators do not want the bot
             if any(self.roster.fold(channel) == self.roster.fold(c) for c in self.settings.channels):
                 asyncio.get_running_loop().call_later(
                     self.rejoin_delay, lambda: self.queue.put(f"JOIN {channel}")
@@ -708,8 +823,15 @@ class IrcTransport:
         if "bot" in line.tags or "draft/bot" in line.tags:
             return  # another bot: never answered
         target, text = line.param(0), typed_in(line.param(1), self.prefix)
-        if text.startswith("\x01"):
-            return  # CTCP (including /me): not for the game
+        query = ctcp.parse(line.param(1))
+        if query is not None:  # CTCP (including /me): never a line for the game
+            reply = ctcp.answer(*query)
+            folded = self.roster.fold(nick)
+            if reply is not None and self.ctcp_answers.allowed(folded):
+                self.queue.put(
+                    clean(f"NOTICE {clean_word(nick)} :{ctcp.MARK}{reply}{ctcp.MARK}"), target=folded
+                )
+            return
         hub = self.hub
         if hub is None:
             return

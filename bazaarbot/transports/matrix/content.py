@@ -1,10 +1,13 @@
 """Matrix message contents: a plain ``body`` always, an HTML ``formatted_body`` for boards and hands.
 
-Everything the bot says is an ``m.notice`` (clients show it as a bot's, and bots
-do not answer notices, so two bots never talk in circles). A board or a hand
-is a ``<pre>`` block so its columns stay aligned; the board message of a
-table is edited in place (``m.replace``); a pointer to the direct chat is a
-reply to the line it answers (``m.in_reply_to``). All user-derived text is
+What the bot says is an ``m.notice`` (clients show it as a bot's, and bots do
+not answer notices, so two bots never talk in circles), except a line meant to
+alert somebody (their turn, their clock, their game's start and end): an
+``m.text`` with ``m.mentions``, since the shipped push rules never notify for a
+notice. People are named by display name, a pill in the HTML (``names.py``). A
+board or a hand is a ``<pre>`` block so its columns stay aligned; the board
+message of a game is edited in place (``m.replace``); a line answered only in
+the direct chat gets a reaction (``m.annotation``). All user-derived text is
 HTML-escaped.
 """
 
@@ -12,7 +15,10 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterable
 from typing import Any
+
+from bazaarbot.transports.matrix.names import Named, NameOf
 
 HTML = "org.matrix.custom.html"
 
@@ -52,36 +58,62 @@ def tinted(text: str) -> str:
     return _WORDS.sub(tint, html.escape(text))
 
 
+def message(
+    text: str,
+    *,
+    block: bool = False,
+    colors: bool = False,
+    name_of: NameOf | None = None,
+    mentions: Iterable[str] = (),
+    notify: bool = False,
+) -> dict[str, Any]:
+    """One event's content: people by display name (pills), a block (``<pre>``) or a line.
+
+    ``notify``: an ``m.text`` that the shipped push rules let through (a notice never notifies);
+    ``mentions``: the user IDs it alerts (``m.mentions``, which also switches off the old rules
+    that looked for names in the body, so a line naming somebody alerts only those meant).
+    """
+    named = Named.of(text, name_of)
+    pills = bool(named.people)
+
+    def text_html(part: str) -> str:
+        return tinted(part) if colors else html.escape(part)
+
+    body = named.body()
+    result: dict[str, Any] = {"msgtype": "m.text" if notify else "m.notice", "body": body}
+    if block:
+        result.update(format=HTML, formatted_body=f"<pre><code>{named.html(text_html)}</code></pre>")
+    elif pills or (colors and _WORDS.search(text)):
+        result.update(format=HTML, formatted_body=named.html(text_html))
+    alerted = sorted(set(mentions))
+    result["m.mentions"] = {"user_ids": alerted} if alerted else {}
+    return result
+
+
 def plain(text: str, colors: bool = False) -> dict[str, Any]:
-    if colors and _WORDS.search(text):
-        return {"msgtype": "m.notice", "body": text, "format": HTML, "formatted_body": tinted(text)}
-    return {"msgtype": "m.notice", "body": text}
+    return message(text, colors=colors)
 
 
-def pre(text: str, colors: bool = False) -> dict[str, Any]:
+def pre(text: str, colors: bool = False, name_of: NameOf | None = None) -> dict[str, Any]:
     """A block whose columns matter (a board, a hand), with the plain text as the fallback."""
-    inner = tinted(text) if colors else html.escape(text)
-    return {
-        "msgtype": "m.notice",
-        "body": text,
-        "format": HTML,
-        "formatted_body": f"<pre><code>{inner}</code></pre>",
-    }
+    return message(text, block=True, colors=colors, name_of=name_of)
 
 
-def edit(event_id: str, text: str, colors: bool = False) -> dict[str, Any]:
+def edit(event_id: str, text: str, colors: bool = False, name_of: NameOf | None = None) -> dict[str, Any]:
     """Replace the board message ``event_id`` with ``text`` (clients show the newest version in place)."""
-    new = pre(text, colors)
+    new = pre(text, colors, name_of)
     return {
-        **{key: ("* " + value if key == "body" else value) for key, value in new.items()},
+        **new,
+        "body": "* " + new["body"],
+        "m.mentions": {},  # an edit alerts nobody again
         "m.new_content": new,
         "m.relates_to": {"rel_type": "m.replace", "event_id": event_id},
     }
 
 
-def reply(event_id: str, text: str) -> dict[str, Any]:
-    """A short line that sits next to the message it answers."""
-    return {**plain(text), "m.relates_to": {"m.in_reply_to": {"event_id": event_id}}}
+def reaction(event_id: str, key: str) -> dict[str, Any]:
+    """An annotation (``m.reaction``) on the line ``event_id``: a mark beside it, not a line."""
+    return {"m.relates_to": {"rel_type": "m.annotation", "event_id": event_id, "key": key}}
 
 
 def incoming_text(content: dict[str, Any]) -> str | None:

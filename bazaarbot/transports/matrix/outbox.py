@@ -28,11 +28,13 @@ class Board:
     room_id: str
     event_id: str | None = None
     text: str = ""
+    #: the game it shows: the next game gets a new board message
+    game_id: int | None = None
 
 
 @dataclass
 class Item:
-    """One event waiting: plain text, a board (new or an edit of ``board``), or a reply to ``reply_to``.
+    """One event waiting: plain text, a board (new or an edit of ``board``), or a reaction to ``reply_to``.
 
     ``txn`` stays the same over retries, so a send that reached the homeserver before the connection
     broke is not posted twice.
@@ -40,12 +42,16 @@ class Item:
 
     room_id: str
     text: str
-    kind: str = "text"  # "text" | "pre" | "board" | "edit" | "reply"
+    kind: str = "text"  # "text" | "pre" | "board" | "edit" | "reaction"
     bulk: bool = False
     board: Board | None = None
     reply_to: str | None = None
-    #: whom a reply points to their direct chat (one such pointer waiting per person is enough)
+    #: whom a reaction points to their direct chat (one such mark waiting per person is enough)
     about: str | None = None
+    #: user IDs the line alerts (``m.mentions``)
+    mentions: tuple[str, ...] = ()
+    #: sent so that it notifies (an ``m.text``, not a notice)
+    notify: bool = False
     #: the table asked for colours (``/colors on``): goods words are tinted in the HTML version
     colors: bool = False
     #: a send was tried: nothing more is merged in (a retry must carry what the first try carried)
@@ -91,9 +97,9 @@ class Outbox:
         queue.append(item)
 
     def pointing(self, room_id: str, user_id: str) -> bool:
-        """Whether a reply pointing ``user_id`` to their direct chat already waits in the room."""
+        """Whether a reaction pointing ``user_id`` to their direct chat already waits in the room."""
         return any(
-            i.kind == "reply" and i.about == user_id and not i.tried for i in self.rooms.get(room_id, ())
+            i.kind == "reaction" and i.about == user_id and not i.tried for i in self.rooms.get(room_id, ())
         )
 
     def drop_bulk(self, room_id: str) -> int:
@@ -133,6 +139,8 @@ class Outbox:
             following = queue[1]
             del queue[1]
             head.text = f"{head.text}\n{following.text}"
+            head.mentions = tuple(dict.fromkeys(head.mentions + following.mentions))
+            head.notify = head.notify or following.notify
         return head
 
     def done(self, item: Item) -> None:

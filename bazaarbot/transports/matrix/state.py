@@ -5,7 +5,8 @@ a restart neither replays old lines nor misses new ones. A room's channel name
 is fixed the first time the bot sees the room (its alias then, else its ID),
 so its table stays the same table when an alias changes. A player's direct
 room is kept, so the bot reuses it instead of opening a new one per restart.
-The board message's event is kept, so a restarted bot edits the same one.
+A game's board message is kept with the game, so a restarted bot edits the same one
+and the next game gets a new one.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ class MatrixState:
         with self.conn:
             for statement in SCHEMA:
                 self.conn.execute(statement)
+            columns = {row[1] for row in self.conn.execute("PRAGMA table_info(matrix_boards)")}
+            if "game_id" not in columns:  # a board message belongs to one game (older files: unknown)
+                self.conn.execute("ALTER TABLE matrix_boards ADD COLUMN game_id INTEGER")
 
     # --- sync ---------------------------------------------------------------------------------
     def next_batch(self) -> str | None:
@@ -92,17 +96,18 @@ class MatrixState:
             )
 
     # --- board messages -----------------------------------------------------------------------
-    def boards(self) -> dict[str, str]:
-        """room ID -> the event ID of its board message."""
+    def boards(self) -> dict[str, tuple[str, int | None]]:
+        """room ID -> the event ID of its board message and the game it shows."""
         rows = self.conn.execute(
-            "SELECT room_id, event_id FROM matrix_boards WHERE account = ?", (self.account,)
+            "SELECT room_id, event_id, game_id FROM matrix_boards WHERE account = ?", (self.account,)
         )
-        return dict(rows.fetchall())
+        return {room: (event, game) for room, event, game in rows.fetchall()}
 
-    def set_board(self, room_id: str, event_id: str) -> None:
+    def set_board(self, room_id: str, event_id: str, game_id: int | None) -> None:
         with self.conn:
             self.conn.execute(
-                "INSERT INTO matrix_boards (account, room_id, event_id) VALUES (?, ?, ?)"
-                " ON CONFLICT(account, room_id) DO UPDATE SET event_id = excluded.event_id",
-                (self.account, room_id, event_id),
+                "INSERT INTO matrix_boards (account, room_id, event_id, game_id) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(account, room_id) DO UPDATE SET event_id = excluded.event_id,"
+                " game_id = excluded.game_id",
+                (self.account, room_id, event_id, game_id),
             )

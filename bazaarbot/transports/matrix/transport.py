@@ -44,10 +44,10 @@ from nio import (
 from nio.api import RoomPreset
 
 from bazaarbot.config import MatrixAccount
-from bazaarbot.i18n import _, language
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
+from bazaarbot.transports.hello import hello
 from bazaarbot.transports.matrix import content
 from bazaarbot.transports.matrix.outbox import Board, Item, Outbox
 from bazaarbot.transports.matrix.state import MatrixState
@@ -64,12 +64,22 @@ SYNC_FILTER: dict[str, Any] = {
     "account_data": {"types": ["m.direct"]},
     "room": {"timeline": {"limit": 100}, "ephemeral": {"not_types": ["*"]}},
 }
+#: the reaction on a room line whose answer went to the direct chat (a mark, not a line)
+ANSWERED_PRIVATELY = "\u2709\ufe0f"
+#: the longest wait between two tries to reach a lost homeserver: play resumes within it once it answers
+RECONNECT_CAP = 4.0
 #: the shortest wait after a 429 (seconds)
 MIN_HOLD = 0.1
 #: a player's lines wait at most this long for their direct room to open (it is released at once when open)
 OPENING_HOLD = 60.0
 #: errors that mean "not connected now": the line waits for the reconnect
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, TimeoutError, asyncio.TimeoutError)
+
+
+def reconnect_delay(attempt: int, low: float, high: float) -> float:
+    """The wait before try ``attempt`` (1, 2, ...) to reach a lost homeserver: doubling from ``low``,
+    never above ``high``, jittered (many bots of one homeserver do not come back at one instant)."""
+    return min(high, low * 2 ** min(attempt - 1, 16)) * random.uniform(0.5, 1.0)
 
 
 def is_user_id(text: str) -> bool:
@@ -91,7 +101,6 @@ class _Watch:
     sender: str
     public: bool = False
     private: bool = False
-    lang: str | None = None
 
 
 class MatrixTransport:
@@ -101,8 +110,8 @@ class MatrixTransport:
         self,
         settings: MatrixAccount,
         *,
-        reconnect_min: float = 2.0,
-        reconnect_max: float = 300.0,
+        reconnect_min: float = 1.0,
+        reconnect_max: float = RECONNECT_CAP,
         sync_timeout: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -155,7 +164,9 @@ class MatrixTransport:
             self._map(room_id, channel)
         for user_id, room_id in self.state.dms().items():
             self.dms[user_id], self.dm_owner[room_id] = room_id, user_id
-        self.boards = {room: Board(room, event) for room, event in self.state.boards().items()}
+        self.boards = {
+            room: Board(room, event, game_id=game) for room, (event, game) in self.state.boards().items()
+        }
         labels = {"network": self.network}
         hub.metrics.gauge(
             "bazaarbot_matrix_queued", "Matrix events waiting to be sent", self.outbox.__len__, labels
@@ -197,7 +208,7 @@ class MatrixTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its room or a Tell for its player's direct room (never waits for the network)."""
         if isinstance(message, Say):
-            self._say(message.channel, message.text, message.colors)
+            self._say(message.channel, message.text, message.colors, message.mentions)
         elif isinstance(message, Tell):
             self._tell(message)
 
@@ -208,7 +219,7 @@ class MatrixTransport:
         return 0.0 if not waiting else held + waiting * 0.05
 
     # --- sending ----------------------------------------------------------------------------------
-    def _say(self, channel: str, text: str, colors: bool = False) -> None:
+    def _say(self, channel: str, text: str, colors: bool = False, mentions: tuple[str, ...] = ()) -> None:
         room_id = self.rooms.get(channel.lower())
         if room_id is None:
             log.warning("%s: no room for %r", self.network, channel)
@@ -218,16 +229,20 @@ class MatrixTransport:
             watch.public = True
         hub = self.hub
         board = hub.public_board(self.network, channel) if hub is not None else None
+        game = hub.game_id(self.network, channel) if hub is not None else None
         if board is not None and text == board:
-            slot = self.boards[room_id] = Board(room_id, text=text)  # a new board message: edited from now
+            slot = self.boards[room_id] = Board(room_id, text=text, game_id=game)  # edited from now on
             self._put(Item(room_id, text, kind="board", board=slot, colors=colors))
             return
-        self._put(Item(room_id, text, kind="pre" if "\n" in text else "text", colors=colors))
-        if board is not None and room_id not in self.boards:  # a game began (its start says the board
-            slot = self.boards[room_id] = Board(room_id, text=board)  # in brief): one message to edit
-            self._put(Item(room_id, board, kind="board", board=slot, colors=colors))
+        alerted = tuple(nick for nick in mentions if is_user_id(nick))
+        kind = "pre" if "\n" in text else "text"
+        self._put(Item(room_id, text, kind=kind, colors=colors, mentions=alerted, notify=bool(alerted)))
+        slot = self.boards.get(room_id)
+        if board is not None and (slot is None or slot.game_id != game):  # a game began (its start says
+            slot = self.boards[room_id] = Board(room_id, text=board, game_id=game)  # the board in brief):
+            self._put(Item(room_id, board, kind="board", board=slot, colors=colors))  # its own message
             return
-        if room_id in self.boards:
+        if slot is not None and board is not None:
             if not self._boards_due:
                 asyncio.get_running_loop().call_soon(self._edit_boards)
             self._boards_due[room_id] = (channel, colors)
@@ -254,11 +269,15 @@ class MatrixTransport:
         watch = self._watch
         if watch is not None and watch.sender == user_id:
             watch.private = True
-            watch.lang = watch.lang or getattr(message.text, "lang", None)
         if message.listing:
             self.outbox.drop_bulk(user_id)
         kind = "pre" if "\n" in message.text or self._is_hand(message) else "text"
-        self._put(Item(user_id, message.text, kind=kind, bulk=message.listing))
+        alerted = (user_id,) if message.ping else ()
+        self._put(
+            Item(
+                user_id, message.text, kind=kind, bulk=message.listing, mentions=alerted, notify=message.ping
+            )
+        )
 
     def _is_hand(self, message: Tell) -> bool:
         """A seat's private view (a hand): sent as a block, like the board."""
@@ -311,11 +330,12 @@ class MatrixTransport:
             if found is None:
                 return  # its lines wait while the room is opened
             room_id = found
-        body = self._content(item)
+        body = self._content(item, room_id)
         if not item.tried:
             self.waited[item.room_id] = self.outbox.clock() - item.queued
         item.tried = True
-        answer = await client.room_send(room_id, "m.room.message", body, tx_id=item.txn)
+        event_type = "m.reaction" if item.kind == "reaction" else "m.room.message"
+        answer = await client.room_send(room_id, event_type, body, tx_id=item.txn)
         if isinstance(answer, RoomSendResponse):
             self.outbox.done(item)
             self.sent += 1
@@ -323,7 +343,7 @@ class MatrixTransport:
             if item.kind in ("board", "edit") and item.board is not None and item.board.event_id is None:
                 item.board.event_id = answer.event_id
                 if self.state is not None:
-                    self.state.set_board(room_id, answer.event_id)
+                    self.state.set_board(room_id, answer.event_id, item.board.game_id)
             return
         self._refused(item, answer)
 
@@ -339,16 +359,35 @@ class MatrixTransport:
         log.warning("%s: %s refused an event: %s", self.network, item.room_id, answer)
         self.outbox.drop(item)
 
-    def _content(self, item: Item) -> dict[str, Any]:
-        """The event for one queued item, its commands named with ``!`` (a Matrix client keeps ``/``)."""
+    def _content(self, item: Item, room_id: str) -> dict[str, Any]:
+        """The event for one queued item, its commands named with ``!`` (a Matrix client keeps ``/``)
+        and its people by the names ``room_id`` shows them under."""
+        if item.kind == "reaction" and item.reply_to:
+            return content.reaction(item.reply_to, item.text)
         text = render(item.text, COMMAND_PREFIX)
+        name_of = self._names_in(room_id)
         if item.kind == "edit" and item.board is not None and item.board.event_id is not None:
-            return content.edit(item.board.event_id, text, item.colors)
-        if item.kind in ("pre", "board", "edit"):
-            return content.pre(text, item.colors)
-        if item.kind == "reply" and item.reply_to:
-            return content.reply(item.reply_to, text)
-        return content.plain(text, item.colors)
+            return content.edit(item.board.event_id, text, item.colors, name_of)
+        return content.message(
+            text,
+            block=item.kind in ("pre", "board", "edit"),
+            colors=item.colors,
+            name_of=name_of,
+            mentions=item.mentions,
+            notify=item.notify,
+        )
+
+    def _names_in(self, room_id: str) -> Callable[[str], str | None]:
+        """A room's display name of a user ID (made unique with the ID where two people share it)."""
+        client = self.client
+        room = client.rooms.get(room_id) if client is not None else None
+
+        def name_of(user_id: str) -> str | None:
+            if room is not None and user_id in room.users:
+                return room.user_name(user_id) or user_id
+            return None
+
+        return name_of
 
     # --- direct rooms -----------------------------------------------------------------------------
     def _dm_room(self, user_id: str) -> str | None:
@@ -480,6 +519,7 @@ class MatrixTransport:
         attempt = 0
         joined = False
         first = True
+        recovering = False
         while not self._stopping:
             try:
                 if self.client is None:
@@ -489,7 +529,8 @@ class MatrixTransport:
                     await self._join_configured()
                     joined = True
                 answer = await self.client.sync(
-                    timeout=0 if first else int(self.sync_timeout * 1000),
+                    # after a loss, the first sync answers at once: play resumes without a long poll first
+                    timeout=0 if first or recovering else int(self.sync_timeout * 1000),
                     sync_filter=SYNC_FILTER,
                     since=self.next_batch,
                     full_state=first or None,
@@ -500,6 +541,7 @@ class MatrixTransport:
                     raise ConnectionError(f"sync failed: {answer}")
                 self.syncs += 1
                 attempt = 0
+                recovering = False
                 self._handle_sync(answer, replay=first and self.next_batch is None)
                 first = False
                 if not self.online.is_set():
@@ -520,8 +562,8 @@ class MatrixTransport:
                 if self._stopping:
                     return
                 attempt += 1
-                delay = min(self.reconnect_max, self.reconnect_min * 2 ** min(attempt - 1, 16))
-                delay *= random.uniform(0.5, 1.0)
+                recovering = True
+                delay = reconnect_delay(attempt, self.reconnect_min, self.reconnect_max)
                 log.info("%s: reconnecting in %.1f s", self.network, delay)
                 await asyncio.sleep(delay)
 
@@ -604,8 +646,10 @@ class MatrixTransport:
                 return
             if direct and is_user_id(inviter):
                 self._set_dm(inviter, room_id)
-            elif room_id not in self.channels:
+                return
+            if room_id not in self.channels:
                 self._remember_room(room_id, None)
+            self._put(Item(room_id, hello()))  # a room new to the bot learns how to start
 
         self._hub(join)
 
@@ -650,9 +694,15 @@ class MatrixTransport:
         finally:
             self._watch = None
         if watch.private and not watch.public and not self.outbox.pointing(watch.room_id, watch.sender):
-            with language(watch.lang):
-                text = _("I answered you in our direct chat.")
-            self._put(Item(watch.room_id, text, kind="reply", reply_to=watch.event_id, about=watch.sender))
+            self._put(
+                Item(
+                    watch.room_id,
+                    ANSWERED_PRIVATELY,
+                    kind="reaction",
+                    reply_to=watch.event_id,
+                    about=watch.sender,
+                )
+            )
 
     def _membership(self, room_id: str, event: RoomMemberEvent) -> None:
         hub, network = self.hub, self.network

@@ -126,7 +126,8 @@ def play_game(n, seed, options, check_every_command=True):
         outcome = GAME.apply(state, seat, GAME.parse(state, seat, command))
         assert outcome.public and all(0 < len(line) < 300 for line in outcome.public)
         if rng.random() < 0.05:
-            assert all(len(line) < 300 for line in GAME.board(state).splitlines())
+            board = GAME.board(state).splitlines()  # six lines at most, each within one IRC line
+            assert len(board) <= 6 and all(len(line.encode()) < 400 for line in board)
             assert len(GAME.brief_moves(state, seat)) < 300
         log.append((seat, command))
         steps += 1

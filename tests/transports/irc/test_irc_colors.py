@@ -7,7 +7,32 @@ from bazaarbot.transports.irc.colors import colorize, colors_allowed, render, st
 
 def test_goods_get_two_digit_codes_and_a_reset() -> None:
     assert colorize("take 3 spice") == "take 3 \x0304spice\x0f"
-    assert colorize("Gold and camels") == "\x0308Gold\x0f and \x0307camels\x0f"
+    assert colorize("Gold and camels") == "\x0307Gold\x0f and \x0313camels\x0f"
+
+
+def test_every_hint_is_readable_on_light_and_dark_terminals_and_goods_differ() -> None:
+    from bazaarbot.transports.irc.colors import HINTS
+
+    unreadable = {"00", "01", "02", "08", "09", "11", "15"}  # white, black, navy, yellow, light green/cyan
+    assert not set(HINTS.values()) & unreadable
+    goods = ("diamond", "gold", "silver", "cloth", "spice", "leather", "camel")
+    assert len({HINTS[good] for good in goods}) == len(goods)
+    stones = ("red", "green", "blue", "yellow", "white")
+    assert len({HINTS[stone] for stone in stones}) == len(stones)
+
+
+def test_the_board_asked_for_is_coloured_like_the_moves(tmp_path) -> None:
+    from support.botdriver import Driver
+
+    from bazaarbot.messages import Say
+
+    bot = Driver(tmp_path / "b.sqlite")
+    bot.line("alice", "/join")
+    bot.line("bob", "/join")
+    bot.line("alice", "/colors on")
+    bot.line("alice", "/start")
+    [board] = [m for m in bot.line("alice", "/board") if isinstance(m, Say)]
+    assert board.colors and board.listing
 
 
 def test_a_following_digit_cannot_join_the_code() -> None:

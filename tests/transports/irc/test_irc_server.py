@@ -141,7 +141,6 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
     hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
     alice.send(f"NOTICE {CHAN} :!games")
     alice.send("NOTICE bazaarbot :!help")
-    alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
     alice.say(CHAN, "!games")
     await alice.expect("PRIVMSG #bazaar :Games:")
     await asyncio.sleep(0.3)
@@ -151,6 +150,29 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
         if line.startswith(":bazaarbot") and (" PRIVMSG " in line or " NOTICE " in line)
     ]
     assert len(answers) == 1, answers
+
+
+async def test_ctcp_version_ping_and_time_are_answered_and_nothing_else(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
+    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
+    closing.append(bob)
+    alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
+    version = await alice.expect("NOTICE alice :\x01VERSION bazaarbot")
+    assert version.endswith("\x01")
+    bob.send("PRIVMSG bazaarbot :\x01PING 1234567\x01")
+    await bob.expect("NOTICE bob :\x01PING 1234567\x01")
+    await asyncio.sleep(2.1)  # one answer per nick in two seconds
+    alice.send("PRIVMSG bazaarbot :\x01TIME\x01")
+    await alice.expect(lambda line: "NOTICE alice :\x01TIME " in line and "GMT" in line)
+    alice.send("PRIVMSG bazaarbot :\x01ACTION dances\x01")
+    for _ in range(5):  # a flood of queries: one answer
+        alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
+    await asyncio.sleep(0.5)
+    answers = [line for line in alice.lines if line.startswith(":bazaarbot") and " NOTICE alice :" in line]
+    assert len(answers) == 2, answers
+    assert not [line for line in alice.lines if " PRIVMSG alice :" in line], "no game answer to a CTCP"
 
 
 async def test_blocked_private_messages_are_explained_in_the_channel(
@@ -307,3 +329,33 @@ async def test_metrics_count_the_lines_sent_and_waiting_on_irc(tmp_path: Path, i
     assert sent and float(sent[0].rsplit(" ", 1)[1]) >= 4, scraped
     assert f'bazaarbot_irc_queue_lines{{network="{NET}"}} 0.0' in scraped
     assert f'bazaarbot_commands_total{{game="count",kind="command",network="{NET}"}} 3.0' in scraped
+
+
+async def test_an_invite_is_joined_where_the_network_accepts_them_and_remembered_until_a_kick(
+    tmp_path: Path, ircserver: IrcServer, closing
+) -> None:
+    from dataclasses import replace
+
+    hub = make_hub(tmp_path)
+    closing.append(hub)
+    settings = network_settings(ircserver, channels=(CHAN,), accept_invites=True)
+    bot = await start_bot(hub, settings)
+    alice = await RawClient("alice", ircserver.port).connect((CHAN, "#basar"))
+    closing.append(alice)
+    alice.send("INVITE bazaarbot #basar")
+    hello = await alice.expect("PRIVMSG #basar :Hello!")
+    assert "!new <game>" in hello
+    await bot.stop()
+    again = await start_bot(hub, settings)  # a restart: the invited channel is joined again
+    closing.append(again)
+    await wait_until(lambda: again.roster.channel("#basar") is not None, what="the invited channel again")
+    alice.send("KICK #basar bazaarbot :not here")
+    await wait_until(lambda: again.invited is not None and not again.invited.channels(), what="forgotten")
+    (tmp_path / "shy").mkdir()
+    shy = await start_bot(
+        make_hub(tmp_path / "shy", nick="shybot"), replace(settings, nick="shybot", accept_invites=False)
+    )
+    closing.append(shy)
+    alice.send("INVITE shybot #basar")
+    await asyncio.sleep(0.5)
+    assert shy.roster.channel("#basar") is None and not shy.invited.channels()

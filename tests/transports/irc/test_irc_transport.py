@@ -50,3 +50,29 @@ async def test_long_output_fits_even_before_the_server_told_us_our_host() -> Non
     for line in bot.queue.lines:
         relayed = f":bazaarbot_long_alternate__!~bazaarbot@{'h' * 63} {line}\r\n"
         assert len(relayed.encode()) <= LINELEN
+
+
+def test_no_board_is_longer_than_six_channel_lines_at_any_table_size() -> None:
+    import random
+
+    from bazaarbot.registry import discover
+
+    bot = transport()
+    games = discover()
+    longest = {}
+    for name, plugin in sorted(games.items()):
+        for players in range(plugin.min_players, plugin.max_players + 1):
+            names = [f"player{i}_long" for i in range(players)]
+            state = plugin.setup(names, random.Random(players), {o.name: o.default for o in plugin.options})
+            rng = random.Random(1)
+            for _ in range(60):  # a few steps in, with stones, cards and souks on the board
+                if plugin.result(state) is not None:
+                    break
+                seat = plugin.to_act(state)[0]
+                plugin.apply(
+                    state, seat, plugin.parse(state, seat, rng.choice(plugin.legal_commands(state, seat)))
+                )
+                lines = len(bot._channel_lines("#bazaar", plugin.board(state)))
+                longest[name] = max(longest.get(name, 0), lines)
+    print(f"longest boards in an IRC channel: {longest}")
+    assert all(lines <= 6 for lines in longest.values()), longest

@@ -40,10 +40,11 @@ def account(server: Synapse, bot: Any, rooms: tuple[str, ...] = ()) -> MatrixAcc
     )
 
 
-async def start_bot(hub: Hub, settings: MatrixAccount) -> Any:
+async def start_bot(hub: Hub, settings: MatrixAccount, **transport: Any) -> Any:
     from bazaarbot.transports.matrix import MatrixTransport
 
-    bot = MatrixTransport(settings, reconnect_min=0.1, reconnect_max=0.5, sync_timeout=5.0)
+    transport = {"reconnect_min": 0.1, "reconnect_max": 0.5, "sync_timeout": 5.0, **transport}
+    bot = MatrixTransport(settings, **transport)
     await bot.start(hub)
     await hub.start()
     deadline = time.monotonic() + 15
@@ -73,12 +74,19 @@ class Cast:
         self.players: list[Player] = []
         self.closing: list[Any] = []
 
-    async def bot(self, hub: Hub, rooms: tuple[str, ...], per_second: int | None = None) -> Any:
+    async def bot(
+        self,
+        hub: Hub,
+        rooms: tuple[str, ...],
+        per_second: int | None = None,
+        burst: int = 2,
+        **transport: Any,
+    ) -> Any:
         """The bot on a new account, in ``rooms``; ``per_second`` lowers the homeserver's limit for it."""
         user = self.server.register(unique("bazaarbot"))
         if per_second is not None:
-            self.server.limit_messages(user.user_id, per_second, 2)
-        bot = await start_bot(hub, account(self.server, user, rooms=rooms))
+            self.server.limit_messages(user.user_id, per_second, burst)
+        bot = await start_bot(hub, account(self.server, user, rooms=rooms), **transport)
         self.closing.append(bot)
         return bot
 
@@ -104,17 +112,35 @@ async def cast(synapse_server: Synapse):
     await made.close()
 
 
-async def table_room(cast: Cast, hub: Hub, *names: str) -> tuple[Any, str, str, list[Player]]:
+async def table_room(
+    cast: Cast, hub: Hub, *names: str, **transport: Any
+) -> tuple[Any, str, str, list[Player]]:
     """The bot and the named players in one new room (created by the first player, by alias)."""
     people = [await cast.player(name) for name in names]
     alias_local = unique("table")
     room_id = await people[0].create_room(alias_local)
     alias = f"#{alias_local}:localhost"
-    bot = await cast.bot(hub, (alias,))
+    bot = await cast.bot(hub, (alias,), **transport)
     for person in people[1:]:
         await person.join(alias)
     await wait_until(lambda: room_id in bot.channels, what="the bot in the room")
     return bot, room_id, alias, people
+
+
+def names(seen: Any, person: Player) -> bool:
+    """The bot's line names ``person`` as clients do: their display name, a pill to their ID."""
+    shown = person.user_id[1:].split(":")[0]  # a new account's display name is its localpart
+    return f'href="https://matrix.to/#/{person.user_id}"' in seen.content.get("formatted_body", "") and (
+        shown in seen.body and person.user_id not in seen.body
+    )
+
+
+async def notifications(server: Synapse, person: Player, sender: str) -> list[dict[str, Any]]:
+    """What Synapse's shipped push rules made a notification of for ``person``, from ``sender``."""
+    answer = await asyncio.to_thread(
+        server.request, "GET", "/_matrix/client/v3/notifications?limit=1000", None, person.user.token
+    )
+    return [n for n in answer["notifications"] if n["event"]["sender"] == sender]
 
 
 def moves_of(hub: Hub, channel: str) -> int:
@@ -131,7 +157,7 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and bob.user_id in s.body and "joins" in s.body)
+    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
     for person in (alice, bob):
         hand = await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
@@ -194,7 +220,7 @@ async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> None:
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and bob.user_id in s.body and "joins" in s.body)
+    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
     for person in (alice, bob):
         await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
@@ -284,10 +310,21 @@ async def test_a_stranger_cannot_move_for_a_seated_player_even_with_the_same_dis
     other = bob if person is alice else alice
     seen = len(other.seen)
     typed = await other.say(room, command)  # seated, but not their turn: refused
-    pointer = await other.expect(lambda s: s.room_id == room and "direct chat" in s.body, start=seen)
-    assert pointer.content["m.relates_to"]["m.in_reply_to"]["event_id"] == typed, "the answer sits next to it"
+    me = bot.settings.user_id
     refusal = await other.expect(lambda s: s.room_id in other.direct, start=seen)
     assert "not your turn" in refusal.body
+    await wait_until(
+        lambda: any(
+            s.type == "m.reaction" and s.content["m.relates_to"]["event_id"] == typed
+            for s in other.seen[seen:]
+        ),
+        what="the mark beside the line answered privately",
+    )
+    await bot.idle()
+    assert not any(
+        s.room_id == room for s in other.seen[seen:] if s.sender == me and s.type != "m.reaction"
+    ), "a line answered privately adds no line to the room"
+
     assert table.moves_made == 0, "the stranger's line moved nothing"
     seen = len(mallory.seen)
     direct = await mallory.open_direct(bot.settings.user_id)
@@ -297,8 +334,11 @@ async def test_a_stranger_cannot_move_for_a_seated_player_even_with_the_same_dis
         lambda s: s.sender == bot.settings.user_id and s.room_id == direct, start=seen
     )
     assert "table" in refusal.body and table.moves_made == 0
+    seen = len(other.seen)
     await person.say(room, command)
     await wait_until(lambda: table.moves_made == 1, what="the seated player's own move")
+    shared = f"{name.displayname} ({person.user_id})"  # two people of the room go by that name
+    await other.expect(lambda s: s.room_id == room and shared in s.body, start=seen)
 
 
 @pytest.mark.parametrize("game", ["yspahan", "bazaar"])
@@ -351,11 +391,12 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     names = unique("flood"), unique("calm")
     flood_room = await fred.create_room(names[0])
     calm_room = await carol.create_room(names[1])
-    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names), per_second=2)
+    bot = await cast.bot(hub, tuple(f"#{n}:localhost" for n in names))
     await wait_until(lambda: flood_room in bot.channels and calm_room in bot.channels, what="both rooms")
+    cast.server.limit_messages(bot.settings.user_id, 1, 1)  # now the homeserver lets one event a second
     lines = 12
-    # each answered privately: more than the homeserver lets the bot send at once
-    await asyncio.gather(*(fred.say(flood_room, "!hand") for _ in range(lines)))
+    # each !hand answered privately, each !status in the room: more than the homeserver lets through
+    await asyncio.gather(*(fred.say(flood_room, word) for _ in range(lines) for word in ("!hand", "!status")))
     await carol.say(calm_room, "!join")
     started = time.monotonic()  # the homeserver has her line
     await carol.expect(lambda s: s.room_id == calm_room and "joins Jaipur" in s.body, 10)
@@ -373,33 +414,49 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     )
     assert answered() == lines
 
-    def pointers() -> int:  # the room's pointer may reach fred's sync after the direct answers
-        return sum(1 for s in fred.messages(flood_room, me) if "direct chat" in s.body)
+    def pointers() -> int:  # the room's mark may reach fred's sync after the direct answers
+        return sum(
+            1 for s in fred.seen if s.room_id == flood_room and s.sender == me and s.type == "m.reaction"
+        )
 
-    await wait_until(lambda: pointers() >= 1, 60, "a pointer to the direct chat in the flooded room")
-    assert pointers() < lines, "a burst gets a pointer to the direct chat, not one per line"
+    await wait_until(lambda: pointers() >= 1, 60, "a mark beside a line answered in the direct chat")
+    assert pointers() < lines, "a burst gets a mark, not one per line"
+    assert not any("direct chat" in s.body for s in fred.messages(flood_room, me)), "a mark, not a line"
     assert bot.outbox.retries > 0, "the homeserver said 429"
 
 
-async def test_a_lost_homeserver_stops_the_turn_clocks_until_the_bot_is_back(
+async def test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_seconds_of_its_return(
     tmp_path: Path, cast: Cast
 ) -> None:
+    from bazaarbot.transports.matrix.transport import RECONNECT_CAP
     from plugins.jaipur import GAME
 
     hub = make_hub(tmp_path, {"jaipur": GAME})
     cast.closing.append(hub)
-    bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
+    # the back-off as shipped (only the long poll is shorter, so the test ends sooner)
+    bot, room, channel, (alice,) = await table_room(
+        cast, hub, "alice", reconnect_min=1.0, reconnect_max=RECONNECT_CAP
+    )
+    await alice.say(room, "!join")
+    await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
     server = cast.server
     server.kill()
     try:
         await wait_until(lambda: NET in hub.autoplay.down, 20, "the network reported down")
         assert not bot.online.is_set()
+        await asyncio.sleep(2 * RECONNECT_CAP)  # long enough for an uncapped back-off to grow past the cap
     finally:
         server.start()
+    answered = time.monotonic()  # the homeserver answers again
     await wait_until(lambda: NET not in hub.autoplay.down, 20, "the network back up")
+    back = time.monotonic() - answered
     seen = len(alice.seen)
-    await alice.say(room, "!join")
-    await alice.expect(lambda s: s.room_id == room and "joins" in s.body, start=seen)
+    await alice.say(room, "!status")
+    await alice.expect(lambda s: s.room_id == room and "Jaipur lobby" in s.body, start=seen)
+    print(f"Matrix: play resumed {back:.1f} s after the homeserver answered again")
+    assert back < 5.0, "play resumes within 5 s of the homeserver's return"
+    joins = [s for s in alice.messages(room, bot.settings.user_id) if "joins" in s.body]
+    assert len(joins) == 1, "what was delivered before the outage is not sent again"
 
 
 async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
@@ -436,7 +493,9 @@ async def test_the_bot_joins_a_room_it_is_invited_to_unless_auto_join_is_off(
     await carol.say(room, "!join")
     await carol.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bot.idle()
-    assert len(carol.messages(room, bot.settings.user_id)) == 1, "a line from before the bot came was played"
+    said = [s.body for s in carol.messages(room, bot.settings.user_id)]
+    assert said[0].startswith("Hello!") and "!new <game>" in said[0], "the bot says how to start"
+    assert len(said) == 2, "a line from before the bot came was played"
     await wait_until(lambda: shy.syncs > synced, what="the shy bot to read its invite")
     assert room not in shy.channels and room not in shy.client.rooms
 
@@ -498,3 +557,75 @@ async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, c
         out, err = await asyncio.wait_for(process.communicate(), 15)
     assert process.returncode == 0, err.decode()
     assert f"connecting to hs as {bot.user_id}".encode() in out and b"serving the web chat" in out
+
+
+async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: Path, cast: Cast) -> None:
+    """Synapse's shipped push rules notify for the bot's turn lines: ``m.text`` with ``m.mentions``."""
+    from bazaarbot.config import AiSettings
+    from bazaarbot.messages import Tell
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7, ai=AiSettings(workers=1, move_delay=0.0))
+    cast.closing.append(hub)
+    bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
+    me = bot.settings.user_id
+    await alice.say(room, "!join")
+    joined = await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
+    assert names(joined, alice), "a person is shown by display name, a pill to their ID"
+    await alice.say(room, "!addbot easy")
+    await alice.expect(lambda s: s.room_id == room and "AI:easy" in s.body)
+    await alice.say(room, "!start")
+    table = hub.tables[(NET, channel.lower())]
+    await wait_until(lambda: table.running, what="the game started")
+    rng = random.Random(3)
+    turns, counts = 0, []
+    heard = 0
+    while table.running and turns < 6:
+        await wait_until(lambda: not table.running or 0 in GAME.to_act(table.state), 30, "alice's turn")
+        if not table.running:
+            break
+        turns += 1
+
+        async def notified(heard: int = heard) -> bool:
+            return len(await notifications(cast.server, alice, me)) > heard
+
+        deadline = time.monotonic() + 10
+        while not await notified():
+            assert time.monotonic() < deadline, f"no notification for alice's turn {turns}"
+            await asyncio.sleep(0.05)
+        found = await notifications(cast.server, alice, me)
+        counts.append(len(found) - heard)
+        heard = len(found)
+        before = table.moves_made
+        await alice.say(room, rng.choice(GAME.legal_commands(table.state, 0)))
+        await wait_until(lambda before=before: table.moves_made > before, what="alice's move")
+    assert turns >= 3
+    last = found[0]["event"]["content"]
+    assert last["msgtype"] == "m.text" and last["m.mentions"] == {"user_ids": [alice.user_id]}
+    assert f"https://matrix.to/#/{alice.user_id}" in last["formatted_body"]
+    quiet = [s for s in alice.messages(room, me) if s.content.get("msgtype") == "m.notice"]
+    assert quiet, "lines that are nobody's turn stay notices"
+    await bot.idle()
+    edits = sum(1 for s in alice.messages(room, me) if s.is_edit)
+    seen = len(alice.seen)
+    await alice.say(room, "!status")
+    await alice.expect(lambda s: s.room_id == room and s.sender == me, start=seen)
+    await bot.idle()
+    await asyncio.sleep(0.3)
+    assert sum(1 for s in alice.messages(room, me) if s.is_edit) == edits, "!status edits no unchanged board"
+    first_board = bot.boards[room].event_id
+    await alice.say(room, "!reset")
+    await wait_until(lambda: not table.running, what="the game reset")
+    await alice.say(room, "!start")
+    await wait_until(
+        lambda: bot.boards[room].event_id not in (None, first_board),
+        what="a new board message for the new game",
+    )
+    # a clock reminder in the direct chat notifies too
+    await bot.send(Tell(NET, alice.user_id, "Your move: 1m left.", key=f"a:{alice.user_id}", ping=True))
+    await bot.idle()
+    deadline = time.monotonic() + 10
+    while not any(n["room_id"] in alice.direct for n in await notifications(cast.server, alice, me)):
+        assert time.monotonic() < deadline, "the reminder in the direct chat did not notify"
+        await asyncio.sleep(0.05)
+    print(f"Matrix notifications for alice per turn of hers: {counts}")

@@ -113,7 +113,30 @@ def test_boards_and_hands_are_blocks_with_a_plain_fallback_and_escaped() -> None
     edited = content.edit("$board", "Market: 3 camels")
     assert edited["m.relates_to"] == {"rel_type": "m.replace", "event_id": "$board"}
     assert edited["m.new_content"]["body"] == "Market: 3 camels" and edited["body"].startswith("* ")
-    assert content.reply("$line", "see DM")["m.relates_to"] == {"m.in_reply_to": {"event_id": "$line"}}
+    assert edited["m.mentions"] == {}, "an edit alerts nobody"
+    assert content.reaction("$line", "ok")["m.relates_to"] == {
+        "rel_type": "m.annotation",
+        "event_id": "$line",
+        "key": "ok",
+    }
+
+
+def test_people_are_named_by_display_name_with_a_pill_and_the_id_only_where_names_clash() -> None:
+    shown = {"@ann:hs": "Ann", "@bob:hs": "Bob (@bob:hs)", "@eve:hs": "@ann:hs", "@zed:hs": "@zed:hs"}
+    sent = content.message("Game over: @ann:hs wins; @bob:hs, @eve:hs and @zed:hs.", name_of=shown.get)
+    assert sent["body"] == "Game over: Ann wins; Bob (@bob:hs), @eve:hs and @zed:hs."
+    assert '<a href="https://matrix.to/#/@ann:hs">Ann</a> wins' in sent["formatted_body"]
+    assert sent["msgtype"] == "m.notice" and sent["m.mentions"] == {}, "naming somebody alerts nobody"
+    stranger = content.message("@nobody:hs to play", name_of=shown.get)
+    assert stranger["body"] == "@nobody:hs to play" and "formatted_body" not in stranger
+
+
+def test_a_line_for_the_player_to_move_is_a_message_that_mentions_them() -> None:
+    sent = content.message(
+        "@ann:hs to play.", name_of={"@ann:hs": "Ann"}.get, mentions=["@ann:hs"], notify=True
+    )
+    assert sent["msgtype"] == "m.text" and sent["m.mentions"] == {"user_ids": ["@ann:hs"]}
+    assert sent["body"] == "Ann to play."
 
 
 def test_a_table_that_asked_for_colours_gets_its_goods_tinted_in_html_only() -> None:
