@@ -5,15 +5,13 @@ games); ``BAZAARBOT_FAILOVER_KILLS=20`` runs the issue's twenty kills (about
 ten minutes on a loaded two-core machine, so not in every CI run).
 """
 
-# ruff: noqa: F401, F811  (pytest fixtures imported from ircserver are used as parameters)
-
 from __future__ import annotations
 
 import os
 
 import pytest
 from support.failover import Failover
-from support.ircserver import IrcServer, ircserver
+from support.ircserver import IrcServer
 
 pytestmark = pytest.mark.irc
 

@@ -264,8 +264,10 @@ OPERATING = REPO_ROOT / "docs" / "operating.md"
 
 
 def documented_nginx_blocks() -> list[str]:
-    """The nginx blocks of the operator's guide, as written there (the first sets X-Forwarded-For)."""
-    return re.findall(r"```nginx\n(.*?)```", OPERATING.read_text(encoding="utf-8"), re.DOTALL)
+    """The guide's nginx blocks that set the forwarding headers (the first sets X-Forwarded-For);
+    a block that only adds to them, such as the standby's upstream, says so and sets none."""
+    blocks = re.findall(r"```nginx\n(.*?)```", OPERATING.read_text(encoding="utf-8"), re.DOTALL)
+    return [block for block in blocks if "proxy_set_header" in block]
 
 
 @asynccontextmanager
