@@ -544,9 +544,12 @@
     const known = upTo >= 0 ? entries.slice(0, upTo + 1) : [];
     if (!known.length) return [last];
     const out = [];
+    // the log's announcements are in the room's language: where the view left the last one's out,
+    // the reader reads another, and each move is named by its command in the reader's words instead
+    const roomWords = !!(last.lines && last.lines.length);
     for (let i = known.length - 1; i >= 0 && out.length < MAX_BANNER_MOVES; i--) {
       if (known[i].seat === me) break;
-      out.unshift(known[i]);
+      out.unshift(roomWords ? known[i] : { ...known[i], lines: [] });
     }
     return out.length ? out : [last];
   }
