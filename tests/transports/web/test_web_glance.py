@@ -10,6 +10,7 @@ test_web_layout.py).
 
 from __future__ import annotations
 
+import asyncio
 import random
 from pathlib import Path
 from typing import Any
@@ -155,6 +156,10 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
             await _say(served, f"p{i}", "/join")
         await page.locator('#controls button[data-command="/start"]').click()
         table = served.hub.tables[("web", "#bazaar")]
+        for _wait in range(400):  # the click's /start reaches the hub through the websocket
+            if table.running:
+                break
+            await asyncio.sleep(0.05)
         seat = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         since = await _play_to_my_turn(served, random.Random(f"{game}{n}"), seat, at_least=3 * n)
         await _caught_up(page, served)
