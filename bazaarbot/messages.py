@@ -8,7 +8,7 @@ the bottom of the core, so nothing in the domain depends on its delivery layer.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 #: the readers of a room's views, by identity key (None: a spectator)
@@ -72,8 +72,8 @@ class Say:
     #: the table asked for mIRC-style colour hints (``/colors channel on``); transports may ignore it
     colors: bool = False
     #: the names of the table's players in seat order: where colours are on, each name has its seat's
-    #: colour, the same in boards and in moves
-    players: tuple[str, ...] = ()
+    #: colour, the same in boards and in moves (how a line is shown, not what it says: not compared)
+    players: tuple[str, ...] = field(default=(), compare=False)
     #: bulk output somebody asked to see (``/board``, ``/top``): a paced transport sends the channel's
     #: game lines first, and may bound such output per asker and send the rest to them privately
     listing: bool = False
@@ -124,7 +124,7 @@ class Tell:
     #: the reader asked for colours (``/colors on``); transports may ignore it
     colors: bool = False
     #: the names of the players of the table the line is about, in seat order (see ``Say.players``)
-    players: tuple[str, ...] = ()
+    players: tuple[str, ...] = field(default=(), compare=False)
 
 
 Outgoing = Say | Tell

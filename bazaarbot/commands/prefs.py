@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.local_names import local_name
 from bazaarbot.commands.registry import command
@@ -18,15 +20,23 @@ from bazaarbot.people.openings import NOTIFY
     table=False,
 )
 def notice(ctx: Context) -> list[Outgoing]:
-    current = ctx.host.prefs.get((ctx.network, ctx.user.key, "notice")) == "on"
+    changes = _("/notice on or /notice off changes it.")
+    usage = _("Use /notice on or /notice off; /notice alone says your setting.")
+    return _own_switch(ctx, "notice", _notice_sentence, changes, usage)
+
+
+def _own_switch(
+    ctx: Context, pref: str, sentence: Callable[[bool], str], changes: str, usage: str
+) -> list[Outgoing]:
+    """A person's own on/off preference: said when no word follows, set by on or off in any language."""
     if not ctx.args:
-        return [ctx.tell(_notice_sentence(current) + " " + _("/notice on or /notice off changes it."))]
-    word = ctx.args[0].lower()
-    if word not in NOTICE_WORDS:
-        return [ctx.tell(_("Use /notice on or /notice off; /notice alone says your setting."))]
-    wanted = NOTICE_WORDS[word]
-    ctx.host.set_pref(ctx.network, ctx.user.key, "notice", "on" if wanted else "off")
-    return [ctx.tell(_notice_sentence(wanted))]
+        current = ctx.host.prefs.get((ctx.network, ctx.user.key, pref)) == "on"
+        return [ctx.tell(sentence(current) + " " + changes)]
+    wanted = NOTICE_WORDS.get(ctx.args[0].lower())
+    if wanted is None:
+        return [ctx.tell(usage)]
+    ctx.host.set_pref(ctx.network, ctx.user.key, pref, "on" if wanted else "off")
+    return [ctx.tell(sentence(wanted))]
 
 
 #: what ``/notice`` reads as on and off, in each language
@@ -52,15 +62,9 @@ def _notice_sentence(on: bool) -> str:
     ),
 )
 def notify(ctx: Context) -> list[Outgoing]:
-    current = ctx.host.prefs.get((ctx.network, ctx.user.key, NOTIFY)) == "on"
-    if not ctx.args:
-        return [ctx.tell(_notify_sentence(current) + " " + _("/notify on or /notify off changes it."))]
-    word = ctx.args[0].lower()
-    if word not in NOTICE_WORDS:
-        return [ctx.tell(_("Use /notify on or /notify off; /notify alone says your setting."))]
-    wanted = NOTICE_WORDS[word]
-    ctx.host.set_pref(ctx.network, ctx.user.key, NOTIFY, "on" if wanted else "off")
-    return [ctx.tell(_notify_sentence(wanted))]
+    changes = _("/notify on or /notify off changes it.")
+    usage = _("Use /notify on or /notify off; /notify alone says your setting.")
+    return _own_switch(ctx, NOTIFY, _notify_sentence, changes, usage)
 
 
 def _notify_sentence(on: bool) -> str:

@@ -18,6 +18,7 @@ def test_every_hint_is_readable_on_light_and_dark_terminals_and_goods_differ() -
 
     unreadable = {"00", "01", "02", "08", "09", "11", "15"}  # white, black, navy, yellow, light green/cyan
     assert not set(HINTS.values()) & unreadable
+    assert not set(SEAT_COLORS) & unreadable, "the players' colours too"
     goods = ("diamond", "gold", "silver", "cloth", "spice", "leather", "camel")
     assert len({HINTS[good] for good in goods}) == len(goods)
     stones = ("red", "green", "blue", "yellow", "white")
