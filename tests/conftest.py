@@ -3,7 +3,9 @@
 Tests marked ``slow`` run in CI (CI=true) or with BAZAARBOT_SLOW=1 only. The
 IRC fixtures (a real ngircd, the list of things closed after a test, the usual
 cast of hub, bot and raw clients) serve tests/transports/irc, tests/table and
-tests/people; their helpers live in support.ircserver.
+tests/people; their helpers live in support.ircserver. The ``browser`` fixture
+hands each browser test the worker's one Chromium (support.browsers) and runs
+that test on the worker's session-wide event loop.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from support.browsers import WorkerChromium, require_chromium
 from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require_server
 from support.pgcluster import Cluster, start_or_reason
 
@@ -23,12 +26,30 @@ RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.enviro
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if RUN_SLOW:
-        return
+    # the shared Chromium's connection belongs to the worker's session-wide event loop
+    on_session_loop = pytest.mark.asyncio(loop_scope="session")
     skip = pytest.mark.skip(reason="slow: runs in CI, or locally with BAZAARBOT_SLOW=1")
     for item in items:
-        if item.get_closest_marker("slow"):
+        if "browser" in getattr(item, "fixturenames", ()):
+            item.add_marker(on_session_loop, append=False)
+        if not RUN_SLOW and item.get_closest_marker("slow"):
             item.add_marker(skip)
+
+
+@pytest_asyncio.fixture(scope="session", loop_scope="session")
+async def worker_chromium() -> AsyncIterator[WorkerChromium]:
+    """Playwright and one headless Chromium for this test worker (skips, or fails in CI, without them)."""
+    require_chromium()
+    chromium = WorkerChromium()
+    yield chromium
+    await chromium.stop()
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def browser(worker_chromium: WorkerChromium) -> AsyncIterator[Any]:
+    """The worker's Chromium; every context the test opens (cookies, storage, pages) is closed after it."""
+    yield await worker_chromium.browser()
+    await worker_chromium.tidy()
 
 
 @pytest.fixture(scope="session")

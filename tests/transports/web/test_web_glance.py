@@ -2,7 +2,7 @@
 control are in view together; every control is finger-sized; on a laptop the hand and the controls
 are above the fold; the banner stays on top; axe-core finds nothing critical or serious.
 
-One browser for the module; each case is one game played to the page's own turn (the other seats
+Each case is one game played to the page's own turn (the other seats
 are played by moves handed straight to the hub under their web identities), then checked at
 390x844 and 1366x768 on the play page and the spectator's page (the README's pictures come from
 test_web_layout.py).
@@ -16,14 +16,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 
-pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000  # ms: Playwright's waits
 PHONE = (390, 844)
@@ -61,12 +60,6 @@ TOO_SMALL = """([sel, least]) => [...document.querySelectorAll(sel)]
   .map(([n, r]) => (n.id ? '#' + n.id : n.tagName.toLowerCase() + '.' + [...n.classList].join('.'))
     + ' "' + (n.textContent || n.getAttribute('aria-label') || '').trim().slice(0, 30) + '" '
     + Math.round(r.width) + 'x' + Math.round(r.height))"""
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    async with chromium() as b:
-        yield b
 
 
 def _expect(locator: Any) -> Any:

@@ -1,6 +1,6 @@
 """The drawn table on a phone, a tablet and a laptop, in every game, at every stage of a game.
 
-One browser per module; each game is one page whose viewport is switched
+Each game is one page whose viewport is switched
 between the three sizes at each checkpoint (start, mid-game on the
 player's own turn, mid-game off it, the end). Everything that holds the
 board (the market, tower or exchange, the hand, every opponent's panel)
@@ -26,7 +26,7 @@ from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 
-pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000  # ms: Playwright's waits
 VIEWPORTS = {"phone": (390, 844), "tablet": (768, 1024), "laptop": (1366, 768)}
@@ -39,11 +39,6 @@ PARTS = {
 
 #: the page's own check (every part present, not collapsed, not cut by any box that clips)
 CHECK = (TESTS_DIR / "support" / "layout_check.js").read_text()
-
-
-@pytest.fixture(scope="module")
-def browser(module_browser: Any) -> Any:
-    return module_browser
 
 
 async def _page(browser: Any, served: Served, nick: str) -> Any:

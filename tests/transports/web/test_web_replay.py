@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import pytest
 from support.countgame import GAME as COUNT
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -23,12 +23,6 @@ TIMEOUT = 10_000  # ms: Playwright's waits
 
 #: the test types many moves through the hub at once
 PLENTY = RateLimit(commands=100_000, per_seconds=1)
-
-
-@pytest.fixture
-async def browser():
-    async with chromium() as b:
-        yield b
 
 
 def _expect(locator: Any) -> Any:
