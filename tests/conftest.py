@@ -8,6 +8,7 @@ tests/people; their helpers live in support.ircserver.
 
 from __future__ import annotations
 
+import compileall
 import functools
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -20,6 +21,21 @@ from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require
 from support.pgcluster import Cluster, start_or_reason
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
+#: the checkout: its packages are compiled once per run (see ``pytest_configure``)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the bot's and the games' sources once, before the test workers start.
+
+    Hundreds of processes load them (each console, ``run``, AI worker and test
+    worker); where PYTHONDONTWRITEBYTECODE is set none would keep its compiled
+    code, and each would compile every module again.
+    """
+    if hasattr(config, "workerinput"):
+        return  # a test worker: the run that started it compiled them
+    for package in ("bazaarbot", "plugins"):
+        compileall.compile_dir(ROOT / package, quiet=1)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
