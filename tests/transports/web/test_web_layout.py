@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from support.paths import TESTS_DIR
 from support.webfixtures import Served, serve
-from support.webpage import expect, open_page, sign_in
+from support.webpage import expect, no_serious_violation, open_page, sign_in
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -139,18 +139,6 @@ def _inside(boxes: list[dict[str, float]], bottom: float, what: str) -> None:
         assert box["top"] >= -0.5 and box["bottom"] <= bottom + 0.5, f"{what} at {box}, view ends at {bottom}"
 
 
-async def _axe(page: Any, what: str) -> None:
-    from axe_playwright_python.async_playwright import Axe
-
-    results = await Axe().run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
-    assert not bad, f"{what}: {bad}"
-
-
 async def _play_until(
     pages: list[Any], served: Served, rng: random.Random, done: Any, at_least: int = 0, seat: int = -1
 ) -> list[int]:
@@ -197,15 +185,15 @@ async def _check_at_a_glance(page: Any, watcher: Any, served: Served, what: str,
     # finger-sized: no visible control smaller than 40x40 on the table, in the room bar or the drawer
     small = await page.evaluate(TOO_SMALL, [CONTROLS, FINGER])
     assert not small, f"{what} on a phone: {small}"
-    await _axe(page, f"{what} play page, phone")
-    await _axe(watcher, f"{what} watch page, phone")
+    await no_serious_violation(page, f"{what} play page, phone")
+    await no_serious_violation(watcher, f"{what} watch page, phone")
 
     # a laptop: the hand and the controls above the fold; the banner stays on top when the page scrolls
     await _size(page, LAPTOP)
     _inside(await page.evaluate(WHERE, "#hand-panel, #controls"), LAPTOP[1], f"{what} laptop")
-    await _axe(page, f"{what} play page, laptop")
+    await no_serious_violation(page, f"{what} play page, laptop")
     await watcher.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
-    await _axe(watcher, f"{what} watch page, laptop")
+    await no_serious_violation(watcher, f"{what} watch page, laptop")
     await watcher.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
     for size in (LAPTOP, PHONE):
         await _size(page, size)
