@@ -12,6 +12,7 @@ networks create tables and games in the same database at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
@@ -36,6 +37,12 @@ class PostgresStore(Store):
 
     def _open_writer(self) -> StoreWriter:
         return StoreWriter(self.path, conn=PgConnection(self.path))
+
+    def fence_with(self, check: Callable[[Any], None]) -> None:
+        """Check ``check`` (the lease) before every write: the move log's commits and the small
+        tables the transports, ratings and seat codes write on the reading session alike."""
+        self.writer.fence = check
+        self.db.conn.fence = check
 
     # --- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
