@@ -221,6 +221,17 @@ class PgConnection:
         finally:
             cursor.close()
 
+    def lock_transaction(self, key: tuple[int, int]) -> None:
+        """Wait for the transaction lock ``key`` (two int4 keys), held until this transaction ends.
+
+        Processes sharing the database queue on it where sqlite's one writer
+        would queue them (a read, then a write of the same rows).
+        """
+        try:
+            self.raw.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(key))
+        except psycopg.Error as error:
+            raise _as_sqlite_error(error) from error
+
     def __enter__(self) -> PgConnection:
         self._lock.acquire()
         return self
