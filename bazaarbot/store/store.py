@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -27,6 +27,8 @@ from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.store.teaching import migrate_teaching
 from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
 from bazaarbot.text.commandmark import render
+
+T = TypeVar("T")
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -274,6 +276,15 @@ class Store:
     def close(self) -> None:
         self.writer.close()
         self.db.conn.close()
+
+    async def read(self, work: Callable[[], T]) -> T:
+        """``work`` (reads of the records, and the writes of ratings beside them) for the event loop.
+
+        A sqlite file answers from its page cache while the loop waits a
+        moment: ``work`` runs here, at once. A server's store runs it where the
+        loop does not wait for the server (see ``postgres.store``).
+        """
+        return work()
 
     # --- units of work (group commit) -----------------------------------------------------
     def begin(self) -> Unit:

@@ -15,6 +15,7 @@ integrity error), so the records' code does not know which server it runs on.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import sqlite3
@@ -151,9 +152,17 @@ class PgConnection:
         #: that no longer serves its networks cannot write even the transports' small tables);
         #: raises a ``sqlite3.Error`` to refuse the write
         self.fence: Callable[[PgConnection], None] | None = None
+        #: statements sent from a thread running an event loop (the running bot should send none)
+        self.loop_calls = 0
+
+    def count_call(self) -> None:
+        """Count a round trip made on an event loop's thread (the loop waited on the server)."""
+        if asyncio._get_running_loop() is not None:
+            self.loop_calls += 1
 
     # --- the sqlite3 calls --------------------------------------------------------------
     def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        self.count_call()
         query = self._query(sql)
         with self._fenced(sql):
             try:
@@ -162,6 +171,7 @@ class PgConnection:
                 raise _as_sqlite_error(error) from error
 
     def executemany(self, sql: str, rows: Iterable[Any]) -> psycopg.Cursor[Any]:
+        self.count_call()
         query = self._query(sql)
         with self._fenced(sql):
             cursor = self.raw.cursor()
@@ -334,6 +344,7 @@ class PgDatabase:
         return self.conn.execute(sql, params)
 
     def query(self, sql: str, params: Any = None) -> Iterator[dict[str, Any]]:
+        self.conn.count_call()
         query = self.conn._query(sql)
         try:
             with self.conn.raw.cursor(row_factory=dict_row) as cursor:
