@@ -183,12 +183,16 @@ class TransportViews:
         plugin = self.games.get(game)
         return None if plugin is None else web_folder(plugin)
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page).
+
+        The table is read here; the ratings where the event loop does not wait for the store.
+        """
         table = self.tables.get((network, channel.lower()))
         game = table.game_name if table is not None else self.default_game()
         seats = [] if table is None else (table.players if table.running else table.seats)
-        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        people = [(s.key, s.nick) for s in seats]
+        view = await self.store.read(lambda: self.ratings.view(network, game, people))
         return {"room": channel, **view}
 
     def snapshot(self) -> dict[str, object]:
