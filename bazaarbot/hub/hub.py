@@ -361,9 +361,16 @@ class Hub:
         if not unit.ok:
             await self.send_all(unsaved(network, nick))
             return
-        if unit.after or unit.reads:  # 6. after the commit, read where the loop does not wait
-            messages = messages + await self.store.read(lambda: self._after_commit(unit, speaker))
-        await self.send_all(messages)  # 7. deliver
+        await self.send_all(messages)  # 6. after the commit; 7. deliver
+        if unit.after or unit.reads:  # then what it left to read, where the loop does not wait for it
+            later = self._send_after_commit(unit, speaker)
+            if self.store.remote:  # a server may be slow to answer: the line is done, its reads follow
+                self.spawn(later)
+            else:
+                await later
+
+    async def _send_after_commit(self, unit: Unit, speaker: User | None) -> None:
+        await self.send_all(await self.store.read(lambda: self._after_commit(unit, speaker)))
 
     def _after_commit(self, unit: Unit, speaker: User | None) -> list[Outgoing]:
         """The ratings of the games ``unit`` ended and the answers it left to read from the records."""

@@ -212,6 +212,8 @@ class Store:
 
     #: the networks whose tables this process loads and serves (None: every one in the store)
     networks: frozenset[str] | None = None
+    #: whether reads cross a network to a server (``read`` then runs them off the event loop)
+    remote = False
 
     def __init__(self, path: str | Path, networks: frozenset[str] | None = None) -> None:
         self.path = str(path)

@@ -43,6 +43,8 @@ T = TypeVar("T")
 class PostgresStore(Store):
     """``Store`` on the database at ``url`` (``postgresql://user@host:port/db``)."""
 
+    remote = True
+
     def __init__(self, url: str, networks: frozenset[str] | None = None) -> None:
         self._reserved_game: int | None = None
         #: sequence -> ids taken from it and not given out yet
