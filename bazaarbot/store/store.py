@@ -225,8 +225,8 @@ class Store:
 
     @functools.cached_property
     def seat_codes(self) -> SeatCodes:
-        """The seat claim codes, kept on the reading connection (their table made once per store)."""
-        return SeatCodes(self.db.conn)
+        """The seat claim codes of the served networks, in memory and written with the line (group commit)."""
+        return SeatCodes(self.db.conn, self.writer.write, self.networks)
 
     def _open_reader(self) -> Any:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
