@@ -122,6 +122,8 @@ class GameLogs:
         self.store = store
         self.games = games
         self._replays: dict[int, Replay] = {}
+        #: tables whose last read found no game to show (until one of theirs runs)
+        self._no_game: set[int] = set()
 
     def latest(
         self,
@@ -140,6 +142,13 @@ class GameLogs:
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
+        if running is None:  # no game runs: what was read last still holds (only this table starts one)
+            if table_id in self._no_game:
+                return None
+            if replay is not None and replay.status == "finished":
+                return replay
+        else:
+            self._no_game.discard(table_id)
         if (
             running is not None
             and replay is not None
@@ -156,6 +165,8 @@ class GameLogs:
         row = self.store.last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
+            if running is None:
+                self._no_game.add(table_id)
             return None
         if replay is None or replay.game_id != row.id:
             replay = self._start(row)
