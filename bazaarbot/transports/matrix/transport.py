@@ -619,7 +619,11 @@ class MatrixTransport:
         return events[start:]
 
     async def _save_token(self, state: MatrixState, token: str, device: str | None) -> None:
-        state.save_sync(token, device)
+        """After every sync: written where the event loop does not wait for the store."""
+        if self.hub is None:
+            state.save_sync(token, device)
+        else:
+            await self.hub.records(lambda: state.save_sync(token, device))
 
     def _invited(self, room_id: str, events: list[Any]) -> None:
         me = self.settings.user_id
