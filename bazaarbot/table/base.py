@@ -65,6 +65,8 @@ class TableBase(ABC):
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)
         self.game_seed = 0
+        #: the running game's options, as it was set up with them
+        self.game_options: dict[str, Any] = {}
         #: table settings kept in the store (clock, takeover level, ...), by name
         self.settings: dict[str, str] = dict(settings or {})
         self.default_turn_seconds = default_turn_seconds

@@ -131,6 +131,7 @@ class GameLogs:
         running: tuple[int, int] | None = None,
         nicks: list[str] | None = None,
         played: PlayedMove | None = None,
+        started: GameRow | None = None,
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -138,6 +139,8 @@ class GameLogs:
         there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
         that game only reads the moves it has not had (nobody left or was renamed meanwhile),
         and the table's ``played`` move, when it is the one missing, is taken as it is.
+        ``started``: the running game as the table holds it, so a log that has not seen the game
+        yet starts from it instead of asking the store.
         """
         if table_id is None:
             return None
@@ -162,7 +165,8 @@ class GameLogs:
                     self._take(replay, played)  # the one move missing: as the table played it
                     return replay
                 return replay if self._caught_up(table_id, replay) else None
-        row = self.store.last_game(table_id)
+        fresh = started is not None and running is not None and started.id == running[0]
+        row = started if fresh else self.store.last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
             if running is None:
@@ -175,6 +179,12 @@ class GameLogs:
             self._replays[table_id] = replay
         replay.status = row.status
         replay.nicks = [p["nick"] for p in row.players]
+        if fresh and running is not None:  # a game the table just started: nothing to read yet
+            if replay.moves_read == running[1]:
+                return replay
+            if played is not None and self._next_of(replay, played, running[1]):
+                self._take(replay, played)
+                return replay
         return replay if self._caught_up(table_id, replay) else None
 
     def _caught_up(self, table_id: int, replay: Replay) -> bool:

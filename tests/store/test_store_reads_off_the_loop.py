@@ -4,7 +4,8 @@ The reading session here goes through a gate the test can shut, as a stalled
 server or a slow network would; the move log's writer goes straight to the
 server. With the gate shut, a table's moves are still answered at once while
 another table's ``/stats`` and ``/history`` and a finished game's ratings wait
-for the store; once it answers again, so do they. And nothing the running bot
+for the store; a new game starts and its table is drawn for the web page all
+the same. Once the store answers again, so do the reads. And nothing the running bot
 does sends a statement from the event loop's thread.
 """
 
@@ -48,14 +49,16 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         for channel in ("#a", "#b"):
             await say("alice", channel, "/new count target=6")
             await say("bob", channel, "/join")
-            await say("alice", channel, "/start")
+        await say("alice", "#a", "/start")
         sent_on_loop = store.db.conn.loop_calls + store.writer.conn.loop_calls
         gate.shut()
         reopen.start()
         before = len(seen.sent)
         await asyncio.wait_for(say("alice", "#a", "/stats"), 10)
         await asyncio.wait_for(say("bob", "#a", "/history"), 10)
+        await asyncio.wait_for(say("alice", "#b", "/start"), 10)  # a new game and its id: no read
         while hub.tables[(NETWORK, "#b")].running:
+            assert hub.table_view(NETWORK, "#b", "n:alice") is not None  # the web page's view, its log
             await asyncio.wait_for(say(to_move("#b"), "#b", "add 1"), 10)
         assert gate.is_shut, "the moves were answered while the store answered no reads"
         assert any(line.startswith("Game over:") for line in answers("#b", before))
