@@ -61,6 +61,8 @@ class TableBase(ABC):
         self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
         self.last_played: PlayedMove | None = None
+        #: the game that ended here last: (game id, status, moves made), for its log
+        self.ended_game: tuple[int, str, int] | None = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)

@@ -306,6 +306,7 @@ class RunningGame(AiSeats):
         out: list[Outgoing] = []
         if self.game_id is not None:
             self.store.finish_game(self.game_id, status, data, rows, note)
+            self.ended_game = (self.game_id, status, self.moves_made)
         if status == "abandoned":
             out.append(
                 self.say(

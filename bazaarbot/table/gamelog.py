@@ -132,6 +132,7 @@ class GameLogs:
         nicks: list[str] | None = None,
         played: PlayedMove | None = None,
         started: GameRow | None = None,
+        ended: tuple[int, str, int] | None = None,
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -140,7 +141,8 @@ class GameLogs:
         that game only reads the moves it has not had (nobody left or was renamed meanwhile),
         and the table's ``played`` move, when it is the one missing, is taken as it is.
         ``started``: the running game as the table holds it, so a log that has not seen the game
-        yet starts from it instead of asking the store.
+        yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
+        the game that ended at the table last, so its log is closed without asking the store.
         """
         if table_id is None:
             return None
@@ -150,6 +152,10 @@ class GameLogs:
                 return None
             if replay is not None and replay.status == "finished":
                 return replay
+            if replay is not None and ended is not None and replay.game_id == ended[0]:
+                closed = self._closed(table_id, replay, ended, played)
+                if closed is not False:
+                    return closed
         else:
             self._no_game.discard(table_id)
         if (
@@ -186,6 +192,26 @@ class GameLogs:
                 self._take(replay, played)
                 return replay
         return replay if self._caught_up(table_id, replay) else None
+
+    def _closed(
+        self, table_id: int, replay: Replay, ended: tuple[int, str, int], played: PlayedMove | None
+    ) -> Replay | None | bool:
+        """The log of a game that just ended, from what the table knows; False when the store must say."""
+        _game_id, status, moves_made = ended
+        if status != "finished":  # abandoned: no log to show
+            self._replays.pop(table_id, None)
+            self._no_game.add(table_id)
+            return None
+        if (
+            replay.moves_read == moves_made - 1
+            and played is not None
+            and self._next_of(replay, played, moves_made)
+        ):
+            self._take(replay, played)
+        if replay.moves_read != moves_made:
+            return False
+        replay.status = status
+        return replay
 
     def _caught_up(self, table_id: int, replay: Replay) -> bool:
         """Play the moves the replay has not had; a replay that fails is forgotten (False)."""

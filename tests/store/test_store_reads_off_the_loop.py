@@ -60,6 +60,7 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         while hub.tables[(NETWORK, "#b")].running:
             assert hub.table_view(NETWORK, "#b", "n:alice") is not None  # the web page's view, its log
             await asyncio.wait_for(say(to_move("#b"), "#b", "add 1"), 10)
+        assert hub.table_view(NETWORK, "#b", None) is not None  # the finished game stays on the board
         assert gate.is_shut, "the moves were answered while the store answered no reads"
         assert any(line.startswith("Game over:") for line in answers("#b", before))
         assert not answers("#a", before), "the reads wait for the store, the loop does not"
