@@ -43,16 +43,25 @@ class SeatCodes:
     def __init__(self, conn: sqlite3.Connection, write: Any, networks: frozenset[str] | None = None) -> None:
         #: ``StoreWriter.write``: joins the current unit (group commit), or commits at once outside one
         self.write = write
+        self.conn = conn
+        self.networks = networks
         with conn:
             conn.execute(SCHEMA)
         #: (network, channel, seat identity) -> hash of its code
         self._codes: dict[tuple[str, str, str], str] = {}
-        for network, channel, key, digest in conn.execute(
-            "SELECT network, channel, user_key, code_hash FROM seat_codes"
-        ):
-            if networks is None or network in networks:
-                self._codes[(str(network), str(channel), str(key))] = str(digest)
         #: (network, hash) -> (channel, seat identity)
+        self._owners: dict[tuple[str, str], tuple[str, str]] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        """The codes as the store has them (at start, and after a line's writes were refused)."""
+        self._codes = {
+            (str(network), str(channel), str(key)): str(digest)
+            for network, channel, key, digest in self.conn.execute(
+                "SELECT network, channel, user_key, code_hash FROM seat_codes"
+            )
+            if self.networks is None or network in self.networks
+        }
         self._owners = {(n, d): (c, k) for (n, c, k), d in self._codes.items()}
 
     def _drop(self, seat: tuple[str, str, str]) -> None:

@@ -333,7 +333,8 @@ class Store:
         return self._table_keys.get(table_id)
 
     def forget_created(self, units: list[Unit]) -> None:
-        """Units that never reached the disk: the table ids they gave out are free again.
+        """Units that never reached the disk: the table ids they gave out are free again, and the
+        seat codes they changed in memory are as the store has them.
 
         (Ids are never reused: the counters only grow. A running game the
         reload brings back registers its table again in ``running_games``.)
@@ -343,6 +344,8 @@ class Store:
                 table_id = self._table_ids.pop(key, None)
                 if table_id is not None:
                     self._table_keys.pop(table_id, None)
+        if units and "seat_codes" in self.__dict__:  # made (cached) already
+            self.seat_codes.reload()
 
     # --- schema ---------------------------------------------------------------
     def schema_version(self) -> int:
