@@ -8,6 +8,7 @@ tests/people; their helpers live in support.ircserver.
 
 from __future__ import annotations
 
+import compileall
 import functools
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -20,9 +21,49 @@ from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require
 from support.pgcluster import Cluster, start_or_reason
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
+#: the checkout: its packages are compiled once per run (see ``pytest_configure``)
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile the bot's and the games' sources once, before the test workers start.
+
+    Hundreds of processes load them (each console, ``run``, AI worker and test
+    worker); where PYTHONDONTWRITEBYTECODE is set none would keep its compiled
+    code, and each would compile every module again.
+    """
+    if hasattr(config, "workerinput"):
+        return  # a test worker: the run that started it compiled them
+    for package in ("bazaarbot", "plugins"):
+        compileall.compile_dir(ROOT / package, quiet=1)
+
+
+#: the files whose tests take longest (whole games through a process, a browser or Synapse): they
+#: are handed out first, so that none of them starts near the end while the other workers idle
+LONGEST_FIRST = (
+    "tests/transports/matrix/test_matrix.py",
+    "tests/transports/web/test_web_table.py",
+    "tests/transports/web/test_web_layout.py",
+    "tests/transports/web/test_web_glance.py",
+    "tests/i18n/test_games_in_german_and_spanish.py",
+    "tests/transports/console/",
+    "tests/i18n/test_reader_language.py",
+    "tests/store/test_failover.py",
+    "tests/games/",
+)
+
+
+def _handed_out(item: pytest.Item) -> int:
+    """An item's place in the order: the longest files first, then the rest as collected."""
+    path = item.nodeid.split("::", 1)[0]
+    for place, prefix in enumerate(LONGEST_FIRST):
+        if path.startswith(prefix):
+            return place
+    return len(LONGEST_FIRST)
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=_handed_out)  # stable: within a file, the order stays as written
     if RUN_SLOW:
         return
     skip = pytest.mark.skip(reason="slow: runs in CI, or locally with BAZAARBOT_SLOW=1")

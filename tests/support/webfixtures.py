@@ -197,6 +197,7 @@ class WsClient:
                 await self.send(t="moves", room=room, verb=verb["verb"])
                 answer = await self.expect("moves", lambda f, v=verb["verb"]: f["verb"] == v)
                 assert (answer["game_id"], answer["moves"]) == (view["game_id"], view["moves"])
+                assert answer["lang"] == view.get("lang")  # said in the words the view is drawn in
                 own = answer["commands"]
             found += own
         return found
