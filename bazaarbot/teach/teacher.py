@@ -71,6 +71,15 @@ class Reader:
     lang: str | None
 
 
+@dataclass(frozen=True)
+class ReviewFacts:
+    """What ``/review`` read of the records: the game's id, its record and its stored review (or None)."""
+
+    game_id: int | None
+    record: dict[str, Any] | None
+    stored: dict[str, Any] | None
+
+
 class Teacher:
     """Hints during a game and reviews after it, computed off the event loop."""
 
@@ -213,22 +222,57 @@ class Teacher:
         return int(row[0]) if row else None
 
     def review(self, network: str, user: User, args: tuple[str, ...]) -> list[Outgoing]:
-        """``/review [game-id]``: the speaker's worst decisions of a finished game, privately."""
+        """``/review [game-id]``: the speaker's worst decisions of a finished game, privately.
+
+        On a server the game's record is read where the event loop does not wait
+        for it, and the answer follows the line; a sqlite file answers at once.
+        """
+        game_id: int | None = None
+        if args:
+            game_id = number(args[0].lstrip("#"))
+            if game_id is None:
+                return [
+                    Tell(
+                        network,
+                        user.nick,
+                        _("/review takes the number of a game (/history lists yours), or nothing."),
+                        key=user.key,
+                    )
+                ]
+        if self.store.remote:
+            try:
+                asyncio.get_running_loop()
+            except RuntimeError:
+                pass
+            else:
+                self.spawn(self._review_read_later(network, user, game_id))
+                return []
+        return self._review_asked(network, user, self._review_facts(network, user.key, game_id))
+
+    async def _review_read_later(self, network: str, user: User, game_id: int | None) -> None:
+        facts = await self.store.read(lambda: self._review_facts(network, user.key, game_id))
+        await self.run_and_send(lambda: self._review_asked(network, user, facts), network, user.nick, user)
+
+    def _review_facts(self, network: str, key: str, game_id: int | None) -> ReviewFacts:
+        """What ``/review`` reads: the game asked for (or the speaker's last), its record and its review."""
+        if game_id is None:
+            game_id = self.last_game(network, key)
+            if game_id is None:
+                return ReviewFacts(None, None, None)
+        record = self.store.game_record(game_id)
+        stored = self.records.review(game_id) if record is not None else None
+        return ReviewFacts(game_id, record, stored)
+
+    def _review_asked(self, network: str, user: User, facts: ReviewFacts) -> list[Outgoing]:
+        """The answer to ``/review`` once its records are read; a review to make is started here."""
         lang = self.person_language(network, user.key)
 
         def tell(text: str) -> list[Outgoing]:
             return [Tell(network, user.nick, text, key=user.key)]
 
-        if args:
-            game_id: int | None = number(args[0].lstrip("#"))
-            if game_id is None:
-                return tell(_("/review takes the number of a game (/history lists yours), or nothing."))
-        else:
-            game_id = self.last_game(network, user.key)
-            if game_id is None:
-                return tell(_("You have no finished game to review yet."))
-        assert game_id is not None
-        record = self.store.game_record(game_id)
+        game_id, record = facts.game_id, facts.record
+        if game_id is None:
+            return tell(_("You have no finished game to review yet."))
         if record is None or record["network"] != network:
             return tell(_("There is no game {id}.").format(id=game_id))
         if record["status"] != "finished":
@@ -241,9 +285,8 @@ class Teacher:
         if record["game"] not in self.games:
             return tell(_("The game {game} is no longer installed.").format(game=record["game"]))
         reader = Reader(network, user.nick, user.key, keys.index(user.key), lang)
-        stored = self.records.review(game_id)
-        if stored is not None:
-            return self._review_answer(stored, [reader])
+        if facts.stored is not None:
+            return self._review_answer(facts.stored, [reader])
         if game_id not in self.reviewing and len(self.reviewing) >= MAX_REVIEWS:
             return tell(_("Too many reviews are under way; try again in a few minutes."))
         if game_id in self.reviewing:

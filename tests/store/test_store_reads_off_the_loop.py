@@ -3,8 +3,8 @@
 The reading session here goes through a gate the test can shut, as a stalled
 server or a slow network would; the move log's writer goes straight to the
 server. With the gate shut, a table's moves are still answered at once while
-another table's ``/stats`` and ``/history`` and a finished game's ratings wait
-for the store; a new game starts and its table is drawn for the web page all
+another table's ``/stats`` and ``/history``, a finished game's ratings and
+``/review`` wait for the store; a new game starts and its table is drawn for the web page all
 the same. Once the store answers again, so do the reads. And nothing the running bot
 does sends a statement from the event loop's thread.
 """
@@ -17,7 +17,7 @@ import threading
 from support.botdriver import NETWORK, Driver, Recorder
 from support.tcpgate import TcpGate
 
-from bazaarbot.messages import Incoming, Say, User
+from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
 from bazaarbot.store.postgres.store import PostgresStore
 
@@ -40,6 +40,9 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
     def answers(channel: str, since: int) -> list[str]:
         return [m.text for m in seen.sent[since:] if isinstance(m, Say) and m.channel == channel]
 
+    def tells(nick: str, since: int) -> list[str]:
+        return [m.text for m in seen.sent[since:] if isinstance(m, Tell) and m.nick == nick]
+
     def to_move(channel: str) -> str:
         table = hub.tables[(NETWORK, channel)]
         return table.players[table.state.turn].nick
@@ -57,13 +60,17 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         await asyncio.wait_for(say("alice", "#a", "/stats"), 10)
         await asyncio.wait_for(say("bob", "#a", "/history"), 10)
         await asyncio.wait_for(say("alice", "#b", "/start"), 10)  # a new game and its id: no read
+        finished = hub.tables[(NETWORK, "#b")].game_id
         while hub.tables[(NETWORK, "#b")].running:
             assert hub.table_view(NETWORK, "#b", "n:alice") is not None  # the web page's view, its log
             await asyncio.wait_for(say(to_move("#b"), "#b", "add 1"), 10)
         assert hub.table_view(NETWORK, "#b", None) is not None  # the finished game stays on the board
+        await asyncio.wait_for(say("carol", "#b", "/review"), 10)  # the speaker's last game: a read
+        await asyncio.wait_for(say("dave", "#b", f"/review {finished}"), 10)  # the game's record: a read
         assert gate.is_shut, "the moves were answered while the store answered no reads"
         assert any(line.startswith("Game over:") for line in answers("#b", before))
         assert not answers("#a", before), "the reads wait for the store, the loop does not"
+        assert not tells("carol", before) and not tells("dave", before)
         waiting = len(seen.sent)
         gate.open()
         await asyncio.wait_for(hub.idle(), 10)
@@ -71,6 +78,10 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         assert any(text.startswith("alice has") for text in answers("#a", waiting)), late  # /stats
         assert any("bob won" in text for text in answers("#a", waiting)), late  # /history
         assert any(text.startswith("Ratings (Count)") for text in answers("#b", waiting)), late
+        assert tells("carol", waiting) == ["You have no finished game to review yet."], late
+        assert tells("dave", waiting) == [
+            f"You did not play in game {finished}; a review is for its players."
+        ], late
         for _ in range(3):
             await say(to_move("#a"), "#a", "add 1")
         await say("alice", "#a", "/top")

@@ -10,6 +10,7 @@ import pytest
 from support.ai_helpers import GAMES, SMALL_LEVELS, choice_position, sizes
 from support.botdriver import NETWORK, Driver, Recorder, told
 from support.countgame import GAME as COUNT
+from support.ircserver import wait_until
 from support.teach_helpers import HeldPool
 
 from bazaarbot.ai.ismcts import SearchBudget
@@ -92,7 +93,9 @@ def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(store_t
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(blunderer), "/review"))
+        await wait_until(lambda: recorder.private(blunderer))  # on a server: read off the event loop
         await bot.hub.handle(Incoming(NETWORK, None, User(winner), f"/review {game_id}"))
+        await wait_until(lambda: recorder.private(winner))
         assert "Reviewing game" in recorder.private(blunderer)[0]
         assert "under way" in recorder.private(winner)[0]
         for _ in range(3):
