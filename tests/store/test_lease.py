@@ -134,7 +134,7 @@ def test_a_process_that_lost_its_lease_cannot_write_the_transports_small_tables(
     conn = store.db.conn
     claims, history, invited = Claims(conn, "bazaarbot"), History(conn, 10), InvitedChannels(conn, "libera")
     claims.claim(None, "alice")
-    invited.add("#kept")
+    invited.add("#kept")()
     lease.conn.execute("SELECT pg_advisory_unlock_all()")  # as if its session had gone
     thief = Lease(url, NETWORKS, seconds=30)
     assert thief.try_acquire()
@@ -144,7 +144,7 @@ def test_a_process_that_lost_its_lease_cannot_write_the_transports_small_tables(
     with pytest.raises(LeaseLost):
         history.save()
     with pytest.raises(LeaseLost):
-        invited.add("#lost")
+        invited.add("#lost")()
     with pytest.raises(sqlite3.OperationalError):  # written with the move log: its commit is refused
         store.seat_codes.issue("libera", "#j", "n:carol")
     with psycopg.connect(url) as check:

@@ -15,21 +15,29 @@ import asyncio
 import threading
 
 from support.botdriver import NETWORK, Driver, Recorder
+from support.ircserver import RawClient, network_settings, start_bot, wait_until
 from support.tcpgate import TcpGate
 
+from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
 from bazaarbot.store.postgres.store import PostgresStore
+from bazaarbot.transports.irc.invited import InvitedChannels
+
+
+def gated_hub(postgres_cluster, monkeypatch) -> tuple[Hub, TcpGate]:
+    """A hub on a fresh PostgreSQL store whose reading session goes through a gate the test can shut."""
+    url = postgres_cluster.database()
+    gate = TcpGate(postgres_cluster.port)
+    through_gate = url.replace(f":{postgres_cluster.port}/", f":{gate.port}/")
+    monkeypatch.setattr(PostgresStore, "_open_reader", lambda self: PgDatabase(PgConnection(through_gate)))
+    return Driver(url).hub, gate  # type: ignore[arg-type]
 
 
 async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_sends_it_nothing(
     postgres_cluster, monkeypatch
 ) -> None:
-    url = postgres_cluster.database()
-    gate = TcpGate(postgres_cluster.port)
-    through_gate = url.replace(f":{postgres_cluster.port}/", f":{gate.port}/")
-    monkeypatch.setattr(PostgresStore, "_open_reader", lambda self: PgDatabase(PgConnection(through_gate)))
-    hub = Driver(url).hub  # type: ignore[arg-type]
+    hub, gate = gated_hub(postgres_cluster, monkeypatch)
     seen = Recorder()
     await seen.start(hub)
     store = hub.store
@@ -90,3 +98,36 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         reopen.cancel()
         gate.close()
         store.close()
+
+
+async def test_an_irc_invite_and_kick_are_acted_on_while_the_store_is_slow_and_kept_once_it_answers(
+    postgres_cluster, monkeypatch, ircserver, closing
+) -> None:
+    hub, gate = gated_hub(postgres_cluster, monkeypatch)
+    store = hub.store
+    bot = await start_bot(hub, network_settings(ircserver, channels=("#bazaar",), accept_invites=True))
+    alice = await RawClient("alice", ircserver.port).connect(("#bazaar", "#basar", "#souk"))
+    closing.append(alice)
+    sent_on_loop = store.db.conn.loop_calls + store.writer.conn.loop_calls
+    gate.shut()
+    reopen = threading.Timer(30, gate.open)  # never a hung test, whatever the bot does
+    reopen.start()
+    try:
+        alice.send("INVITE bazaarbot #basar")
+        await alice.expect("PRIVMSG #basar :Hello!")
+        alice.send("INVITE bazaarbot #souk")
+        await alice.expect("PRIVMSG #souk :Hello!")
+        alice.send("KICK #souk bazaarbot :not here")
+        await wait_until(lambda: bot.invited is not None and bot.invited.channels() == ["#basar"], 10)
+        alice.send("PRIVMSG #bazaar :!new count")  # another table is answered all the same
+        await alice.expect("PRIVMSG #bazaar :")
+        assert gate.is_shut, "the invites and the kick were acted on while the store answered nothing"
+        gate.open()
+        await wait_until(lambda: not bot._keeping, 10, "the invites and the kick written")
+        assert await hub.records(lambda: InvitedChannels(store.db.conn, bot.network).channels()) == ["#basar"]
+        assert store.db.conn.loop_calls + store.writer.conn.loop_calls == sent_on_loop
+    finally:
+        reopen.cancel()
+        await bot.stop()
+        await hub.close()
+        gate.close()

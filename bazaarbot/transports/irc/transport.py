@@ -210,13 +210,15 @@ class IrcTransport:
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
         #: channels the network's users invited the bot to (``accept_invites``), kept in the store
         self.invited: InvitedChannels | None = None
+        #: the writes of invites and kicks under way (in order, where the loop does not wait for them)
+        self._keeping: set[asyncio.Task[None]] = set()
 
     # --- the Transport protocol ------------------------------------------------------------------
     async def start(self, hub: HubPort) -> None:
         """Begin connecting in the background and return."""
         self.hub = hub
         hub.attach(self)
-        self.invited = InvitedChannels(hub.database, self.network)
+        self.invited = await hub.records(lambda: InvitedChannels(hub.database, self.network))
         labels = {"network": self.network}
         hub.metrics.gauge(
             "bazaarbot_irc_queue_lines", "Lines waiting in the IRC send queue", self._waiting, labels
@@ -251,6 +253,8 @@ class IrcTransport:
             with contextlib.suppress(BaseException):
                 await task
         self._tasks.clear()
+        if self._keeping:  # the invites and kicks seen are kept before the transport is gone
+            await asyncio.wait(list(self._keeping), timeout=drain)
         await self.queue.close()
 
     async def send(self, message: Outgoing) -> None:
@@ -807,7 +811,7 @@ class IrcTransport:
             )
             return
         log.info("%s: invited to %s by %s", self.network, channel, line.nick)
-        self.invited.add(self.roster.fold(channel))
+        self._keep(self.invited.add(self.roster.fold(channel)))
         self.queue.put(f"JOIN {channel}", front=True)
         for text_line in self._channel_lines(channel, hello()):  # how to start, once, on arrival
             self.queue.put(text_line, target=self.roster.fold(channel))
@@ -817,11 +821,24 @@ class IrcTransport:
             channel = clean_word(line.param(0))
             log.warning("%s: kicked from %s by %s", self.network, channel, line.nick)
             if self.invited is not None:
-                self.invited.forget(self.roster.fold(channel))  # its operators do not want the bot
+                self._keep(self.invited.forget(self.roster.fold(channel)))  # its operators do not want it
             if any(self.roster.fold(channel) == self.roster.fold(c) for c in self.settings.channels):
                 asyncio.get_running_loop().call_later(
                     self.rejoin_delay, lambda: self.queue.put(f"JOIN {channel}")
                 )
+
+    def _keep(self, write: Callable[[], None]) -> None:
+        """``write`` to the store where the event loop does not wait for it (after the writes before it)."""
+        if self.hub is None:
+            return
+        task = asyncio.get_running_loop().create_task(self.hub.records(write))
+        self._keeping.add(task)
+        task.add_done_callback(self._kept)
+
+    def _kept(self, task: asyncio.Task[None]) -> None:
+        self._keeping.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s: an invited channel was not kept: %s", self.network, task.exception())
 
     def _on_chghost(self, line: Line) -> None:
         if self.roster.is_me(line.nick):
