@@ -5,8 +5,10 @@ server or a slow network would; the move log's writer goes straight to the
 server. With the gate shut, a table's moves are still answered at once while
 another table's ``/stats`` and ``/history``, a finished game's ratings and
 ``/review`` wait for the store; a new game starts and its table is drawn for the web page all
-the same. Once the store answers again, so do the reads. And nothing the running bot
-does sends a statement from the event loop's thread.
+the same. An IRC invite is joined and a kick acted on at once, and the web
+rooms' lines are saved at shutdown, while the store is slow; their writes
+follow once it answers. Once the store answers again, so do the reads. And
+nothing the running bot does sends a statement from the event loop's thread.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ from support.botdriver import NETWORK, Driver, Recorder
 from support.ircserver import RawClient, network_settings, start_bot, wait_until
 from support.tcpgate import TcpGate
 
+from bazaarbot.config import WebSettings
 from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
 from bazaarbot.store.postgres.store import PostgresStore
 from bazaarbot.transports.irc.invited import InvitedChannels
+from bazaarbot.transports.web import WebTransport
 
 
 def gated_hub(postgres_cluster, monkeypatch) -> tuple[Hub, TcpGate]:
@@ -131,3 +135,38 @@ async def test_an_irc_invite_and_kick_are_acted_on_while_the_store_is_slow_and_k
         await bot.stop()
         await hub.close()
         gate.close()
+
+
+async def test_the_web_rooms_lines_are_saved_at_shutdown_while_other_tables_are_answered(
+    postgres_cluster, monkeypatch
+) -> None:
+    hub, gate = gated_hub(postgres_cluster, monkeypatch)
+    store = hub.store
+    seen = Recorder()
+    await seen.start(hub)
+    web = WebTransport(WebSettings(host="127.0.0.1", port=0))
+    hub.attach(web)
+    await web.start(hub)
+    assert web.history is not None
+    web.history.add("#web", {"kind": "say", "text": "hello"})
+    await hub.handle(Incoming(NETWORK, "#a", User("alice"), "/new count target=6"))
+    await hub.handle(Incoming(NETWORK, "#a", User("bob"), "/join"))
+    sent_on_loop = store.db.conn.loop_calls + store.writer.conn.loop_calls
+    gate.shut()
+    reopen = threading.Timer(30, gate.open)  # never a hung test, whatever the bot does
+    reopen.start()
+    try:
+        stopping = asyncio.create_task(web.stop())
+        before = len(seen.sent)
+        await asyncio.wait_for(hub.handle(Incoming(NETWORK, "#a", User("alice"), "/start")), 10)
+        assert any(isinstance(m, Say) and m.channel == "#a" for m in seen.sent[before:])
+        assert not stopping.done(), "the lines wait for the store, the loop does not"
+        gate.open()
+        await asyncio.wait_for(stopping, 10)
+        stored = await hub.records(lambda: store.db.conn.execute("SELECT room FROM web_history").fetchall())
+        assert [row[0] for row in stored] == ["#web"]
+        assert store.db.conn.loop_calls + store.writer.conn.loop_calls == sent_on_loop
+    finally:
+        reopen.cancel()
+        gate.close()
+        store.close()

@@ -55,14 +55,19 @@ class History:
 
     def save(self) -> None:
         """Replace the stored lines with the ones in memory (one transaction)."""
+        self.write(self.rows())
+
+    def rows(self) -> list[tuple[str, int, str]]:
+        """The lines in memory as rows of ``web_history``, taken at once (the rooms may change after)."""
+        return [
+            (room, n, json.dumps(record, ensure_ascii=False))
+            for room, lines in self.rooms.items()
+            for n, record in enumerate(lines)
+        ]
+
+    def write(self, rows: list[tuple[str, int, str]]) -> None:
+        """Replace the stored lines with ``rows`` (one transaction)."""
         with self.conn:
             self.conn.execute("BEGIN")
             self.conn.execute("DELETE FROM web_history")
-            self.conn.executemany(
-                "INSERT INTO web_history (room, n, line) VALUES (?, ?, ?)",
-                [
-                    (room, n, json.dumps(record, ensure_ascii=False))
-                    for room, lines in self.rooms.items()
-                    for n, record in enumerate(lines)
-                ],
-            )
+            self.conn.executemany("INSERT INTO web_history (room, n, line) VALUES (?, ?, ?)", rows)

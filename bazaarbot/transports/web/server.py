@@ -236,7 +236,7 @@ class WebTransport:
         self.hub = hub
         hub.attach(self)
         self.claims = Claims(hub.database, hub.bot_nick)
-        self.history = History(hub.database, HISTORY)
+        self.history = await hub.records(lambda: History(hub.database, HISTORY))
         self.admin_tokens = AdminTokens(hub.database)
         self._stopping = False
         self._runner = web.AppRunner(
@@ -286,9 +286,10 @@ class WebTransport:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        if self.history is not None:
-            try:
-                self.history.save()
+        if self.history is not None and self.hub is not None:
+            history, rows = self.history, self.history.rows()  # the lines as they are now, taken here
+            try:  # written where the event loop does not wait for the store: other networks go on
+                await self.hub.records(lambda: history.write(rows))
             except Exception as error:  # a full disk: the rooms' recent lines are lost, nothing else
                 log.error("web: the rooms' recent lines could not be saved: %s", error)
 
