@@ -36,6 +36,14 @@ class PagingTransport(Protocol):
 
 
 @runtime_checkable
+class RedrawingTransport(Protocol):
+    """A transport that draws tables as views (the web): told when one changed outside a line."""
+
+    def views_changed(self, channel: str) -> None:
+        """The channel's view changed (its game log was read): draw it again for whoever shows it."""
+
+
+@runtime_checkable
 class PacedTransport(Protocol):
     """A transport whose lines wait in a paced queue (IRC): a turn clock starts when its prompt is out."""
 

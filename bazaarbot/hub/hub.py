@@ -193,6 +193,7 @@ class Hub:
             self.services,
             self._default_game,
             wall_clock,
+            self.spawn,
         )
         self._restore()
         self.ratings.catch_up()

@@ -6,16 +6,18 @@ through it, so a transport talks to one object; nothing here changes a table.
 
 from __future__ import annotations
 
+import asyncio
 import functools
+import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bazaarbot.config import BotSettings
-from bazaarbot.delivery import Transport
+from bazaarbot.delivery import RedrawingTransport, Transport
 from bazaarbot.hub.languages import LanguageChoices
 from bazaarbot.hub.services import HandlerServices
 from bazaarbot.i18n import current_language, default_language, language
@@ -32,6 +34,8 @@ from bazaarbot.table import Table
 from bazaarbot.table.gamelog import GameLogs
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
+
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -50,6 +54,8 @@ class TransportViews:
     services: HandlerServices
     default_game: Callable[[], str]
     wall_clock: Callable[[], float]
+    #: background work the hub waits for and cancels (None: everything is read at once)
+    spawn: Callable[[Coroutine[Any, Any, None]], Any] | None = None
 
     def __post_init__(self) -> None:
         self.started = time.time()
@@ -172,7 +178,35 @@ class TransportViews:
     @functools.cached_property
     def game_logs(self) -> GameLogs:
         """Replays of each table's latest game, for its log and its final board."""
-        return GameLogs(self.store, self.games)
+        return GameLogs(self.store, self.games, self._read_log_later)
+
+    def _read_log_later(self, table_id: int, work: Callable[[], Any], landed: Callable[[Any], bool]) -> bool:
+        """On a server, a game log's records are read where the event loop does not wait for them;
+        the table is drawn again for its transport once they are in."""
+        if not self.store.remote or self.spawn is None:
+            return False
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return False
+
+        async def read() -> None:
+            try:
+                result = await self.store.read(work)
+            except Exception:
+                log.exception("the game log of table %s could not be read", table_id)
+                result = None
+            if landed(result):
+                self._draw_again(table_id)
+
+        self.spawn(read())
+        return True
+
+    def _draw_again(self, table_id: int) -> None:
+        for (network, channel), table in self.tables.items():
+            transport = self.transports.get(network)
+            if table.id == table_id and isinstance(transport, RedrawingTransport):
+                transport.views_changed(channel)
 
     def game_titles(self) -> dict[str, str]:
         first = self.default_game()  # the game a new table gets comes first

@@ -5,12 +5,16 @@ back every public announcement in order (moves, round results) and, after
 the game is over, its final state, so a drawn table can keep showing the
 result until the next ``/start`` and a restarted bot shows the same log.
 Replays are incremental: each look applies only the moves recorded since.
+On a server's store the records a log lacks are read where the event loop
+does not wait for them (``read_later``): the look answers with what it has,
+and the table is drawn again once they are in.
 """
 
 from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -115,15 +119,32 @@ class Replay:
         self.entries.append(LogEntry(n, seat, nick, text, lines))
 
 
+#: ``read_later(table_id, work, landed)``: runs ``work`` off the event loop, then ``landed(its result)``
+#: on the loop (None when it failed), and draws the table again if ``landed`` says it has news;
+#: False when it cannot (no event loop, or a store the loop may wait for): ``work`` is run at once
+ReadLater = Callable[[int, Callable[[], Any], Callable[[Any], bool]], bool]
+
+
+class NotReadYet(Exception):
+    """The records a log needs are being read off the event loop; the look answers with what it has."""
+
+
 class GameLogs:
     """Replays of the latest game of each table, kept up to date on demand."""
 
-    def __init__(self, store: Store, games: dict[str, GamePlugin]) -> None:
+    def __init__(
+        self, store: Store, games: dict[str, GamePlugin], read_later: ReadLater | None = None
+    ) -> None:
         self.store = store
         self.games = games
+        self.read_later = read_later
         self._replays: dict[int, Replay] = {}
         #: tables whose last read found no game to show (until one of theirs runs)
         self._no_game: set[int] = set()
+        #: reads under way off the event loop, and what they brought that no look has used yet
+        self._reading: set[tuple[str, int]] = set()
+        self._read_rows: dict[int, GameRow | None] = {}
+        self._read_moves: dict[int, list[dict[str, Any]]] = {}
 
     def latest(
         self,
@@ -143,7 +164,27 @@ class GameLogs:
         ``started``: the running game as the table holds it, so a log that has not seen the game
         yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
         the game that ended at the table last, so its log is closed without asking the store.
+        While the records it lacks are read off the event loop, the running game's log as far
+        as it goes (else None).
         """
+        try:
+            return self._latest(table_id, running, nicks, played, started, ended)
+        except NotReadYet:
+            replay = self._replays.get(table_id) if table_id is not None else None
+            if replay is not None and running is not None and replay.game_id == running[0]:
+                return replay
+            return None
+
+    def _latest(
+        self,
+        table_id: int | None,
+        running: tuple[int, int] | None = None,
+        nicks: list[str] | None = None,
+        played: PlayedMove | None = None,
+        started: GameRow | None = None,
+        ended: tuple[int, str, int] | None = None,
+    ) -> Replay | None:
+        """``latest``, which raises ``NotReadYet`` while the records it needs are read."""
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
@@ -172,7 +213,7 @@ class GameLogs:
                     return replay
                 return replay if self._caught_up(table_id, replay) else None
         fresh = started is not None and running is not None and started.id == running[0]
-        row = started if fresh else self.store.last_game(table_id)
+        row = started if fresh else self._last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
             if running is None:
@@ -216,7 +257,9 @@ class GameLogs:
     def _caught_up(self, table_id: int, replay: Replay) -> bool:
         """Play the moves the replay has not had; a replay that fails is forgotten (False)."""
         try:
-            self._catch_up(replay)
+            self._catch_up(table_id, replay)
+        except NotReadYet:
+            raise
         except Exception:
             log.exception("game %s could not be replayed for its log", replay.game_id)
             self._replays.pop(table_id, None)
@@ -245,6 +288,46 @@ class GameLogs:
         replay.unplayed.append((played.seat, played.text))
         replay.standing.append((played.seat, played.text))
 
-    def _catch_up(self, replay: Replay) -> None:
-        for record in self.store.moves(replay.game_id, replay.moves_read):
+    def _catch_up(self, table_id: int, replay: Replay) -> None:
+        for record in self._moves(table_id, replay.game_id, replay.moves_read):
             replay.play(record["n"], record["seat"], record["text"])
+
+    # --- the store's records, read where the event loop does not wait on a server -------------------
+    def _last_game(self, table_id: int) -> GameRow | None:
+        if table_id in self._read_rows:
+            return self._read_rows.pop(table_id)
+
+        def keep(row: GameRow | None) -> bool:
+            self._read_rows[table_id] = row
+            return True
+
+        self._later(("game", table_id), table_id, lambda: self.store.last_game(table_id), keep)
+        return self.store.last_game(table_id)
+
+    def _moves(self, table_id: int, game_id: int, start: int) -> list[dict[str, Any]]:
+        read = self._read_moves.pop(game_id, None)
+        if read is not None and (not read or read[0]["n"] <= start):
+            return [record for record in read if record["n"] >= start]
+
+        def keep(records: list[dict[str, Any]]) -> bool:
+            self._read_moves[game_id] = records
+            return bool(records)  # nothing new: the table is not drawn again for it
+
+        self._later(("moves", game_id), table_id, lambda: self.store.moves(game_id, start), keep)
+        return self.store.moves(game_id, start)
+
+    def _later(
+        self, key: tuple[str, int], table_id: int, work: Callable[[], Any], keep: Callable[[Any], bool]
+    ) -> None:
+        """Raise ``NotReadYet`` once ``work`` is under way off the event loop; return where it cannot be."""
+        if key in self._reading:
+            raise NotReadYet
+
+        def landed(result: tuple[Any] | None) -> bool:
+            self._reading.discard(key)
+            return result is not None and keep(result[0])
+
+        if self.read_later is None or not self.read_later(table_id, lambda: (work(),), landed):
+            return
+        self._reading.add(key)
+        raise NotReadYet

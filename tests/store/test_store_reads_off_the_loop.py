@@ -170,3 +170,55 @@ async def test_the_web_rooms_lines_are_saved_at_shutdown_while_other_tables_are_
         reopen.cancel()
         gate.close()
         store.close()
+
+
+class Drawing(Recorder):
+    """A transport that draws tables as views: it keeps which channels it was told to draw again."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.redrawn: list[str] = []
+
+    def views_changed(self, channel: str) -> None:
+        self.redrawn.append(channel)
+
+
+async def test_a_game_log_after_a_restart_is_read_off_the_loop_and_its_table_drawn_again(
+    postgres_cluster, monkeypatch
+) -> None:
+    hub, gate = gated_hub(postgres_cluster, monkeypatch)
+    url = hub.store.path
+    for channel in ("#a", "#b"):
+        for nick, text in (("alice", "/new count target=20"), ("bob", "/join"), ("alice", "/start")):
+            await hub.handle(Incoming(NETWORK, channel, User(nick), text))
+    table = hub.tables[(NETWORK, "#a")]
+    for _ in range(2):
+        await hub.handle(Incoming(NETWORK, "#a", User(table.players[table.state.turn].nick), "add 1"))
+    await hub.close()
+    restarted = Driver(url).hub  # type: ignore[arg-type]
+    drawing = Drawing()
+    await drawing.start(restarted)
+    store = restarted.store
+    sent_on_loop = store.db.conn.loop_calls + store.writer.conn.loop_calls
+    gate.shut()
+    reopen = threading.Timer(30, gate.open)  # never a hung test, whatever the bot does
+    reopen.start()
+    try:
+        view = restarted.table_view(NETWORK, "#a", None)
+        assert view is not None and view["log"] == [], "the table is drawn at once, its log follows"
+        other = restarted.tables[(NETWORK, "#b")]
+        before = len(drawing.sent)
+        to_move = other.players[other.state.turn].nick
+        await asyncio.wait_for(restarted.handle(Incoming(NETWORK, "#b", User(to_move), "add 1")), 10)
+        assert any(isinstance(m, Say) and m.channel == "#b" for m in drawing.sent[before:])
+        assert not drawing.redrawn
+        gate.open()
+        await asyncio.wait_for(restarted.idle(), 10)
+        assert drawing.redrawn == ["#a"]
+        view = restarted.table_view(NETWORK, "#a", None)
+        assert view is not None and [entry["n"] for entry in view["log"]] == [0, 1]
+        assert store.db.conn.loop_calls + store.writer.conn.loop_calls == sent_on_loop
+    finally:
+        reopen.cancel()
+        gate.close()
+        store.close()

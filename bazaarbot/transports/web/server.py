@@ -1004,6 +1004,10 @@ class WebTransport:
         conn.logged[room] = (game, fresh[-1]["n"] if fresh else -1)
         conn.send("log", room=room, game=game, entries=fresh, reset=reset)
 
+    def views_changed(self, channel: str) -> None:
+        """A table changed outside a line (its game log was read): its tabs get its view again."""
+        self._changed(channel.lower())
+
     def _changed(self, room: str) -> None:
         """The room's table may have changed: send its views once the current line is handled."""
         self._dirty.add(room)
