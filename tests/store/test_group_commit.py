@@ -165,10 +165,7 @@ def refuse_text(bot: Driver, text: str) -> None:
 
 def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before(store_target):
     bot = Driver(store_target)
-    bot.line("alice", "/new count target=50")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 1")
+    bot.script("alice: /new count target=50", "bob: /join", "alice: /start", "alice: add 1")
     refuse_text(bot, "add 3")
     out = bot.line("bob", "add 3")
     assert told(out, "bob") == ["Sorry, that could not be saved; nothing changed. Try again."]

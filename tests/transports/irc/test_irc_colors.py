@@ -27,10 +27,7 @@ def test_the_board_asked_for_is_coloured_like_the_moves(tmp_path) -> None:
     from bazaarbot.messages import Say
 
     bot = Driver(tmp_path / "b.sqlite")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/colors on")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /colors on", "alice: /start")
     [board] = [m for m in bot.line("alice", "/board") if isinstance(m, Say)]
     assert board.colors and board.listing
 
