@@ -16,11 +16,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
+from support.webpage import (
+    GAME_SIZES,
+    caught_up,
+    expect,
+    no_serious_violation,
+    open_page,
+    say_as,
+    sign_in,
+)
 
 from bazaarbot.config import RateLimit
-from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -63,38 +70,9 @@ TOO_SMALL = """([sel, least]) => [...document.querySelectorAll(sel)]
     + Math.round(r.width) + 'x' + Math.round(r.height))"""
 
 
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    async with chromium() as b:
-        yield b
-
-
-def _expect(locator: Any) -> Any:
-    from playwright.async_api import expect
-
-    return expect(locator)
-
-
-async def _tab(browser: Any, url: str) -> Any:
-    context = await browser.new_context(viewport={"width": PHONE[0], "height": PHONE[1]})
-    page = await context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    page.on("console", lambda m: page.errors.append(m.text) if m.type == "error" else None)
-    await page.goto(url)
-    return page
-
-
-async def _say(served: Served, nick: str, text: str) -> None:
-    await served.hub.handle(Incoming("web", "#bazaar", User(nick=nick, account=nick), text))
-
-
-async def _caught_up(page: Any, served: Served) -> None:
-    table = served.hub.tables[("web", "#bazaar")]
-    await _expect(page.locator("#table")).to_have_attribute(
-        "data-moves", str(table.moves_made), timeout=TIMEOUT
-    )
-    await _expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
+@pytest.fixture(scope="module")
+def browser(module_browser: Any) -> Any:
+    return module_browser
 
 
 async def _size(page: Any, size: tuple[int, int]) -> None:
@@ -109,18 +87,6 @@ def _inside(boxes: list[dict[str, float]], bottom: float, what: str) -> None:
         assert box["top"] >= -0.5 and box["bottom"] <= bottom + 0.5, f"{what} at {box}, view ends at {bottom}"
 
 
-async def _axe(page: Any, what: str) -> None:
-    from axe_playwright_python.async_playwright import Axe
-
-    results = await Axe().run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
-    assert not bad, f"{what}: {bad}"
-
-
 async def _play_to_my_turn(served: Served, rng: random.Random, seat: int, at_least: int) -> list[int]:
     """Random legal moves by the others until it is ``seat``'s turn (after ``at_least`` moves);
     the seats that moved since ``seat``'s own last move."""
@@ -132,28 +98,23 @@ async def _play_to_my_turn(served: Served, rng: random.Random, seat: int, at_lea
         if acting == seat and made >= at_least:
             return since
         commands = table.plugin.legal_commands(table.state, acting)
-        await _say(served, table.players[acting].nick, rng.choice(commands))
+        await say_as(served, table.players[acting].nick, rng.choice(commands))
         since = [] if acting == seat else [*since, acting]
         made += 1
     raise AssertionError("the game ended before the page's turn came")
 
 
-@pytest.mark.parametrize(
-    ("game", "n"),
-    [("jaipur", 2), ("yspahan", 2), ("yspahan", 4), ("bazaar", 2), ("bazaar", 6)],
-)
+@pytest.mark.parametrize(("game", "n"), GAME_SIZES)
 async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_laptop(
     browser: Any, tmp_path: Path, game: str, n: int
 ) -> None:
     async with serve(tmp_path / "g.sqlite", games=GAMES, default_game=game, rate_limit=FAST) as served:
-        page = await _tab(browser, served.url + "/")
-        await page.fill("#nick-input", "alice")
-        await page.press("#nick-input", "Enter")
-        await _expect(page.locator("#me-nick")).to_have_text("alice", timeout=TIMEOUT)
+        page = await open_page(browser, served, size=PHONE, console=True)
+        await sign_in(page, "alice", timeout=TIMEOUT, ready=False)
         await page.locator("#sit-down").click()
-        await _expect(page.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        await expect(page.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
         for i in range(2, n + 1):
-            await _say(served, f"p{i}", "/join")
+            await say_as(served, f"p{i}", "/join")
         await page.locator('#controls button[data-command="/start"]').click()
         table = served.hub.tables[("web", "#bazaar")]
         for _wait in range(400):  # the click's /start reaches the hub through the websocket
@@ -162,10 +123,10 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
             await asyncio.sleep(0.05)
         seat = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         since = await _play_to_my_turn(served, random.Random(f"{game}{n}"), seat, at_least=3 * n)
-        await _caught_up(page, served)
-        await _expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
-        watcher = await _tab(browser, served.url + "/watch/bazaar")
-        await _expect(watcher.locator("#table")).to_have_attribute(
+        await caught_up(page, served)
+        await expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        watcher = await open_page(browser, served, "/watch/bazaar", size=PHONE, console=True)
+        await expect(watcher.locator("#table")).to_have_attribute(
             "data-moves", str(table.moves_made), timeout=TIMEOUT
         )
 
@@ -179,19 +140,19 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
         )
         _inside((await page.evaluate(WHERE, enabled))[:1], bottom, f"{game} {n}p: a move control")
         # the banner names every move since the page's last turn, not only the last one
-        await _expect(page.locator("#last-move li")).to_have_count(len(since) or 1)
+        await expect(page.locator("#last-move li")).to_have_count(len(since) or 1)
         # finger-sized: no visible control smaller than 40x40 on the table, in the room bar or the drawer
         small = await page.evaluate(TOO_SMALL, [CONTROLS, FINGER])
         assert not small, f"{game} {n}p on a phone: {small}"
-        await _axe(page, f"{game} {n}p play page, phone")
-        await _axe(watcher, f"{game} {n}p watch page, phone")
+        await no_serious_violation(page, f"{game} {n}p play page, phone")
+        await no_serious_violation(watcher, f"{game} {n}p watch page, phone")
 
         # a laptop: the hand and the controls above the fold; the banner stays on top when the page scrolls
         await _size(page, LAPTOP)
         _inside(await page.evaluate(WHERE, "#hand-panel, #controls"), LAPTOP[1], f"{game} {n}p laptop")
-        await _axe(page, f"{game} {n}p play page, laptop")
+        await no_serious_violation(page, f"{game} {n}p play page, laptop")
         await watcher.set_viewport_size({"width": LAPTOP[0], "height": LAPTOP[1]})
-        await _axe(watcher, f"{game} {n}p watch page, laptop")
+        await no_serious_violation(watcher, f"{game} {n}p watch page, laptop")
         for size in (LAPTOP, PHONE):
             await _size(page, size)
             await page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
@@ -211,8 +172,6 @@ async def test_own_turn_at_a_glance_on_a_phone_finger_sized_and_on_top_on_a_lapt
         assert ring not in ("none", ""), f"{game} {n}p: no focus ring on the move"
         before = table.moves_made
         await page.keyboard.press("Enter")
-        await _expect(page.locator("#table")).not_to_have_attribute(
-            "data-moves", str(before), timeout=TIMEOUT
-        )
+        await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
         assert table.moves_made > before
         assert not page.errors and not watcher.errors, (page.errors, watcher.errors)

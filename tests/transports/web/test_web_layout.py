@@ -20,10 +20,9 @@ from typing import Any
 import pytest
 from support.paths import TESTS_DIR
 from support.webfixtures import Served, serve
-from support.webpage import expect, open_page, sign_in
+from support.webpage import GAME_SIZES, caught_up, expect, open_page, say_as, sign_in
 
 from bazaarbot.config import RateLimit
-from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -57,19 +56,6 @@ async def _watch(browser: Any, served: Served) -> Any:
     return await open_page(browser, served, "/watch/bazaar", size=(390, 844), console=True)
 
 
-async def _say(served: Served, nick: str, text: str) -> None:
-    """A line from ``nick``'s web identity, handed straight to the hub (a tab the test does not draw)."""
-    await served.hub.handle(Incoming("web", "#bazaar", User(nick=nick, account=nick), text))
-
-
-async def _caught_up(page: Any, served: Served) -> None:
-    table = served.hub.tables[("web", "#bazaar")]
-    moves = str(table.moves_made)
-    await expect(page.locator("#table")).to_have_attribute("data-moves", moves, timeout=TIMEOUT)
-    # and drawn by the game's renderer, which the page loads by itself the first time (not the text)
-    await expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
-
-
 async def _check_everywhere(page: Any, game: str, stage: str, n: int, extra: list[str]) -> None:
     for size, (width, height) in VIEWPORTS.items():
         await page.set_viewport_size({"width": width, "height": height})
@@ -98,19 +84,16 @@ async def _play_until(
     while table.running and not (made >= at_least and done(table)):
         if made and made % 20 == 0:
             for page in pages:
-                await _caught_up(page, served)
+                await caught_up(page, served)
         seat = table.plugin.to_act(table.state)[0]
         commands = table.plugin.legal_commands(table.state, seat)
         before = table.moves_made
-        await _say(served, table.players[seat].nick, rng.choice(commands))
+        await say_as(served, table.players[seat].nick, rng.choice(commands))
         assert table.moves_made > before or not table.running, commands
         made += 1
 
 
-@pytest.mark.parametrize(
-    ("game", "n"),
-    [("jaipur", 2), ("yspahan", 2), ("yspahan", 4), ("bazaar", 2), ("bazaar", 6)],
-)
+@pytest.mark.parametrize(("game", "n"), GAME_SIZES)
 async def test_whole_table_in_view_on_phone_tablet_and_laptop(
     browser: Any, tmp_path: Path, game: str, n: int
 ) -> None:
@@ -124,7 +107,7 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         await page.press("#line", "Enter")
         await expect(page.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
         for nick in nicks[1:]:
-            await _say(served, nick, "/join")
+            await say_as(served, nick, "/join")
         await page.fill("#line", "/start")
         await page.press("#line", "Enter")
         started = expect(page.locator("#table"))
@@ -133,15 +116,15 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop(
         seat = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         rng = random.Random(f"{game}{n}")
         hand = ["#hand-panel"] if game != "bazaar" else []  # Bazaar has no secrets
-        await _caught_up(page, served)
+        await caught_up(page, served)
         await _check_everywhere(page, game, "start", n, hand)
         mine = lambda t: seat in t.plugin.to_act(t.state)  # noqa: E731
         await _play_until([page, watcher], served, rng, mine, at_least=4 * n)
-        await _caught_up(page, served)
+        await caught_up(page, served)
         await expect(page.locator("button.move").first).to_be_visible()
         await _check_everywhere(page, game, "my-turn", n, [*hand, "button.move"])
         await _play_until([page, watcher], served, rng, lambda t: not mine(t), at_least=1)
-        await _caught_up(page, served)
+        await caught_up(page, served)
         await _check_everywhere(page, game, "off-turn", n, hand)
         # the rest of the game: the spectator watches a whole game of each game (at two players), and the
         # player's page all of Jaipur's; the other pages step away and come back at the end (a reload finds
