@@ -71,6 +71,19 @@ def ngircd_config(port: int, penalties: bool) -> str:
     )
 
 
+def irc_network_config(
+    port: int, channels: list[str], burst: int, lines_per_second: float, extra: str = ""
+) -> str:
+    """The bot's ``[[irc.networks]]`` entry "local" for the test server on ``port`` (``extra``: more
+    of its lines)."""
+    listed = ", ".join(f'"{channel}"' for channel in channels)
+    return (
+        f'[[irc.networks]]\nname = "local"\nhost = "127.0.0.1"\nport = {port}\ntls = false\n'
+        f'nick = "bazaarbot"\nalt_nicks = ["bazaarbot_"]\nchannels = [{listed}]\n'
+        f"burst = {burst}\nlines_per_second = {lines_per_second}\n{extra}"
+    )
+
+
 class IrcServer:
     """One ngircd (or, outside CI, miniircd) process on a fixed loopback port."""
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.paths import REPO_ROOT
+from support.botrun import bot_running
 from support.synapse import Player, Synapse, synapse_server  # noqa: F401
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
@@ -518,9 +518,6 @@ rooms = ["{room}"]
 
 
 async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, cast: Cast) -> None:
-    import signal
-    import sys
-
     server = cast.server
     alice = await cast.player("alice")
     local = unique("run")
@@ -531,32 +528,15 @@ async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, c
         url=server.url, user_id=bot.user_id, password=bot.password, room=f"#{local}:localhost"
     )
     config.write_text(text)
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bazaarbot.cli",
-        "run",
-        "-c",
-        str(config),
-        "--db",
-        str(tmp_path / "bot.sqlite"),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=REPO_ROOT,
-    )
-    try:
+    async with bot_running(config, tmp_path / "bot.sqlite") as ended:
         deadline = time.monotonic() + 30
         while not any(s.sender == bot.user_id for s in alice.seen if s.room_id == room):
             assert time.monotonic() < deadline, "the bot never joined"
             await asyncio.sleep(0.05)
         await alice.say(room, "!join")
         await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body, 15)
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        out, err = await asyncio.wait_for(process.communicate(), 15)
-    assert process.returncode == 0, err.decode()
-    assert f"connecting to hs as {bot.user_id}".encode() in out and b"serving the web chat" in out
+    assert ended.returncode == 0, ended.err.decode()
+    assert f"connecting to hs as {bot.user_id}".encode() in ended.out and b"serving the web chat" in ended.out
 
 
 async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: Path, cast: Cast) -> None:
