@@ -36,6 +36,14 @@ def _play(console: Console, nicks: list[str], moves: int, seed: int) -> int:
     return played
 
 
+def _jaipur_started(db: Path, seed: int) -> Console:
+    """A console on ``db`` where alice and bob have started a game of Jaipur."""
+    console = Console(db, seed=seed)
+    for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
+        console.type(line)
+    return console
+
+
 def _moves_on_disk(db: Path) -> int:
     conn = sqlite3.connect(db)
     try:
@@ -46,10 +54,8 @@ def _moves_on_disk(db: Path) -> int:
 
 def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -> None:
     db = tmp_path / "live.sqlite"
-    console = Console(db, seed=3)
+    console = _jaipur_started(db, seed=3)
     try:
-        for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
-            console.type(line)
         copies: list[Path] = []
         errors: list[BaseException] = []
 
@@ -83,10 +89,8 @@ def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -
 
 def test_restore_check_reports_tables_running_games_and_the_last_move(tmp_path: Path) -> None:
     db = tmp_path / "live.sqlite"
-    console = Console(db, seed=4)
+    console = _jaipur_started(db, seed=4)
     try:
-        for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
-            console.type(line)
         _play(console, ["alice", "bob"], 3, seed=1)
     finally:
         console.close()
