@@ -154,13 +154,7 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
     cast.closing.append(hub)
     bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
     me = bot.settings.user_id
-    await alice.say(room, "!join")
-    await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
-    await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
-    await alice.say(room, "!start")
-    for person in (alice, bob):
-        hand = await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
+    for hand in await start_jaipur(bot, room, alice, bob):
         assert hand.content.get("formatted_body", "").startswith("<pre>"), "a hand is a block"
     table = hub.tables[(NET, channel.lower())]
     players = {alice.user_id: alice, bob.user_id: bob}
@@ -216,14 +210,17 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
         assert not any(s.room_id in other.direct for s in person.seen), "nobody reads another's direct room"
 
 
-async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> None:
+async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> list[Any]:
+    """alice and bob sit down in ``room`` and alice starts Jaipur: the hand each was sent privately."""
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
     await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
-    for person in (alice, bob):
+    return [
         await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
+        for person in (alice, bob)
+    ]
 
 
 def a_move(table: Any, people: dict[str, Player], rng: random.Random) -> tuple[Player, str]:
