@@ -36,12 +36,13 @@ def _play(console: Console, nicks: list[str], moves: int, seed: int) -> int:
     return played
 
 
-def _jaipur_started(db: Path, seed: int) -> Console:
-    """A console on ``db`` where alice and bob have started a game of Jaipur."""
+def _jaipur_started(folder: Path, seed: int) -> tuple[Path, Console]:
+    """A live sqlite file in ``folder``, and a console on it where alice and bob have started Jaipur."""
+    db = folder / "live.sqlite"
     console = Console(db, seed=seed)
     for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
         console.type(line)
-    return console
+    return db, console
 
 
 def _moves_on_disk(db: Path) -> int:
@@ -53,8 +54,7 @@ def _moves_on_disk(db: Path) -> int:
 
 
 def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -> None:
-    db = tmp_path / "live.sqlite"
-    console = _jaipur_started(db, seed=3)
+    db, console = _jaipur_started(tmp_path, seed=3)
     try:
         copies: list[Path] = []
         errors: list[BaseException] = []
@@ -88,8 +88,7 @@ def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -
 
 
 def test_restore_check_reports_tables_running_games_and_the_last_move(tmp_path: Path) -> None:
-    db = tmp_path / "live.sqlite"
-    console = _jaipur_started(db, seed=4)
+    db, console = _jaipur_started(tmp_path, seed=4)
     try:
         _play(console, ["alice", "bob"], 3, seed=1)
     finally:

@@ -60,6 +60,13 @@ async def take_the_nick(server: IrcServer, closing: list) -> RawClient:
     return mallory
 
 
+async def queue_secret_lines(hub, bot, count: int) -> None:
+    """``count`` private lines for p2's seat ("secret line 1", ...), queued at the bot's pace."""
+    key = hub.tables[(NET, CHAN)].players[1].key
+    for n in range(1, count + 1):
+        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+
+
 async def only_the_new_holder_reads(bot, mallory: RawClient) -> None:
     """A line made for the nick's new holder reaches them, and nothing before it did."""
     await bot.send(Tell(NET, "p2", "for the new holder", key=MALLORY))
@@ -107,9 +114,8 @@ async def test_queued_private_lines_are_dropped_when_their_reader_quits(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
     hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 7):  # what a hand, a prompt and a listing leave queued for a couple of seconds
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    # what a hand, a prompt and a listing leave queued for a couple of seconds
+    await queue_secret_lines(hub, bot, 6)
     await bot.send(Tell(NET, "p2", "an answer without a key"))
     await p2.expect("secret line 1")
     await quit_client(p2, closing)
@@ -123,9 +129,7 @@ async def test_queued_private_lines_follow_a_nick_change(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
     hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=4.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 9):
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    await queue_secret_lines(hub, bot, 8)
     await p2.expect("secret line 1")
     p2.send("NICK p2x")
     await p2.expect(lambda line: " NICK " in line and "p2x" in line)
@@ -204,9 +208,7 @@ async def test_lines_for_a_reader_who_parted_the_last_shared_channel_are_dropped
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
     hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 7):
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    await queue_secret_lines(hub, bot, 6)
     await p2.expect("secret line 1")
     p2.send(f"PART {CHAN}")
     await wait_until(lambda: not any(" p2 :" in line for line in bot.queue.lines), 2.0, "the drop on part")

@@ -210,6 +210,16 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
         assert not any(s.room_id in other.direct for s in person.seen), "nobody reads another's direct room"
 
 
+async def against_the_ai(hub: Any, room: str, channel: str, alice: Player, level: str) -> Any:
+    """alice, seated in ``room``, adds an AI of ``level`` and starts: the running table."""
+    await alice.say(room, f"!addbot {level}")
+    await alice.expect(lambda s: s.room_id == room and f"AI:{level}" in s.body)
+    await alice.say(room, "!start")
+    table = hub.tables[(NET, channel.lower())]
+    await wait_until(lambda: table.running, what="the game started")
+    return table
+
+
 async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> list[Any]:
     """alice and bob sit down in ``room`` and alice starts Jaipur: the hand each was sent privately."""
     await alice.say(room, "!join")
@@ -354,11 +364,7 @@ async def test_a_person_against_addbot_hard(tmp_path: Path, cast: Cast, game: st
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
-    await alice.say(room, "!addbot hard")
-    await alice.expect(lambda s: s.room_id == room and "AI:hard" in s.body)
-    await alice.say(room, "!start")
-    table = hub.tables[(NET, channel.lower())]
-    await wait_until(lambda: table.running, what="the game started")
+    table = await against_the_ai(hub, room, channel, alice, "hard")
     rng = random.Random(5)
     mine = ai_moves = 0
 
@@ -549,11 +555,7 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     await alice.say(room, "!join")
     joined = await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
     assert names(joined, alice), "a person is shown by display name, a pill to their ID"
-    await alice.say(room, "!addbot easy")
-    await alice.expect(lambda s: s.room_id == room and "AI:easy" in s.body)
-    await alice.say(room, "!start")
-    table = hub.tables[(NET, channel.lower())]
-    await wait_until(lambda: table.running, what="the game started")
+    table = await against_the_ai(hub, room, channel, alice, "easy")
     rng = random.Random(3)
     turns, counts = 0, []
     heard = 0
