@@ -13,6 +13,12 @@ def bot(tmp_path):
     return Driver(tmp_path / "bot.sqlite")
 
 
+@pytest.fixture
+def alice_and_bob_seated(bot: Driver) -> None:
+    """alice (the host) and bob sit at the count table, in that order."""
+    bot.script("alice: /join", "bob: /join")
+
+
 def seated(bot: Driver) -> list[str]:
     return [s.nick for s in bot.table.seats]
 
@@ -27,15 +33,13 @@ def test_addressing_with_comma_and_mixed_case(bot):
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_first_to_join_is_host(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     assert bot.table.host_nick() == "alice"
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_host_passes_on_when_host_leaves(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/leave")
     assert bot.table.host_nick() == "bob"
     assert any("bob is now the host" in line for line in said(out))
@@ -84,23 +88,20 @@ def test_start_below_minimum_says_why(bot):
     assert "needs at least 2 players; 1 seated" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_by_non_host_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("bob", "/start")
     assert not bot.table.running and "host (alice)" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_by_stranger_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("eve", "/start")
     assert not bot.table.running and "seated player" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_deals_private_views_only_to_their_owners(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/start")
     assert bot.table.running
     secrets = bot.table.state.secrets
@@ -143,51 +144,44 @@ def test_new_by_non_host_is_refused(bot):
     assert "Only the host" in text(out) and bot.table.options == {}
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_host(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/kick BOB")
     assert seated(bot) == ["alice"] and "removed" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_ordinary_player_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("bob", "/kick alice")
     assert seated(bot) == ["alice", "bob"] and "Only the host" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_admin_account(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("mallory", "/kick bob", account="root")
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_admin_hostmask(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("mallory", "/kick bob", mask="mallory!m@admin.example")
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_channel_operator_the_transport_vouched_for(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("oper", "/kick bob", is_op=True)
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_admin_is_never_a_bare_nick(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("root", "/kick bob")  # the admin account's name as a nick, without the account
     assert seated(bot) == ["alice", "bob"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_reset_by_host_before_start_keeps_the_seats(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/reset")
     assert seated(bot) == ["alice", "bob"] and "everybody stays seated" in text(out)
 

@@ -60,11 +60,14 @@ async def take_the_nick(server: IrcServer, closing: list) -> RawClient:
     return mallory
 
 
-async def queue_secret_lines(hub, bot, count: int) -> None:
-    """``count`` private lines for p2's seat ("secret line 1", ...), queued at the bot's pace."""
+async def secret_lines_queued(tmp_path: Path, server: IrcServer, closing: list, count: int, pace: float):
+    """A Jaipur game whose bot sends one line at a time, ``pace`` a second, and ``count`` private lines
+    for p2's seat ("secret line 1", ...) handed to it: hub, bot and p2."""
+    hub, bot, _p1, p2 = await jaipur(tmp_path, server, closing, burst=1, lines_per_second=pace)
     key = hub.tables[(NET, CHAN)].players[1].key
     for n in range(1, count + 1):
         await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    return hub, bot, p2
 
 
 async def only_the_new_holder_reads(bot, mallory: RawClient) -> None:
@@ -113,9 +116,8 @@ async def test_more_gives_a_page_only_to_the_identity_it_was_made_for(
 async def test_queued_private_lines_are_dropped_when_their_reader_quits(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
     # what a hand, a prompt and a listing leave queued for a couple of seconds
-    await queue_secret_lines(hub, bot, 6)
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 6, 2.0)
     await bot.send(Tell(NET, "p2", "an answer without a key"))
     await p2.expect("secret line 1")
     await quit_client(p2, closing)
@@ -128,8 +130,7 @@ async def test_queued_private_lines_are_dropped_when_their_reader_quits(
 async def test_queued_private_lines_follow_a_nick_change(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=4.0)
-    await queue_secret_lines(hub, bot, 8)
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 8, 4.0)
     await p2.expect("secret line 1")
     p2.send("NICK p2x")
     await p2.expect(lambda line: " NICK " in line and "p2x" in line)
@@ -207,8 +208,7 @@ async def test_a_no_such_nick_reply_drops_the_rest_queued_for_that_nick(
 async def test_lines_for_a_reader_who_parted_the_last_shared_channel_are_dropped(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
-    await queue_secret_lines(hub, bot, 6)
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 6, 2.0)
     await p2.expect("secret line 1")
     p2.send(f"PART {CHAN}")
     await wait_until(lambda: not any(" p2 :" in line for line in bot.queue.lines), 2.0, "the drop on part")
