@@ -21,6 +21,22 @@ from .cards import (
     STARTING_MARKET_CAMELS,
 )
 
+#: the state's fields that are lists of numbers (copied and stored as such)
+_LIST_FIELDS = (
+    "deck",
+    "market",
+    "hands",
+    "known",
+    "herds",
+    "discard",
+    "taken",
+    "bonus",
+    "goods_points",
+    "goods_count",
+    "bonus_won",
+    "seals",
+)
+
 
 class JaipurState:
     """Everything about a match; mutated in place by the rules."""
@@ -28,22 +44,11 @@ class JaipurState:
     __slots__ = (
         "players",
         "rng",
-        "deck",
-        "market",
-        "hands",
-        "known",
-        "herds",
-        "discard",
-        "taken",
+        *_LIST_FIELDS,
         "empty_piles",
-        "bonus",
-        "goods_points",
-        "goods_count",
-        "bonus_won",
         "turn",
         "starter",
         "round_no",
-        "seals",
         "rounds",
         "over",
     )
@@ -167,22 +172,6 @@ def clone(state: JaipurState, rng: random.Random | None = None) -> JaipurState:
     new.rounds = list(state.rounds)
     new.over = state.over
     return new
-
-
-_LIST_FIELDS = (
-    "deck",
-    "market",
-    "hands",
-    "known",
-    "herds",
-    "discard",
-    "taken",
-    "bonus",
-    "goods_points",
-    "goods_count",
-    "bonus_won",
-    "seals",
-)
 
 
 def to_json(state: JaipurState) -> dict[str, Any]:
