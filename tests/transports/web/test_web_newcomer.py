@@ -353,8 +353,6 @@ Object.defineProperty(document, "hidden", { get: () => true });
 async def test_a_table_opening_is_told_in_the_page_and_by_the_browser_to_whom_asked(
     browser: Any, tmp_path: Path
 ) -> None:
-    from support.webpage import open_page, sign_in, type_line
-
     async with serve(tmp_path / "o.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         context = await browser.new_context(viewport={"width": 390, "height": 844})
         await context.add_init_script(NOTIFICATIONS_KEPT)
@@ -364,11 +362,11 @@ async def test_a_table_opening_is_told_in_the_page_and_by_the_browser_to_whom_as
         await bob.goto(served.url + "/")
         await sign_in(bob, "bob")
         await type_line(bob, "/notify on")
-        await _expect(bob.locator("#feedback")).to_contain_text("You are called", timeout=TIMEOUT)
+        await expect(bob.locator("#feedback")).to_contain_text("You are called", timeout=TIMEOUT)
         alice = await open_page(browser, served, size=(1366, 768))
         await sign_in(alice, "alice")
         await type_line(alice, "/new jaipur")
-        await _expect(bob.locator("#feedback")).to_contain_text(
+        await expect(bob.locator("#feedback")).to_contain_text(
             "bob: alice opened a table of Jaipur here", timeout=TIMEOUT
         )
         shown = await bob.evaluate("window.__shown")
