@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bazaarbot.plugin import copied_rng
+
 from .cards import (
     BONUS_TOKENS,
     CAMEL,
@@ -149,10 +151,7 @@ def clone(state: JaipurState, rng: random.Random | None = None) -> JaipurState:
     """An independent copy, without going through JSON; ``rng`` replaces the copy of the generator."""
     new = JaipurState.__new__(JaipurState)
     new.players = list(state.players)
-    if rng is None:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
-    new.rng = rng
+    new.rng = rng if rng is not None else copied_rng(state.rng)
     new.deck = state.deck[:]
     new.market = state.market[:]
     new.hands = [state.hands[0][:], state.hands[1][:]]
