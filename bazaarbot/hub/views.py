@@ -142,8 +142,11 @@ class TransportViews:
         table = self.tables.get((network, channel.lower()))
         if table is None:
             return None
-        with language(self.page_language(network, channel, key)):
-            return verb_commands(table, key, verb)
+        lang = self.page_language(network, channel, key)
+        with language(lang):
+            answer = verb_commands(table, key, verb)
+        # the words are the reader's now: a page that switched language since it asked drops them
+        return None if answer is None else {**answer, "lang": lang}
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from bazaarbot.messages import Incoming, User
 from support.webfixtures import Served
 
 TIMEOUT = 10_000  # ms: Playwright's waits
@@ -25,18 +24,11 @@ def expect(locator: Any) -> Any:
 
 
 async def open_page(
-    browser: Any,
-    served: Served,
-    path: str = "/",
-    size: tuple[int, int] = (1280, 800),
-    console: bool = False,
-    locale: str | None = None,
+    browser: Any, served: Served, path: str = "/", size: tuple[int, int] = (1280, 800), console: bool = False
 ) -> Any:
-    """``path`` of ``served`` at ``size`` (in a browser set to ``locale``); script errors (and console
-    ones with ``console``) in ``errors``."""
+    """``path`` of ``served`` at ``size``; script errors (and console ones with ``console``) in ``errors``."""
     width, height = size
-    options: dict[str, Any] = {"locale": locale} if locale else {}
-    context = await browser.new_context(viewport={"width": width, "height": height}, **options)
+    context = await browser.new_context(viewport={"width": width, "height": height})
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -75,25 +67,8 @@ async def shot(page: Any, name: str) -> None:
         await page.screenshot(path=str(Path(folder) / name))
 
 
-#: the games and table sizes the page-layout tests draw: each game at two and at its most seats
-GAME_SIZES = [("jaipur", 2), ("yspahan", 2), ("yspahan", 4), ("bazaar", 2), ("bazaar", 6)]
-
-
-async def say_as(served: Served, nick: str, text: str, room: str = "#bazaar") -> None:
-    """A line from ``nick``'s web identity handed straight to the hub (a tab the test does not draw)."""
-    await served.hub.handle(Incoming("web", room, User(nick=nick, account=nick), text))
-
-
-async def caught_up(page: Any, served: Served, room: str = "#bazaar") -> None:
-    """Wait until ``page`` shows the table's latest move, drawn by the game's renderer (not the text)."""
-    table = served.hub.tables[("web", room)]
-    moves = str(table.moves_made)
-    await expect(page.locator("#table")).to_have_attribute("data-moves", moves, timeout=TIMEOUT)
-    await expect(page.locator("#table .board-fallback")).to_have_count(0, timeout=TIMEOUT)
-
-
 async def no_serious_violation(page: Any, what: str) -> None:
-    """axe-core finds nothing critical or serious on ``page``."""
+    """axe-core finds nothing critical or serious on ``page`` (``what`` names it in the failure)."""
     from axe_playwright_python.async_playwright import Axe
 
     results = await Axe().run(page)

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from support.countgame import GAME as COUNT
 from support.webfixtures import Served, serve
-from support.webpage import expect, no_serious_violation, open_page
+from support.webpage import no_serious_violation
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -24,6 +24,12 @@ TIMEOUT = 10_000  # ms: Playwright's waits
 
 #: the test types many moves through the hub at once
 PLENTY = RateLimit(commands=100_000, per_seconds=1)
+
+
+def _expect(locator: Any) -> Any:
+    from playwright.async_api import expect
+
+    return expect(locator)
 
 
 def line(served: Served, nick: str, text: str, channel: str = "#j") -> None:
@@ -51,7 +57,13 @@ def finished_jaipur(served: Served, seed: int = 4) -> int:
 
 
 async def _page(browser: Any, served: Served, path: str) -> Any:
-    return await open_page(browser, served, path, size=(1280, 900))
+    context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    page = await context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    await page.goto(served.url + path)
+    return page
 
 
 async def _data(served: Served, game_id: int) -> dict[str, Any]:
@@ -75,31 +87,31 @@ async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
         total = len(served.hub.store.moves(game_id))
         page = await _page(browser, served, f"/replay/{game_id}")
         step = page.locator("#step")
-        await expect(step).to_have_text(f"Step 0 of {total}", timeout=TIMEOUT)
-        await expect(page.locator("#table .jp-table .jp-market")).to_be_visible(timeout=TIMEOUT)
-        await expect(page.locator("#back")).to_be_disabled()
+        await _expect(step).to_have_text(f"Step 0 of {total}", timeout=TIMEOUT)
+        await _expect(page.locator("#table .jp-table .jp-market")).to_be_visible(timeout=TIMEOUT)
+        await _expect(page.locator("#back")).to_be_disabled()
         await page.click("#forward")
-        await expect(step).to_have_text(f"Step 1 of {total}")
+        await _expect(step).to_have_text(f"Step 1 of {total}")
         first = served.hub.store.moves(game_id)[0]["text"]
-        await expect(page.locator("#move")).to_contain_text(first)
+        await _expect(page.locator("#move")).to_contain_text(first)
         await page.keyboard.press("ArrowRight")
         await page.keyboard.press("ArrowRight")
-        await expect(step).to_have_text(f"Step 3 of {total}")
+        await _expect(step).to_have_text(f"Step 3 of {total}")
         await page.keyboard.press("ArrowLeft")
-        await expect(step).to_have_text(f"Step 2 of {total}")
+        await _expect(step).to_have_text(f"Step 2 of {total}")
         # mid-game, on a laptop and on a phone, axe-core finds nothing critical or serious
         for width, height in ((1366, 768), (390, 844)):
             await page.set_viewport_size({"width": width, "height": height})
             await no_serious_violation(page, f"replay {width}x{height}")
         await page.click("#last")
-        await expect(step).to_have_text(f"Step {total} of {total}")
-        await expect(page.locator("#table .result")).to_contain_text("Game over:")
-        await expect(page.locator("#forward")).to_be_disabled()
+        await _expect(step).to_have_text(f"Step {total} of {total}")
+        await _expect(page.locator("#table .result")).to_contain_text("Game over:")
+        await _expect(page.locator("#forward")).to_be_disabled()
         await page.keyboard.press("Home")
-        await expect(step).to_have_text(f"Step 0 of {total}")
+        await _expect(step).to_have_text(f"Step 0 of {total}")
         await page.click("#forward")
         await page.click("#first")
-        await expect(step).to_have_text(f"Step 0 of {total}")
+        await _expect(step).to_have_text(f"Step 0 of {total}")
         # what the page gets is each step's public board (the drawn table's public data), nothing else
         data = await _data(served, game_id)
         record = served.hub.store.game_record(game_id)
@@ -123,16 +135,16 @@ async def test_a_running_game_cannot_be_replayed(browser: Any, tmp_path: Path) -
         table = served.hub.tables[("web", "#c")]
         secret = str(table.state.secrets[0])
         page = await _page(browser, served, f"/replay/{table.game_id}")
-        await expect(page.locator("#table")).to_contain_text("still running", timeout=TIMEOUT)
+        await _expect(page.locator("#table")).to_contain_text("still running", timeout=TIMEOUT)
         data = await _data(served, table.game_id)
         assert data["replayable"] is False and "steps" not in data and secret not in json.dumps(data)
         assert secret not in await page.locator("body").inner_text()
         # a plain page: no step controls, no graph, no empty title; a way back to the tables
         for shown in (page, missing := await _page(browser, served, "/replay/999")):
-            await expect(shown.locator(".replay-home")).to_be_visible(timeout=TIMEOUT)
+            await _expect(shown.locator(".replay-home")).to_be_visible(timeout=TIMEOUT)
             for hidden in ("#replay-controls", "#replay-review", "#replay-tagline"):
-                await expect(shown.locator(hidden)).to_be_hidden()
-        await expect(missing.locator("#table")).to_contain_text("There is no game 999", timeout=TIMEOUT)
+                await _expect(shown.locator(hidden)).to_be_hidden()
+        await _expect(missing.locator("#table")).to_contain_text("There is no game 999", timeout=TIMEOUT)
 
 
 async def test_every_finished_game_has_its_graph_without_review_and_a_click_on_it_jumps(
@@ -150,9 +162,9 @@ async def test_every_finished_game_has_its_graph_without_review_and_a_click_on_i
         # nobody asks for /review: the review is worked out after the game, and the page shows it
         page = await _page(browser, served, f"/replay/{game_id}")
         graph = page.locator("#chance-graph")
-        await expect(graph).to_be_visible(timeout=TIMEOUT)
+        await _expect(graph).to_be_visible(timeout=TIMEOUT)
         assert served.hub.teacher.stored_review(game_id) is not None
-        await expect(graph).to_be_visible(timeout=TIMEOUT)
+        await _expect(graph).to_be_visible(timeout=TIMEOUT)
         assert await graph.locator("polyline").count() == 2
         points = graph.locator("circle.point")
         assert await points.count() == 5
@@ -160,13 +172,13 @@ async def test_every_finished_game_has_its_graph_without_review_and_a_click_on_i
         at = await page.locator("#step").get_attribute("data-at")
         clicked = await points.nth(await points.count() - 2).get_attribute("data-step")
         assert at == clicked
-        await expect(page.locator("#step")).to_have_text(f"Step {clicked} of 5")
+        await _expect(page.locator("#step")).to_have_text(f"Step {clicked} of 5")
         title = await points.nth(0).locator("title").text_content()
         assert nicks[0] in title and "win chance" in title
         # a click beside the points, on the graph's left edge, goes to the start
         box = await graph.bounding_box()
         await page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
-        await expect(page.locator("#step")).to_have_text("Step 0 of 5")
+        await _expect(page.locator("#step")).to_have_text("Step 0 of 5")
         assert not page.errors, page.errors
 
 
@@ -188,7 +200,7 @@ async def test_the_replay_badges_two_seats_of_one_initial_by_number_as_the_live_
         page = await _page(browser, served, f"/replay/{game_id}")
         await page.click("#last")
         badges = page.locator("#table .ys-players .ys-name .ys-cube")
-        await expect(badges).to_have_text(["1", "2"], timeout=TIMEOUT)
+        await _expect(badges).to_have_text(["1", "2"], timeout=TIMEOUT)
         assert not page.errors, page.errors
 
 
@@ -206,7 +218,7 @@ async def test_the_game_over_box_on_the_web_links_to_the_replay(browser: Any, tm
         game_id = table.game_id
         await say(table.players[0].nick, "add 3")
         link = watcher.locator(".result a.replay-link")
-        await expect(link).to_have_attribute("href", f"/replay/{game_id}", timeout=TIMEOUT)
+        await _expect(link).to_have_attribute("href", f"/replay/{game_id}", timeout=TIMEOUT)
         assert not watcher.errors, watcher.errors
 
 

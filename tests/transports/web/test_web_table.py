@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.webfixtures import Served, frames_in, player, serve
-from support.webpage import button, expect, open_page, say_as, shot, sign_in, type_line
+from support.webpage import button, expect, open_page, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
+from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
 from bazaarbot.tableview.table import INLINE_COMMANDS
 
@@ -29,8 +28,6 @@ GAMES = discover()
 ROOM = "#bazaar"
 #: players click faster than the default per-user command budget allows
 FAST = RateLimit(commands=10_000, per_seconds=1)
-PHONE = (390, 844)
-LAPTOP = (1366, 768)
 
 
 async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
@@ -53,35 +50,12 @@ async def _sit_and_start(host: Any, guest: Any, game: str | None = None) -> None
     await button(host, "/start").click()
 
 
-@asynccontextmanager
-async def _two_at_the_table(
-    browser: Any,
-    tmp_path: Path,
-    game: str = "jaipur",
-    sizes: tuple[tuple[int, int], tuple[int, int]] = ((1200, 780), (1200, 780)),
-    start: bool = True,
-) -> AsyncIterator[tuple[Served, Any, Any]]:
-    """alice's and bob's pages at the room's ``game`` table; with ``start``, both seated and the game
-    begun by clicking, every page showing it."""
-    async with serve(tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice", *sizes[0])
-        bob = await _open(browser, served, "bob", *sizes[1])
-        if start:
-            await _sit_and_start(alice, bob)
-            await _settled(served, [alice, bob])
-        yield served, alice, bob
-
-
-def _table(served: Served) -> Any:
-    return served.hub.tables[("web", ROOM)]
-
-
-async def _settled(served: Served, pages: list[Any]) -> Any:
+async def _settled(served: Served, pages: list[Any], timeout: int = TIMEOUT) -> Any:
     """Wait until every page shows the table's latest state; the table."""
     table = served.hub.tables[("web", ROOM)]
     for page in pages:
         await expect(page.locator("#table")).to_have_attribute(
-            "data-moves", str(table.moves_made), timeout=TIMEOUT
+            "data-moves", str(table.moves_made), timeout=timeout
         )
     return table
 
@@ -147,8 +121,11 @@ async def _hand_names(page: Any) -> list[str]:
 
 async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         pages = {"alice": alice, "bob": bob}
         await shot(alice, "jaipur-start.png")
         turn = 0
@@ -229,19 +206,21 @@ def _rest_of_the_game(served: Served, seed: int) -> list[tuple[str, str]]:
 
 async def _type_through_the_hub(served: Served, plan: list[tuple[str, str]]) -> None:
     for nick, command in plan:
-        await say_as(served, nick, command, ROOM)
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
 
 
 @pytest.mark.parametrize(("name", "drawn"), [("yspahan", ".ys-tower"), ("bazaar", ".bz-exchange")])
 async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, drawn: str) -> None:
-    async with _two_at_the_table(browser, tmp_path, start=False) as (served, alice, bob):
+    async with serve(tmp_path / "g.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
         await _few_turns_by_clicking(served, name, alice, bob, 6)
         for page in (alice, bob):
             await expect(page.locator(f"#table {drawn}")).to_be_visible()
         await shot(alice, f"{name}-start.png")
         plan = _rest_of_the_game(served, 4)
         await _type_through_the_hub(served, plan[:-12])  # near the end: the board is still full
-        await _settled(served, [alice, bob])
+        await _settled(served, [alice, bob], timeout=4 * TIMEOUT)  # hundreds of moves at once to draw
         await shot(alice, f"{name}-end.png")
         await _type_through_the_hub(served, plan[-12:])
         for page in (alice, bob):
@@ -254,7 +233,10 @@ async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, 
 
 async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_path: Path) -> None:
     game = GAMES["yspahan"]
-    async with _two_at_the_table(browser, tmp_path, "yspahan") as (served, alice, bob):
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
         await _finish_until(
             served, lambda t: any(len(h) for h in t.state.hands) and t.state.hands[0] != t.state.hands[1]
         )
@@ -278,13 +260,16 @@ async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
         seat = game.to_act(table.state)[0]
         nick = table.players[seat].nick
         command = rng.choice(game.legal_commands(table.state, seat))
-        await say_as(served, nick, command, ROOM)
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
 
 
 async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         pages = {"alice": alice, "bob": bob}
         for _ in range(2):
             seat = game.to_act(table.state)[0]
@@ -300,8 +285,11 @@ async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> N
 
 async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "r.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         pages = {"alice": alice, "bob": bob}
         seat = game.to_act(table.state)[0]
         waiting = pages[table.players[1 - seat].nick]
@@ -358,8 +346,11 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
 async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         seat = table.game_seat_of("a:alice")
         await type_line(alice, "/join #side")
         await expect(alice.locator("#room-title")).to_have_text("#side")
@@ -417,8 +408,11 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
 
 async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "k.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         seat = game.to_act(table.state)[0]
         page = {"alice": alice, "bob": bob}[table.players[seat].nick]
         focused = None
@@ -480,7 +474,7 @@ async def _play_via_hub(served: Served, pick: Any, seed: int = 5, limit: int = 4
         commands = game.legal_commands(table.state, seat)
         wanted = pick(commands)
         command = wanted or rng.choice(commands)
-        await say_as(served, nick, command, ROOM)
+        await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
         if wanted:
             return nick, command
     raise AssertionError("no such move came up")
@@ -489,8 +483,12 @@ async def _play_via_hub(served: Served, pick: Any, seed: int = 5, limit: int = 4
 async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_market(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with _two_at_the_table(browser, tmp_path, sizes=(PHONE, PHONE)) as (served, alice, bob):
+    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 390, 844)
+        bob = await _open(browser, served, "bob", 390, 844)
         pages = {"alice": alice, "bob": bob}
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
         exchange = lambda cs: next((c for c in cs if " give " in c), None)  # noqa: E731
         nick, command = await _play_via_hub(served, exchange)
         table = await _settled(served, [alice, bob])
@@ -533,7 +531,11 @@ def _cards_in(words: str) -> int:
 async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_last_move(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with _two_at_the_table(browser, tmp_path, "yspahan", sizes=(LAPTOP, PHONE)) as (served, alice, bob):
+    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", 1366, 768)
+        bob = await _open(browser, served, "bob", 390, 844)
+        await _sit_and_start(alice, bob)
+        await _settled(served, [alice, bob])
         moving = lambda cs: next((c for c in cs if c.startswith("move ")), None)  # noqa: E731
         await _play_via_hub(served, moving)
         table = await _settled(served, [alice, bob])
@@ -560,8 +562,11 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
 
 
 async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
+    async with serve(tmp_path / "v.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice")
+        bob = await _open(browser, served, "bob")
+        await _sit_and_start(alice, bob)
+        table = await _settled(served, [alice, bob])
         takes: list[str] = []
         for _ in range(40):  # cards taken until a turn has more takes than the view carries
             seat = table.plugin.to_act(table.state)[0]
@@ -570,7 +575,7 @@ async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser:
             if len(takes) > INLINE_COMMANDS:
                 break
             nick = table.players[seat].nick
-            await say_as(served, nick, legal[0], ROOM)
+            await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), legal[0]))
         assert len(takes) > INLINE_COMMANDS
         await _settled(served, [alice, bob])
         view = served.hub.table_view("web", ROOM, table.players[seat].key)
