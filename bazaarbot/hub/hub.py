@@ -218,7 +218,14 @@ class Hub:
             game = row.game if row.game in self.games else default
             seats = [Seat(s.seat, s.user_key, s.nick) for s in row.seats]
             table = self._new_table(
-                row.id, row.network, row.channel, game, row.options, row.host, seats, row.colors
+                row.id,
+                row.network,
+                row.channel,
+                game,
+                options=row.options,
+                host=row.host,
+                seats=seats,
+                colors=row.colors,
             )
             game_row = running.get(row.id)
             with language(table.channel_language()):
@@ -230,18 +237,10 @@ class Hub:
             self.commit.by_id[row.id] = table
             self.index.update(table)
 
-    def _new_table(
-        self,
-        table_id: int | None,
-        network: str,
-        channel: str,
-        game: str,
-        options: dict[str, Any] | None = None,
-        host: str = "",
-        seats: list[Seat] | None = None,
-        colors: bool = False,
-    ) -> Table:
-        """A table with its stored settings, the network's defaults, and the hub watching its game."""
+    def _new_table(self, table_id: int | None, network: str, channel: str, game: str, **stored: Any) -> Table:
+        """A table with its stored settings, the network's defaults, and the hub watching its game.
+
+        ``stored``: what the store kept of it (``options``, ``host``, ``seats``, ``colors``)."""
         key = channel.lower()
         settings = {
             name: value for (net, who, name), value in self.prefs.items() if net == network and who == key
@@ -253,11 +252,8 @@ class Hub:
             network,
             channel,
             game,
-            options,
-            host,
-            seats,
-            colors,
-            self.settings.seed,
+            **stored,
+            base_seed=self.settings.seed,
             settings=settings,
             default_turn_seconds=self.turn_seconds.get(network, self.table_settings.turn_seconds),
             default_takeover_level=self.table_settings.takeover_level,

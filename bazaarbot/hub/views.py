@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -64,14 +63,6 @@ class TransportViews:
         """``/tables`` as data, for the web page: where it is your move first."""
         with language(self.languages.person_language(network, key)):
             return as_data(entries(self.services.tables_of_person(network, key), key, self.wall_clock()))
-
-    @property
-    def bot_nick(self) -> str:
-        return self.settings.nick
-
-    @property
-    def database(self) -> sqlite3.Connection:
-        return self.store.db.conn
 
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each identity once."""

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bazaarbot.i18n import _, language, localized_text
+from bazaarbot.i18n import _, language, localized_text, ngettext
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.store import SeatRow, Store
@@ -135,6 +135,16 @@ class TableBase(ABC):
         """The nicks of the game's seats played by a person (all, or those of ``seats``), for a mention."""
         indexes = range(len(self.players)) if seats is None else seats
         return tuple(self.players[i].nick for i in indexes if self.players[i].has_person)
+
+    def table_full(self, nick: str) -> list[Outgoing]:
+        """The answer to ``nick`` asking for a seat when every seat of the game is taken."""
+        plugin = self.plugin
+        full = ngettext(
+            "The table is full ({hi} player for {game}).",
+            "The table is full ({hi} players for {game}).",
+            plugin.max_players,
+        )
+        return [self.tell(nick, full.format(hi=plugin.max_players, game=plugin.title))]
 
     def tell(
         self,

@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import threading
 import time
 
 import psycopg
 import pytest
 from openskill.models import PlackettLuce
-from support.paths import REPO_ROOT
+from support.botrun import bazaarbot
 
 from bazaarbot.plugin import Result
 from bazaarbot.ratings import AI_SHARE_LIMIT, Ratings, identity_of, record_result, service
@@ -249,28 +247,12 @@ def test_ai_levels_line_up_by_strength_after_benchmark_games(store):
 
 
 def test_bench_ai_record_files_every_game_and_rates_the_levels(tmp_path):
-    root = REPO_ROOT
     config = tmp_path / "small.toml"
     config.write_text("[ai.levels.medium]\niterations = 24\ndepth = 8\n")
     db = tmp_path / "bench.sqlite"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bazaarbot.cli",
-            "bench",
-            "ai",
-            "bazaar",
-            "--level",
-            "medium",
-            "--vs",
-            "random",
-        ]
-        + ["--games", "2", "--record", "--db", str(db), "-c", str(config)],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    run = bazaarbot(
+        *("bench", "ai", "bazaar", "--level", "medium", "--vs", "random"),
+        *("--games", "2", "--record", "--db", str(db), "-c", str(config)),
         timeout=300,
     )
     assert run.returncode == 0, run.stderr

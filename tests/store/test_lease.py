@@ -91,13 +91,18 @@ def test_networks_partly_held_elsewhere_are_not_served_at_all(postgres_cluster):
         lease.release()
 
 
-def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgres_cluster):
-    url = postgres_cluster.database()
+def _kept_lease(url: str) -> tuple[Lease, LeaseKeeper, list[str], threading.Event]:
+    """A lease held on ``url`` and its keeper (not started): what it tells, and its hard stop."""
     lease = Lease(url, NETWORKS, seconds=0.5)
     assert lease.try_acquire()
     lost: list[str] = []
     stopped = threading.Event()
-    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    return lease, LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set), lost, stopped
+
+
+def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgres_cluster):
+    url = postgres_cluster.database()
+    lease, keeper, lost, stopped = _kept_lease(url)
     thief = Lease(url, NETWORKS, seconds=0.5)
     lease.conn.execute("SELECT pg_advisory_unlock_all()")  # as if its session had gone
     assert thief.try_acquire()
@@ -110,11 +115,7 @@ def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgre
 
 def test_a_process_whose_store_connection_broke_gives_its_networks_up(postgres_cluster):
     url = postgres_cluster.database()
-    lease = Lease(url, NETWORKS, seconds=0.5)
-    assert lease.try_acquire()
-    lost: list[str] = []
-    stopped = threading.Event()
-    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    _lease, keeper, lost, stopped = _kept_lease(url)
     keeper.healthy = lambda: False  # the writer's session is gone: moves could no longer be saved
     keeper.start()
     assert stopped.wait(5)

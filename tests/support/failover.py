@@ -19,7 +19,6 @@ import queue
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,48 +28,21 @@ from typing import Any
 import aiohttp
 import psycopg
 
+from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
 from bazaarbot.registry import discover
-from support.ircserver import RawClient, free_port
+from support.ircserver import RawClient, free_port, irc_network_config
 from support.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
 IRC_NETWORK = "local"
 WEB_NETWORK = "web"
 
+#: the sections after the bot's own: the shared store's lease and the IRC network
 CONFIG = """
-[bot]
-nick = "bazaarbot"
-seed = {seed}
-rate_limit = {{ commands = 100000, per_seconds = 1 }}
-max_tables = 100
-
-[tables]
-turn_seconds = 0
-
 [store]
 lease_seconds = {lease}
 
-[web]
-host = "127.0.0.1"
-metrics = "off"
-
-[web.limits]
-connections_per_address = 100000
-claims_per_minute = 100000
-http_per_address = 100000
-frames_per_second = 100000
-frame_burst = 100000
-
-[[irc.networks]]
-name = "local"
-host = "127.0.0.1"
-port = {irc_port}
-tls = false
-nick = "bazaarbot"
-alt_nicks = ["bazaarbot_"]
-channels = [{channels}]
-burst = 1000
-lines_per_second = 1000.0
+{irc}
 """
 
 
@@ -96,18 +68,7 @@ class BotProcess:
     def __init__(self, config: Path, store: str, port: int) -> None:
         self.port = port
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "run",
-                "-c",
-                str(config),
-                "--store",
-                store,
-                "--port",
-                str(port),
-            ],
+            bazaarbot_command("run", "-c", str(config), "--store", store, "--port", str(port)),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -259,9 +220,11 @@ class Failover:
             Table("web", "#b", "bazaar", ("erin", "frank")),
             Table("web", "#w", "jaipur", ("gina", "hank")),
         ]
-        channels = ", ".join(f'"{t.channel}"' for t in self.tables if t.transport == "irc")
+        channels = [t.channel for t in self.tables if t.transport == "irc"]
         self.config = folder / "failover.toml"
-        self.config.write_text(CONFIG.format(seed=seed, lease=lease, irc_port=irc_port, channels=channels))
+        irc = irc_network_config(irc_port, channels, burst=1000, lines_per_second=1000.0)
+        extra = CONFIG.format(lease=lease, irc=irc)
+        self.config.write_text(unlimited_config(seed, 'nick = "bazaarbot"') + extra)
         self.ports = [free_port(), free_port()]
         self.active: BotProcess | None = None
         self.standby: BotProcess | None = None

@@ -644,31 +644,43 @@ class WebTransport:
         if conn.nick is None:
             conn.error("nick", "Choose a nick first.")
             return
-        room = frame.get("room")
-        if not valid_room(room):
-            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+        room = self._room_named(conn, frame)
+        if room is None:
             return
-        assert isinstance(room, str)
-        room = room.lower()
         limit = self.limits.rooms_per_nick
         if room not in self._rooms_of(conn.nick) and len(self._rooms_of(conn.nick)) >= limit:
             conn.error("room", _("You can be in at most {n} rooms at once; /part one first.").format(n=limit))
             return
         conn.rooms.add(room)
         self.rooms.setdefault(room, set()).add(conn)
-        view = self._view_for(conn, room)
-        conn.send(
-            "joined",
-            room=room,
-            board=self._board(room),
-            view=view,
-            members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history and frame.get("history") else [],
-        )
+        self._send_room(conn, "joined", room, bool(frame.get("history")))
         self._members(room)
         user = self._user(conn.nick)
         await self.hub.user_returned(self.network, user)
         self._resend_hand(conn, room, user)
+
+    @staticmethod
+    def _room_named(conn: Conn, frame: dict[str, Any]) -> str | None:
+        """The room a frame names, in lower case; None (and the tab told why) when it is no room name."""
+        room = frame.get("room")
+        if not valid_room(room):
+            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+            return None
+        assert isinstance(room, str)
+        return room.lower()
+
+    def _send_room(self, conn: Conn, kind: str, room: str, history: bool) -> None:
+        """Everything a tab that joins (``kind`` "joined") or watches ("watching") ``room`` draws it
+        from: board, view, members, and with ``history`` the room's last lines."""
+        view = self._view_for(conn, room)
+        conn.send(
+            kind,
+            room=room,
+            board=self._board(room),
+            view=view,
+            members=self._nicks_in(room),
+            history=self.history.lines(room) if self.history and history else [],
+        )
 
     def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
         """A player who (re)joins the room of their running game gets their private view again."""
@@ -764,15 +776,12 @@ class WebTransport:
             await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
-        room = frame.get("room")
         if conn.nick is not None or conn.rooms:
             conn.error("frame", "A player's connection cannot watch; open /watch/<room>.")
             return
-        if not valid_room(room):
-            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+        room = self._room_named(conn, frame)
+        if room is None:
             return
-        assert isinstance(room, str)
-        room = room.lower()
         spectators = sum(len(w) for w in self.watchers.values())
         if spectators >= self.limits.max_connections - self.limits.player_reserve:
             conn.error("limit", _("Too many spectators right now; try again later."))
@@ -780,15 +789,7 @@ class WebTransport:
             return
         conn.watching = room
         self.watchers.setdefault(room, set()).add(conn)
-        view = self._view_for(conn, room)
-        conn.send(
-            "watching",
-            room=room,
-            board=self._board(room),
-            view=view,
-            members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history else [],
-        )
+        self._send_room(conn, "watching", room, True)
 
     async def _drop(self, conn: Conn) -> None:
         """A tab went away: forget it; when a nick has no tab left, the hub's leave grace starts."""
