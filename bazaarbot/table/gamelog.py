@@ -12,6 +12,7 @@ and the table is drawn again once they are in.
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 from collections.abc import Callable
@@ -129,6 +130,24 @@ class NotReadYet(Exception):
     """The records a log needs are being read off the event loop; the look answers with what it has."""
 
 
+def _as_far_as_read(latest: Callable[..., Replay | None]) -> Callable[..., Replay | None]:
+    """``GameLogs.latest`` that answers with the log it has while the records it lacks are read."""
+
+    @functools.wraps(latest)
+    def looked(
+        logs: GameLogs, table_id: int | None, running: tuple[int, int] | None = None, *more: Any, **named: Any
+    ) -> Replay | None:
+        try:
+            return latest(logs, table_id, running, *more, **named)
+        except NotReadYet:
+            replay = logs._replays.get(table_id) if table_id is not None else None
+            if replay is not None and running is not None and replay.game_id == running[0]:
+                return replay
+            return None
+
+    return looked
+
+
 class GameLogs:
     """Replays of the latest game of each table, kept up to date on demand."""
 
@@ -146,6 +165,7 @@ class GameLogs:
         self._read_rows: dict[int, GameRow | None] = {}
         self._read_moves: dict[int, list[dict[str, Any]]] = {}
 
+    @_as_far_as_read
     def latest(
         self,
         table_id: int | None,
@@ -167,24 +187,6 @@ class GameLogs:
         While the records it lacks are read off the event loop, the running game's log as far
         as it goes (else None).
         """
-        try:
-            return self._latest(table_id, running, nicks, played, started, ended)
-        except NotReadYet:
-            replay = self._replays.get(table_id) if table_id is not None else None
-            if replay is not None and running is not None and replay.game_id == running[0]:
-                return replay
-            return None
-
-    def _latest(
-        self,
-        table_id: int | None,
-        running: tuple[int, int] | None = None,
-        nicks: list[str] | None = None,
-        played: PlayedMove | None = None,
-        started: GameRow | None = None,
-        ended: tuple[int, str, int] | None = None,
-    ) -> Replay | None:
-        """``latest``, which raises ``NotReadYet`` while the records it needs are read."""
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
