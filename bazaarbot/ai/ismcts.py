@@ -233,16 +233,7 @@ class Search:
                     game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
             result = game.result(state)
             return final_rewards(result, self.seats) if result else [0.0] * self.seats
-        horizon = game.horizon(state)
-        for _ply in range(self.depth):
-            if game.result(state) is not None:
-                break
-            actors = game.to_act(state)
-            if not actors:
-                break
-            game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
-            if horizon is not None and game.horizon(state) != horizon:
-                break
+        game.rollout_plies(state, rng, self.depth)
         values = rewards(game, state, self.seats)
         return values if values is not None else [0.0] * self.seats
 

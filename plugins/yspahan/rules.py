@@ -406,8 +406,7 @@ def place_options(st: State, p: int, nb: int) -> list[int]:
 
 def can_deliver(st: State, p: int, nb: int) -> bool:
     """Whether at least one cube could go into neighbourhood nb."""
-    own = st.souk_own
-    return any(own[s] < 0 or own[s] == p and st.souk_n[s] < SOUK_SIZE[s] for s in NB_SOUKS[nb])
+    return _deliverable(st.souk_own, st.souk_n, p, nb)
 
 
 def _put(st: State, p: int, sh: int) -> None:
@@ -565,12 +564,55 @@ def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
             acts.append((A_BUILD, b, f, BUILD_FREE))
 
 
+#: the action tuples that take no argument from the state, built once (the search lists them often)
+TAKES = tuple((A_TAKE, f) for f in range(6))
+DRAWS = tuple((A_DRAW, f) for f in range(6))
+DRAW_BLIND = (A_DRAW, -1)
+EXTRAS = tuple((A_EXTRA, k) for k in range(len(CARD_IDS)))
+#: the neighbourhood of each field, None for camels and gold
+NB_OF_FIELD = tuple(NEIGHBOURHOOD_OF_FIELD.get(f) for f in range(6))
+
+
+def _flat_moves(table: list[list[list[tuple[tuple[int, ...], ...]]]]) -> list[list[tuple[tuple, list[int]]]]:
+    """Per field and supervisor space: every move nearest first, and where each distance begins."""
+    flat = []
+    for by_space in table:
+        row = []
+        for by_dist in by_space:
+            moves: list[tuple[int, ...]] = []
+            begins = []
+            for group in by_dist:
+                begins.append(len(moves))
+                moves.extend(group)
+            begins.append(len(moves))
+            row.append((tuple(moves), begins))
+        flat.append(row)
+    return flat
+
+
+FLAT_TURN = _flat_moves(MOVES_TURN)
+FLAT_STRAIGHT = _flat_moves(MOVES_STRAIGHT)
+
+
+def _deliverable(own: list[int], count: list[int], p: int, nb: int) -> bool:
+    """``can_deliver`` on the lists themselves (the search's hot path)."""
+    for s in NB_SOUKS[nb]:
+        owner = own[s]
+        if owner < 0 or owner == p and count[s] < SOUK_SIZE[s]:
+            return True
+    return False
+
+
 def field_actions(st: State, p: int) -> list[tuple[int, ...]]:
     """take camels / take gold / deliver: the actions an extra die can boost."""
+    tw = st.tower_w
+    ty = st.tower_y if p == st.start else None
     acts = []
     for f in range(6):
-        if group_size(st, p, f) and (f in (CAMELS, GOLD) or can_deliver(st, p, NEIGHBOURHOOD_OF_FIELD[f])):
-            acts.append((A_TAKE, f))
+        if tw[f] or (ty is not None and ty[f]):
+            nb = NB_OF_FIELD[f]
+            if nb is None or _deliverable(st.souk_own, st.souk_n, p, nb):
+                acts.append(TAKES[f])
     return acts
 
 
@@ -580,35 +622,38 @@ def legal(st: State) -> list[tuple[int, ...]]:
     p = st.cur
     if ph == P_ACTION:
         fa = field_actions(st, p)
+        hand = st.hands[p]
         if st.extra:
             # a pending extra die binds the action to take camels / take gold / deliver
             if st.extra < EXTRA_DICE_PER_ACTION:
-                fa.extend((A_EXTRA, k) for k in sorted(set(st.hands[p])))
+                fa.extend([EXTRAS[k] for k in sorted(set(hand))])
             return fa
-        acts = list(fa)
-        table = MOVES_TURN if st.opts["turn_at_crossing"] else MOVES_STRAIGHT
+        acts = fa[:]
+        flat = FLAT_TURN if st.opts["turn_at_crossing"] else FLAT_STRAIGHT
         sup = st.sup
         span = (HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0) + st.gold[p]
         any_group = False
-        yellow_ok = p == st.start
+        tw = st.tower_w
+        ty = st.tower_y if p == st.start else None
         for f in range(6):
-            if not (st.tower_w[f] or (yellow_ok and st.tower_y[f])):
+            if not (tw[f] or (ty is not None and ty[f])):
                 continue
             any_group = True
             v = st.tower_v[f]
-            by_dist = table[f][sup]
+            moves, begins = flat[f][sup]
             lo = v - span
-            for d in range(lo if lo > 0 else 0, min(v + span, len(by_dist) - 1) + 1):
-                acts.extend(by_dist[d])
-            acts.append((A_DRAW, f))
+            hi = v + span + 1
+            last = len(begins) - 1
+            acts.extend(moves[begins[lo if lo > 0 else 0] : begins[hi if hi < last else last]])
+            acts.append(DRAWS[f])
             if st.n == 2:
                 _builds(st, p, f, acts)
         if not any_group:
-            acts.append((A_DRAW, -1))
-        _card_plays(st, p, acts)
-        if fa and st.hands[p]:
-            for k in sorted(set(st.hands[p])):
-                acts.append((A_EXTRA, k))
+            acts.append(DRAW_BLIND)
+        if hand:
+            _card_plays(st, p, acts)
+            if fa:
+                acts.extend([EXTRAS[k] for k in sorted(set(hand))])
         return acts
     if ph == P_PLACE:
         acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]
