@@ -519,37 +519,57 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
 
 
 # --- legal actions ------------------------------------------------------------------------------
+#: the card plays that need nothing but the card, and those counted out by an amount, longest first
+#: (a slice gives the plays up to what the player holds)
+SIMPLE_PLAYS = {k: (A_PLAY, k, 0, 0) for k in (CAMELS3, GOLD3, CARAVAN_CUBE)}
+PLAY_AMOUNTS = 64
+GOLD_FOR_VP_PLAYS = tuple((A_PLAY, GOLD_FOR_VP, x, 0) for x in range(1, GOLD_FOR_VP_MAX + 1))
+CAMELS_FOR_VP_PLAYS = tuple((A_PLAY, CAMELS_FOR_VP, x, 0) for x in range(1, CAMELS_FOR_VP_MAX + 1))
+EXCHANGE_GOLD_PLAYS = tuple((A_PLAY, EXCHANGE, x, 0) for x in range(1, PLAY_AMOUNTS + 1))
+EXCHANGE_CAMEL_PLAYS = tuple((A_PLAY, EXCHANGE, x, 1) for x in range(1, PLAY_AMOUNTS + 1))
+
+
+def _counted(plays: tuple[tuple[int, ...], ...], amount: int) -> tuple[tuple[int, ...], ...] | list:
+    """The first ``amount`` of ``plays`` (made up when a hoard outgrows the table)."""
+    if amount <= 0:
+        return ()
+    if amount <= len(plays):
+        return plays[:amount]
+    _a, k, _x, y = plays[0]
+    return [(A_PLAY, k, x, y) for x in range(1, amount + 1)]
+
+
 def _card_plays(st: State, p: int, acts: list[tuple[int, ...]]) -> None:
     hand = st.hands[p]
     if not hand:
         return
     for k in sorted(set(hand)):
-        if k in (CAMELS3, GOLD3, CARAVAN_CUBE):
-            acts.append((A_PLAY, k, 0, 0))
+        simple = SIMPLE_PLAYS.get(k)
+        if simple is not None:
+            acts.append(simple)
         elif k == SOUK_CUBE:
             for nb in range(4):
                 for sh in place_options(st, p, nb):
                     acts.append((A_PLAY, k, sh, 0))
         elif k == GOLD_FOR_VP:
-            for x in range(1, min(GOLD_FOR_VP_MAX, st.gold[p]) + 1):
-                acts.append((A_PLAY, k, x, 0))
+            acts.extend(_counted(GOLD_FOR_VP_PLAYS, min(GOLD_FOR_VP_MAX, st.gold[p])))
         elif k == CAMELS_FOR_VP:
-            for x in range(1, min(CAMELS_FOR_VP_MAX, st.camels[p]) + 1):
-                acts.append((A_PLAY, k, x, 0))
+            acts.extend(_counted(CAMELS_FOR_VP_PLAYS, min(CAMELS_FOR_VP_MAX, st.camels[p])))
         elif k == EXCHANGE:
-            for x in range(1, st.gold[p] + 1):
-                acts.append((A_PLAY, k, x, 0))
-            for x in range(1, st.camels[p] + 1):
-                acts.append((A_PLAY, k, x, 1))
+            acts.extend(_counted(EXCHANGE_GOLD_PLAYS, st.gold[p]))
+            acts.extend(_counted(EXCHANGE_CAMEL_PLAYS, st.camels[p]))
 
 
-def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
-    built = st.built[p]
-    camels, gold = st.camels[p], st.gold[p]
-    hand = st.hands[p]
-    no_camels = BUILD_NO_CAMELS in hand
-    no_gold = BUILD_NO_GOLD in hand
-    both = no_camels and no_gold and st.opts["combine_discounts"]
+#: the build actions open to a player, by what decides them (see ``_build_options``), worked out once
+_BUILD_OPTIONS: dict[tuple[int, int, int, int, bool, bool, bool], tuple[tuple[int, ...], ...]] = {}
+#: no building costs more than this many camels or gold
+MOST_COST = max(max(cost) for cost in BUILDING_COST)
+
+
+def _build_options(
+    built: int, camels: int, gold: int, f: int, no_camels: bool, no_gold: bool, both: bool
+) -> tuple[tuple[int, ...], ...]:
+    acts = []
     for b in range(6):
         if built >> b & 1:
             continue
@@ -562,6 +582,30 @@ def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
             acts.append((A_BUILD, b, f, BUILD_NO_GOLD))
         if both:
             acts.append((A_BUILD, b, f, BUILD_FREE))
+    return tuple(acts)
+
+
+def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
+    hand = st.hands[p]
+    no_camels = BUILD_NO_CAMELS in hand
+    no_gold = BUILD_NO_GOLD in hand
+    both = no_camels and no_gold and st.opts["combine_discounts"]
+    # beyond the dearest building more camels or gold change nothing
+    camels = st.camels[p]
+    gold = st.gold[p]
+    key = (
+        st.built[p],
+        camels if camels < MOST_COST else MOST_COST,
+        gold if gold < MOST_COST else MOST_COST,
+        f,
+        no_camels,
+        no_gold,
+        both,
+    )
+    options = _BUILD_OPTIONS.get(key)
+    if options is None:
+        options = _BUILD_OPTIONS[key] = _build_options(*key)
+    acts.extend(options)
 
 
 #: the action tuples that take no argument from the state, built once (the search lists them often)
