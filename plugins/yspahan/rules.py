@@ -319,6 +319,11 @@ def assign_tower(values: list[int], yellow: list[bool]) -> tuple[list[int], list
             cy[v] += 1
         else:
             cw[v] += 1
+    return _tower(cw, cy)
+
+
+def _tower(cw: list[int], cy: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """The tower from the count of white and yellow dice of each value (index 1-6)."""
     present = [v for v in range(1, 7) if cw[v] or cy[v]]
     tv, tw, ty = [0] * 6, [0] * 6, [0] * 6
     fields = [CAMELS] if len(present) == 1 else [CAMELS, *range(1, len(present) - 1), GOLD]
@@ -332,8 +337,14 @@ def _roll(st: State, k: int, ev: Outcome | None) -> None:
     st.gold[p] -= k * YELLOW_PRICE
     rnd = st.rng.random
     white = WHITE_DICE[st.n]
-    values = [int(rnd() * 6) + 1 for _i in range(white + k)]
-    st.tower_v, st.tower_w, st.tower_y = assign_tower(values, [i >= white for i in range(white + k)])
+    # counted as rolled, white dice first (as ``assign_tower`` takes them), without a list of values
+    cw = [0] * 7
+    cy = [0] * 7
+    for _i in range(white):
+        cw[int(rnd() * 6) + 1] += 1
+    for _i in range(k):
+        cy[int(rnd() * 6) + 1] += 1
+    st.tower_v, st.tower_w, st.tower_y = _tower(cw, cy)
     st.phase = P_ACTION
     if ev is not None:
         if k:
