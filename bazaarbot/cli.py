@@ -65,7 +65,7 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
-        ai = replace(config.ai, move_delay=0.0) if args.script else config.ai
+        ai = replace(config.ai, move_delay=0.0, ponder=False) if args.script else config.ai
         hub = Hub.open(
             db,
             settings=settings,

@@ -56,6 +56,7 @@ class AiPool:
         levels: dict[str, Level] | None = None,
         executor: Executor | None = None,
         ponder_executor: Executor | None = None,
+        ponder: bool = True,
     ) -> None:
         self.workers = workers if workers is not None else default_workers()
         if self.workers < 1:
@@ -63,8 +64,8 @@ class AiPool:
         self.levels = dict(levels) if levels is not None else dict(DEFAULT_LEVELS)
         self._executor = executor
         self._ponder_executor = ponder_executor
-        #: whether ``ponder`` thinks ahead: with the pool's own workers, or a pondering executor given
-        self.pondering = executor is None or ponder_executor is not None
+        #: whether the hub ponders: asked to, with the pool's own workers or a pondering executor given
+        self.pondering = ponder and (executor is None or ponder_executor is not None)
         self._pending: dict[Any, set[asyncio.Future[Any]]] = {}
         self._closed = False
         #: told (CPU seconds, purpose) after every search that finished (the metrics)
