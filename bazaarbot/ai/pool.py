@@ -24,7 +24,6 @@ from bazaarbot.plugin import GamePlugin
 from .choose import choose
 from .levels import DEFAULT_LEVELS, Level
 from .ponder import ponder
-from .turn import Answer, choose_turn
 
 #: how much nicer than the bot a pondering worker runs (the scheduler's niceness)
 PONDER_NICENESS = 10
@@ -98,29 +97,14 @@ class AiPool:
         level: str,
         seed: int,
         key: Any = None,
-    ) -> asyncio.Future[str]:
-        """Start a think now; the future gives the command, or is cancelled and never delivers."""
-        self._check_level(level)
-        args = (game, state_json, seat, level, seed, self.levels)
-        return self._start("move", key, choose, *args)
-
-    def _check_level(self, level: str) -> None:
+        work: Callable[..., Any] = choose,
+    ) -> asyncio.Future[Any]:
+        """Start a think now; the future gives the command (``work``'s answer: ``choose_turn`` gives an
+        ``Answer`` with the seat's follow-ups in the turn), or is cancelled and never delivers."""
         if level not in self.levels and level not in ("random", "greedy"):
             raise KeyError(f"no AI level {level!r}; known: {', '.join(self.levels)}")
-
-    def submit_turn(
-        self,
-        game: str | GamePlugin,
-        state_json: dict[str, Any],
-        seat: int,
-        level: str,
-        seed: int,
-        key: Any = None,
-    ) -> asyncio.Future[Answer]:
-        """As ``submit``, the answer with the seat's follow-ups in this turn (``turn.choose_turn``)."""
-        self._check_level(level)
         args = (game, state_json, seat, level, seed, self.levels)
-        return self._start("move", key, choose_turn, *args)
+        return self._start("move", key, work, *args)
 
     def ponder(
         self,

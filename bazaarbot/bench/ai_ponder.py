@@ -18,33 +18,42 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from bazaarbot.ai.choose import choose_action, game_named
 from bazaarbot.ai.levels import Level
 from bazaarbot.ai.pool import AiPool
 from bazaarbot.ai.prepared import PreparedAnswers, position_key
 from bazaarbot.ai.seed import ai_seed
+from bazaarbot.ai.turn import choose_turn
 
 #: the seat the person sits in (a greedy stand-in)
 PERSON = 0
 
 
-async def latencies(
-    game_name: str,
-    level: str,
-    players: int,
-    person_moves: int,
-    think: float,
-    seed: int,
-    levels: dict[str, Level],
-    ponder: bool,
-) -> tuple[list[float], int]:
-    """Seconds from each of the person's first ``person_moves`` moves to the AI's answer; pondered hits."""
-    game = game_named(game_name)
+@dataclass(frozen=True)
+class PonderTable:
+    """The measured table: the game, the AI level, the seats, the person's moves and think time."""
+
+    game_name: str
+    level: str
+    players: int
+    #: how many of the person's moves are measured (from the start of the game)
+    person_moves: int
+    #: seconds of wall clock the person thinks before each move
+    think: float
+    seed: int
+    levels: dict[str, Level]
+
+
+async def latencies(table: PonderTable, ponder: bool) -> tuple[list[float], int]:
+    """Seconds from each of the person's measured moves to the AI's answer, and the pondered hits."""
+    game = game_named(table.game_name)
+    level, seed = table.level, table.seed
     defaults = {o.name: o.default for o in game.options}
-    state = game.setup([f"p{i + 1}" for i in range(players)], random.Random(seed), defaults)
-    ai_levels = {seat: level for seat in range(players) if seat != PERSON}
-    pool = AiPool(1, levels)
+    state = game.setup([f"p{i + 1}" for i in range(table.players)], random.Random(seed), defaults)
+    ai_levels = {seat: level for seat in range(table.players) if seat != PERSON}
+    pool = AiPool(1, table.levels)
     prepared = PreparedAnswers()
     waited: list[float] = []
     hits = 0
@@ -52,20 +61,22 @@ async def latencies(
     answered_person = True
     try:
         await pool.run(ai_seed, seed, 0, 0)  # the worker started before the clock does
-        while game.result(state) is None and len(waited) < person_moves:
+        while game.result(state) is None and len(waited) < table.person_moves:
             actor = game.to_act(state)[0]
             if actor == PERSON:
                 pondering = None
                 if ponder:
-                    pondering = pool.ponder(game_name, game.to_json(state), PERSON, ai_levels, seed, move)
-                await asyncio.sleep(think)
+                    pondering = pool.ponder(
+                        table.game_name, game.to_json(state), PERSON, ai_levels, seed, move
+                    )
+                await asyncio.sleep(table.think)
                 if pondering is not None:
                     if pondering.done() and not pondering.cancelled():
                         prepared.add(pondering.result())
                     else:
                         pondering.cancel()
                 rng = random.Random(ai_seed(seed, move, actor))
-                action = choose_action(game, state, actor, "greedy", rng, levels)
+                action = choose_action(game, state, actor, "greedy", rng, table.levels)
                 command = game.ai_command(state, actor, action)
                 answered_person = False
                 started = time.perf_counter()
@@ -73,9 +84,16 @@ async def latencies(
                 state_json = game.to_json(state)
                 command = prepared.take(position_key(state_json, actor, level))
                 if command is None:
-                    answer = await pool.submit_turn(
-                        game_name, state_json, actor, level, ai_seed(seed, move, actor)
+                    thought = pool.submit(
+                        table.game_name,
+                        state_json,
+                        actor,
+                        level,
+                        ai_seed(seed, move, actor),
+                        None,
+                        choose_turn,
                     )
+                    answer = await thought
                     command = answer.command
                     prepared.add(answer.follow_ups)
                 elif not answered_person:
@@ -90,22 +108,11 @@ async def latencies(
     return waited, hits
 
 
-def run(
-    game_name: str,
-    level: str,
-    players: int,
-    person_moves: int,
-    think: float,
-    seed: int,
-    levels: dict[str, Level],
-    say: Callable[[str], None] = print,
-) -> dict[bool, list[float]]:
+def run(table: PonderTable, say: Callable[[str], None] = print) -> dict[bool, list[float]]:
     """The latency lines without and with pondering."""
     figures = {}
     for ponder in (False, True):
-        waited, hits = asyncio.run(
-            latencies(game_name, level, players, person_moves, think, seed, levels, ponder)
-        )
+        waited, hits = asyncio.run(latencies(table, ponder))
         figures[ponder] = waited
         ordered = sorted(waited)
         p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
@@ -113,8 +120,8 @@ def run(
         ready = f", answer ready {hits} of {len(waited)} times" if ponder else ""
         say(
             f"{statistics.median(waited):.3f} s median from the person's move to the AI's ({label}; "
-            f"{game_name}, {players} players, {level}, person thinks {think:g} s; mean "
-            f"{statistics.mean(waited):.3f}, p90 {p90:.3f} over {len(waited)} moves{ready})"
+            f"{table.game_name}, {table.players} players, {table.level}, person thinks {table.think:g} s; "
+            f"mean {statistics.mean(waited):.3f}, p90 {p90:.3f} over {len(waited)} moves{ready})"
         )
     return figures
 

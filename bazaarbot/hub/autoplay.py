@@ -24,6 +24,7 @@ from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
 from bazaarbot.ai.prepared import PreparedAnswers, position_key
+from bazaarbot.ai.turn import choose_turn
 from bazaarbot.i18n import language
 from bazaarbot.messages import Outgoing
 from bazaarbot.table import Table
@@ -123,8 +124,8 @@ class Autoplay:
                 self.answered_early += 1
             else:
                 self.searched += 1
-                future = self.pool.submit_turn(
-                    table.plugin, state_json, decision.seat, decision.level, seed, key=id(table)
+                future = self.pool.submit(
+                    table.plugin, state_json, decision.seat, decision.level, seed, id(table), choose_turn
                 )
                 try:
                     answer = await future

@@ -38,6 +38,18 @@ async def pondered(bot: Driver, pool: AiPool) -> None:
     raise AssertionError("the pondering never finished")
 
 
+def the_persons_moves(bot: Driver) -> tuple[int, list[str], list[str]]:
+    """The AI's seat, and the person's moves whose position the pondering answered and those it did not."""
+    table = bot.table
+    ai = 1 - person_to_act(bot)
+    prepared = bot.hub.autoplay.prepared[table]
+    hits, misses = [], []
+    for command in table.plugin.legal_commands(table.state, person_to_act(bot)):
+        key = position_key(table.plugin.to_json(after(bot, command)), ai, "hard")
+        (hits if key in prepared else misses).append(command)
+    return ai, hits, misses
+
+
 def after(bot: Driver, command: str):
     """The position ann's ``command`` makes, played as the table plays it."""
     table = bot.table
@@ -50,11 +62,7 @@ def after(bot: Driver, command: str):
 async def test_the_ai_answers_the_position_it_pondered_without_a_search_and_as_it_would_have(tmp_path):
     bot, pool = await pondering_table(tmp_path)
     table, autoplay = bot.table, bot.hub.autoplay
-    person = person_to_act(bot)
-    ai = 1 - person
-    prepared = autoplay.prepared[table]
-    commands = table.plugin.legal_commands(table.state, person)
-    hits = [c for c in commands if position_key(table.plugin.to_json(after(bot, c)), ai, "hard") in prepared]
+    ai, hits, _misses = the_persons_moves(bot)
     assert hits, "no answer to any of the person's moves was thought out"
     position = table.plugin.to_json(after(bot, hits[0]))
     seed = ai_seed(table.game_seed, table.moves_made + 1, ai)
@@ -73,14 +81,8 @@ async def test_the_ai_answers_the_position_it_pondered_without_a_search_and_as_i
 
 async def test_a_move_the_ai_did_not_ponder_is_searched_afresh(tmp_path):
     bot, pool = await pondering_table(tmp_path)
-    table, autoplay = bot.table, bot.hub.autoplay
-    person = person_to_act(bot)
-    ai = 1 - person
-    prepared = autoplay.prepared[table]
-    commands = table.plugin.legal_commands(table.state, person)
-    misses = [
-        c for c in commands if position_key(table.plugin.to_json(after(bot, c)), ai, "hard") not in prepared
-    ]
+    autoplay = bot.hub.autoplay
+    _ai, _hits, misses = the_persons_moves(bot)
     assert misses
     searched, early = autoplay.searched, autoplay.answered_early
     await say(bot, "ann", misses[-1])
