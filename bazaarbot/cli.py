@@ -65,7 +65,14 @@ def _console(args: argparse.Namespace) -> int:
     admins = {"console": AdminPolicy(accounts=tuple(a.lower() for a in args.admin), ops_are_admins=False)}
 
     async def main() -> None:
-        ai = replace(config.ai, move_delay=0.0, ponder=False) if args.script else config.ai
+        # a script reads each answer at once: no pacing, and its ``---`` never waits for the
+        # quiet background review of a finished game (``/review`` still makes one on request);
+        # nor does it think ahead while a person thinks
+        ai = (
+            replace(config.ai, move_delay=0.0, review_after_game=0.0, ponder=False)
+            if args.script
+            else config.ai
+        )
         hub = Hub.open(
             db,
             settings=settings,

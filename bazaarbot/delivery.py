@@ -1,4 +1,4 @@
-"""What the core needs of a network: start, stop, send, and two optional capabilities.
+"""What the core needs of a network: start, stop, send, and three optional capabilities.
 
 The protocols live in the core so that the hub and the commands can hold and
 ask transports without importing the transports package; ``transports/base.py``
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from bazaarbot.messages import Outgoing
+from bazaarbot.messages import Outgoing, User
 
 
 class Transport(Protocol):
@@ -41,3 +41,12 @@ class PacedTransport(Protocol):
 
     def backlog_seconds(self) -> float:
         """About how long the lines waiting now take to leave."""
+
+
+@runtime_checkable
+class PresenceTransport(Protocol):
+    """A transport that knows who is in a channel now (IRC, Matrix, the web): a table's opening is
+    announced only to those of its ``/notify`` list who are there."""
+
+    def present(self, channel: str) -> list[User]:
+        """The people in ``channel`` now, as the hub knows them (identity, nick); never the bot."""

@@ -8,7 +8,7 @@ the bottom of the core, so nothing in the domain depends on its delivery layer.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 #: the readers of a room's views, by identity key (None: a spectator)
@@ -69,8 +69,11 @@ class Say:
     network: str
     channel: str
     text: str
-    #: the table asked for mIRC-style colour hints; transports may ignore it
+    #: the table asked for mIRC-style colour hints (``/colors channel on``); transports may ignore it
     colors: bool = False
+    #: the names of the table's players in seat order: where colours are on, each name has its seat's
+    #: colour, the same in boards and in moves (how a line is shown, not what it says: not compared)
+    players: tuple[str, ...] = field(default=(), compare=False)
     #: bulk output somebody asked to see (``/board``, ``/top``): a paced transport sends the channel's
     #: game lines first, and may bound such output per asker and send the rest to them privately
     listing: bool = False
@@ -87,6 +90,9 @@ class Say:
     ai_turn: bool = False
     #: the nick of the seat this line is about (time is up for them): a page shows it to them in view
     about: str | None = None
+    #: the line calls those it mentions to a table that just opened (they asked, ``/notify on``): a page
+    #: notifies them as it does of their turn
+    invites: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,6 +121,10 @@ class Tell:
     ping: bool = False
     #: news of the reader's own seat they must not miss (the clock's reminder): a page shows it in view
     urgent: bool = False
+    #: the reader asked for colours (``/colors on``); transports may ignore it
+    colors: bool = False
+    #: the names of the players of the table the line is about, in seat order (see ``Say.players``)
+    players: tuple[str, ...] = field(default=(), compare=False)
 
 
 Outgoing = Say | Tell

@@ -54,6 +54,9 @@ class CommandHost(Protocol):
     def transport(self, network: str) -> Transport | None:
         """The transport of a network."""
 
+    def opening_call(self, network: str, channel: str, opener: User, game: str) -> list[Outgoing]:
+        """The line calling the ``/notify`` list present in ``channel`` to the table ``opener`` opened."""
+
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         """A refusal when sitting down at ``table`` would put ``user`` at too many tables, else None."""
 
@@ -98,11 +101,19 @@ class Context:
         channel's moves before it, bounds it per speaker, and draws a board again when
         the table changed while it waited.
         """
+        players = self.table.seat_names() if self.table is not None else ()
         if self.channel is None:
-            return Tell(self.network, self.nick, text)
+            return Tell(self.network, self.nick, text, players=players)
         colors = self.table.colors if self.table is not None else False  # a board as its moves are shown
         return Say(
-            self.network, self.channel, text, listing=True, board=board, asked_by=self.user, colors=colors
+            self.network,
+            self.channel,
+            text,
+            listing=True,
+            board=board,
+            asked_by=self.user,
+            colors=colors,
+            players=players,
         )
 
     def tell(self, text: str, listing: bool = False) -> Tell:

@@ -20,8 +20,15 @@ from bazaarbot.messages import Outgoing
     ),
 )
 def new(ctx: Context) -> list[Outgoing]:
-    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, ctx.the_table())
-    return [refusal] if refusal is not None else ctx.the_table().new(ctx.actor, ctx.args)
+    table = ctx.the_table()
+    refusal = ctx.host.seat_limit_refusal(ctx.network, ctx.user, table)
+    if refusal is not None:
+        return [refusal]
+    opening = not table.seats and not table.running
+    out = table.new(ctx.actor, ctx.args)
+    if opening and table.seats and ctx.channel is not None:  # the table opened: its /notify list is called
+        out += ctx.host.opening_call(ctx.network, ctx.channel, ctx.user, table.plugin.title)
+    return out
 
 
 @command(

@@ -39,6 +39,7 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
         "tables": "tische",
         "claim": "einlösen",
         "notice": "hinweis",
+        "notify": "benachrichtigen",
         "reset": "zurücksetzen",
     },
     "es": {
@@ -69,6 +70,7 @@ LOCAL_NAMES: dict[str, dict[str, str]] = {
         "tables": "mesas",
         "claim": "reclamar",
         "notice": "aviso",
+        "notify": "notificar",
         "reset": "reiniciar",
     },
 }

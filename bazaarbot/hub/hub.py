@@ -34,6 +34,7 @@ from bazaarbot.i18n.readers import ReaderLanguages
 from bazaarbot.messages import Incoming, Outgoing, Readers, RoomViews, SeatedPerson, User, WantedParts
 from bazaarbot.metrics import Metrics, watch_pool, watch_tables
 from bazaarbot.people.leaves import PendingLeaves
+from bazaarbot.people.openings import OpeningCalls
 from bazaarbot.people.returning import Returns
 from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline import dispatch
@@ -166,6 +167,7 @@ class Hub:
             self.index,
             self.commit,
             self.seated_tables,
+            OpeningCalls(self.prefs, wall_clock),
         )
         self.identity = IdentityEvents(
             self.settings,
@@ -525,6 +527,9 @@ class Hub:
 
     def transport(self, network: str) -> Transport | None:
         return self.services.transport(network)
+
+    def opening_call(self, network: str, channel: str, opener: User, game: str) -> list[Outgoing]:
+        return self.services.opening_call(network, channel, opener, game)
 
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         return self.services.seat_limit_refusal(network, user, table)

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bazaarbot.config import BotSettings
-from bazaarbot.delivery import Transport
-from bazaarbot.messages import Outgoing, User
+from bazaarbot.delivery import PresenceTransport, Transport
+from bazaarbot.i18n import _
+from bazaarbot.messages import Outgoing, Say, User
 from bazaarbot.people.mygames import sits_at
+from bazaarbot.people.openings import OpeningCalls
 from bazaarbot.people.seat_index import SeatIndex
 from bazaarbot.pipeline.commit import Commit
 from bazaarbot.pipeline.permission import seat_limit
@@ -34,6 +36,8 @@ class HandlerServices:
     commit: Commit
     #: the tables an identity sits at, each noted as used by the current line (the hub's lookup)
     seated_tables: Callable[[str, str], list[Table]]
+    #: the ``/notify`` lists and when each room and person was last called
+    openings: OpeningCalls
 
     def tables_of_person(self, network: str, key: str) -> list[Table]:
         """Every table where ``key`` sits, in the lobby or in the running game (``/tables``)."""
@@ -58,6 +62,30 @@ class HandlerServices:
 
     def transport(self, network: str) -> Transport | None:
         return self.transports.get(network)
+
+    def opening_call(self, network: str, channel: str, opener: User, game: str) -> list[Outgoing]:
+        """One channel line naming those of the network's ``/notify`` list who are in ``channel`` now,
+        when ``opener`` has just opened a table of ``game`` there (none while the room or they were
+        called lately, or where the transport cannot say who is present)."""
+        transport = self.transports.get(network)
+        if not isinstance(transport, PresenceTransport):
+            return []
+        called = self.openings.whom(network, channel, transport.present(channel), opener.key)
+        if not called:
+            return []
+        nicks = tuple(user.nick for user in called)
+        text = _(
+            "{names}: {opener} opened a table of {game} here; /join to play. (/notify off: no more calls)"
+        )
+        return [
+            Say(
+                network,
+                channel,
+                text.format(names=", ".join(nicks), opener=opener.nick, game=game),
+                mentions=nicks,
+                invites=True,
+            )
+        ]
 
     def seat_limit_refusal(self, network: str, user: User, table: Table) -> Outgoing | None:
         """A short refusal when sitting down at ``table`` would put the user at too many tables."""

@@ -1,9 +1,9 @@
-"""Stage 6: each private line in its reader's language and the form they asked for (NOTICE or not).
+"""Stage 6: each private line in its reader's language and the form they asked for (NOTICE, colours).
 
 The reader of a ``Tell`` is its ``key`` when it names one, else the person
 whose line it answers (when it goes to their nick), else whoever is seated
 under its nick, else the bare nick's identity. An answer to the speaker is
-given their key, so their ``/lang`` and ``/notice`` hold whether they are
+given their key, so their ``/lang``, ``/notice`` and ``/colors`` hold whether they are
 seated or not, and delivery renders what it adds in their language too.
 """
 
@@ -54,5 +54,7 @@ class Localizer:
                     message = replace(message, text=localized_text(message.text, lang))
                 if self.languages.prefs.get((message.network, key, "notice")) == "on":
                     message = replace(message, notice=True)
+                if self.languages.prefs.get((message.network, key, "colors")) == "on":
+                    message = replace(message, colors=True)
             out.append(message)
         return out

@@ -112,7 +112,20 @@ class TableBase(ABC):
     def say(self, text: str, mentions: tuple[str, ...] = (), about: str | None = None) -> Say:
         """A channel line; ``mentions``: the nicks it is meant to alert (see ``Say.mentions``);
         ``about``: the nick of the seat it is about (see ``Say.about``)."""
-        return Say(self.network, self.channel, text, colors=self.colors, mentions=mentions, about=about)
+        return Say(
+            self.network,
+            self.channel,
+            text,
+            colors=self.colors,
+            players=self.seat_names(),
+            mentions=mentions,
+            about=about,
+        )
+
+    def seat_names(self) -> tuple[str, ...]:
+        """The players' names in seat order (the game's, else the lobby's): each is shown in its seat's
+        colour where colours are on."""
+        return tuple(seat.nick for seat in (self.players or self.seats))
 
     def people_nicks(self, seats: Iterable[int] | None = None) -> tuple[str, ...]:
         """The nicks of the game's seats played by a person (all, or those of ``seats``), for a mention."""
@@ -145,6 +158,7 @@ class TableBase(ABC):
             hand_of=self.channel if hand else None,
             ping=ping,
             urgent=urgent,
+            players=self.seat_names(),
         )
 
     def view_of(self, index: int) -> str | None:

@@ -1,14 +1,18 @@
-"""mIRC colour hints for tables that asked for them, and the plain-text fallback.
+"""mIRC colours for those who asked for them, and the plain-text fallback.
 
-A table with ``/colors on`` gets its goods and colour words tinted with
+A channel whose table said ``/colors channel on``, and a person who said
+``/colors on`` (their private lines), get goods and colour words tinted with
 two-digit codes (``\\x03NN``: a single digit would swallow a following "3 spice")
 and closed with a reset (``\\x0f``), never with a bare ``\\x03`` that a digit could
-follow. Channels whose modes strip or refuse colour (+c, +S) always get plain
-text, and so does every private line a plugin did not colour itself.
+follow. Each player's name is bold in their seat's colour (``SEAT_COLORS``), in
+the board and in the move lines alike. Every colour is readable on a light and
+on a dark terminal. Channels whose modes strip or refuse colour (+c, +S) always
+get plain text, and so does a private line to somebody who did not ask.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 
 RESET = "\x0f"
@@ -47,6 +51,12 @@ HINTS: dict[str, str] = {
     "white": GREY,
     "black": GREY,
 }
+#: a player's colour by seat (the first seat the first colour): six seats, six colours
+SEAT_COLORS = (LIGHT_BLUE, RED, GREEN, PURPLE, ORANGE, TEAL)
+BOLD = "\x02"
+#: characters a nick may hold besides letters and digits (a name is tinted only where it stands alone)
+_NICK_CHARS = r"\w\[\]\\`^{}|-"
+
 #: channel modes under which colour is stripped (+S, +c on some servers) or refused (+c)
 NO_COLOR_MODES = frozenset("cS")
 
@@ -58,9 +68,35 @@ _FORMATTING = re.compile(
 )
 
 
-def colorize(text: str) -> str:
-    """Text with its goods and colour words tinted, each closed with a reset."""
-    return _WORDS.sub(lambda m: f"\x03{HINTS[m.group(1).lower()]}{m.group(1)}{RESET}", text)
+def colorize(text: str, players: tuple[str, ...] = ()) -> str:
+    """Text with its players' names bold in their seat's colour and its goods and colour words tinted,
+    each closed with a reset."""
+    if not players:
+        return _WORDS.sub(lambda m: f"\x03{HINTS[m.group(1).lower()]}{m.group(1)}{RESET}", text)
+    pattern, colors = _painter(players)
+
+    def paint(match: re.Match[str]) -> str:
+        word = match.group(0)
+        name = colors.get(word.lower())
+        if name is not None:
+            return f"{BOLD}\x03{name}{word}{RESET}"
+        return f"\x03{HINTS[word.lower()]}{word}{RESET}"
+
+    return pattern.sub(paint, text)
+
+
+@functools.lru_cache(maxsize=256)
+def _painter(players: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]]:
+    """One pattern for the players' names (longest first, standing alone) and the goods words; each
+    name's colour by its seat (a name seated twice keeps its first seat's)."""
+    colors: dict[str, str] = {}
+    for seat, name in enumerate(players):
+        if name:
+            colors.setdefault(name.lower(), SEAT_COLORS[seat % len(SEAT_COLORS)])
+    names = "|".join(re.escape(name) for name in sorted(colors, key=len, reverse=True))
+    goods = "|".join(sorted(HINTS, key=len, reverse=True))
+    pattern = rf"(?<![{_NICK_CHARS}])(?:{names})(?![{_NICK_CHARS}])|\b(?:{goods})\b"
+    return re.compile(pattern, re.IGNORECASE), colors
 
 
 def strip_formatting(text: str) -> str:
@@ -68,13 +104,24 @@ def strip_formatting(text: str) -> str:
     return _FORMATTING.sub("", text)
 
 
+#: how a line is coloured: None for plain, else the names of its table's players in seat order
+Paint = tuple[str, ...] | None
+
+
+def paint_of(colors: bool, players: tuple[str, ...]) -> Paint:
+    """A message's colouring: its players' names when it asked for colours, else plain."""
+    return players if colors else None
+
+
 def colors_allowed(channel_modes: set[str] | frozenset[str]) -> bool:
     """Whether a channel with these modes shows colour (no +c, no +S)."""
     return not (NO_COLOR_MODES & set(channel_modes))
 
 
-def render(text: str, want_colors: bool, channel_modes: set[str] | frozenset[str]) -> str:
-    """What goes on the wire for a public text: coloured if asked and allowed, else plain."""
+def render(
+    text: str, want_colors: bool, channel_modes: set[str] | frozenset[str], players: tuple[str, ...] = ()
+) -> str:
+    """What goes on the wire: coloured (``players`` in their seats' colours) if asked and allowed."""
     if want_colors and colors_allowed(channel_modes):
-        return colorize(strip_formatting(text))
+        return colorize(strip_formatting(text), players)
     return strip_formatting(text)

@@ -41,7 +41,7 @@ from bazaarbot.transports.irc.aiturns import WaitingTurn, one_line
 from bazaarbot.transports.irc.boards import Board
 from bazaarbot.transports.irc.bulk import PublicBulk
 from bazaarbot.transports.irc.caps import CapNegotiator
-from bazaarbot.transports.irc.colors import render, strip_formatting
+from bazaarbot.transports.irc.colors import Paint, paint_of, render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.invited import InvitedChannels
 from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
@@ -199,7 +199,7 @@ class IrcTransport:
         self._tasks: list[asyncio.Task[None]] = []
         self._modes_asked: set[str] = set()
         #: an AI turn's lines, gathered until they are all here (channel -> (text, colours))
-        self._ai_parts: dict[str, list[list[tuple[str, bool]]]] = {}
+        self._ai_parts: dict[str, list[list[tuple[str, Paint]]]] = {}
         self._ai_step_open: set[str] = set()
         self._ai_timer: asyncio.TimerHandle | None = None
         #: per channel, the AI turns' line still waiting, which the next AI turn may join
@@ -264,7 +264,7 @@ class IrcTransport:
             if message.listing:
                 self._say_bulk(message)
             else:
-                self._say(message.channel, message.text, message.colors)
+                self._say(message.channel, message.text, paint_of(message.colors, message.players))
         elif isinstance(message, Tell):
             if message.key is not None and not self.roster.holds(message.nick, message.key):
                 # the nick is held by somebody else now (or not known yet): never tell them the owner's lines
@@ -275,7 +275,15 @@ class IrcTransport:
                 )
                 return
             owner = message.key or self._reader(message.nick)
-            self._tell(message.nick, message.text, message.notice, message.listing, message.commands, owner)
+            self._tell(
+                message.nick,
+                message.text,
+                message.notice,
+                message.listing,
+                message.commands,
+                owner,
+                paint_of(message.colors, message.players),
+            )
 
     def _waiting(self) -> int:
         return len(self.queue.lines)
@@ -300,6 +308,14 @@ class IrcTransport:
         user = self.roster.user(clean_word(nick))
         return user.key if user.mask or user.account else None
 
+    def present(self, channel: str) -> list[User]:
+        """The people in ``channel`` now, as the roster knows them (``/notify`` calls only them)."""
+        chan = self.roster.channel(clean_word(channel))
+        if chan is None:
+            return []
+        people = (self.roster.people.get(member) for member in chan.members)
+        return [self.roster.user(p.nick) for p in people if p is not None and not self.roster.is_me(p.nick)]
+
     def next_page(self, nick: str, key: str | None = None) -> bool:
         """Queue the next page of the listing ``key`` (who holds ``nick``) asked for; False when none."""
         owner = key if key is not None else self._holder(nick)
@@ -309,12 +325,12 @@ class IrcTransport:
         self._send_page(page)
         return True
 
-    def _say(self, channel: str, text: str, colors: bool = False) -> None:
+    def _say(self, channel: str, text: str, paint: Paint = None) -> None:
         channel = clean_word(channel)
         if not channel.startswith(("#", "&")):
             log.warning("not a channel: %r", channel)
             return
-        for line in self._channel_lines(channel, text, colors):
+        for line in self._channel_lines(channel, text, paint):
             self.queue.put(line, target=self.roster.fold(channel))
 
     def _ai_turn(self, message: Say) -> None:
@@ -329,7 +345,7 @@ class IrcTransport:
             units.append([])
             self._ai_step_open.add(channel)
             asyncio.get_running_loop().call_soon(self._ai_step_open.discard, channel)
-        units[-1].append((message.text, message.colors))
+        units[-1].append((message.text, paint_of(message.colors, message.players)))
         loop = asyncio.get_running_loop()
         if message.mentions:
             loop.call_soon(self._flush_ai_turns)
@@ -346,10 +362,10 @@ class IrcTransport:
         for channel, units in parts.items():
             if not channel.startswith(("#", "&")) or not units:
                 continue
-            colors = any(c for unit in units for _, c in unit)
+            paint = next((p for unit in units for _, p in unit if p is not None), None)
 
-            def fits(text: str, channel: str = channel, colors: bool = colors) -> bool:
-                return len(self._channel_lines(channel, text, colors)) == 1
+            def fits(text: str, channel: str = channel, paint: Paint = paint) -> bool:
+                return len(self._channel_lines(channel, text, paint)) == 1
 
             texts = [one_line([t for t, _ in unit], fits) for unit in units if unit]
             target = self.roster.fold(channel)
@@ -370,22 +386,24 @@ class IrcTransport:
             packed.append(current)
             if waiting is not None:
                 first = packed.pop(0)
-                waiting.item.line = self._channel_lines(channel, first, colors)[0]
+                waiting.item.line = self._channel_lines(channel, first, paint)[0]
                 waiting.text = first
             for text in packed:
-                item = self.queue.put(self._channel_lines(channel, text, colors)[0], target=target)
+                item = self.queue.put(self._channel_lines(channel, text, paint)[0], target=target)
                 if item is not None:
                     self._ai_waiting[target] = WaitingTurn(item, text)
 
-    def _channel_lines(self, channel: str, text: str, colors: bool = False) -> list[str]:
-        """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget."""
+    def _channel_lines(self, channel: str, text: str, paint: Paint = None) -> list[str]:
+        """The PRIVMSG lines that say ``text`` in ``channel``, each within the server's byte budget,
+        coloured where ``paint`` asks and the channel allows."""
+        colors = paint is not None
         budget = self._budget("PRIVMSG", channel)
         modes = self.roster.channel_modes(channel)
         if colors and modes is None:
             self._ask_modes(channel)  # plain text until we know the channel allows colour
         lines = []
         for piece in split_text(clean_lines(shown(text, self.prefix)), budget):
-            line = render(piece, colors and modes is not None, modes or set())
+            line = render(piece, colors and modes is not None, modes or set(), paint or ())
             if len(line.encode()) > budget:
                 line = strip_formatting(piece)
             lines.append(f"PRIVMSG {channel} :{line}")
@@ -412,11 +430,11 @@ class IrcTransport:
             if asker is not None and self.bulk.repeated(target, who, version):
                 return
             text = hub.public_board(self.network, channel) or text  # as the table is now
-            colors = message.colors
-            shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, colors))
+            paint = paint_of(message.colors, message.players)
+            shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, paint))
             lines = shows.drawn(text)
         else:
-            lines = self._channel_lines(channel, text, message.colors)
+            lines = self._channel_lines(channel, text, paint_of(message.colors, message.players))
         if asker is not None and not self.bulk.public(target, who, len(lines)):
             note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)
             self._tell(asker.nick, note + "\n" + text, owner=asker.key)  # whole: a board is not paged
@@ -439,8 +457,10 @@ class IrcTransport:
         listing: bool = False,
         commands: bool = False,
         owner: str | None = None,
+        paint: Paint = None,
     ) -> None:
-        """Queue private lines for ``owner``; a listing is packed (commands) and paged, replacing the last."""
+        """Queue private lines for ``owner``; a listing is packed (commands) and paged, replacing the last;
+        coloured where the reader asked (``paint``)."""
         nick = clean_word(nick)
         if not nick or nick.startswith(CHANNEL_PREFIXES):
             log.warning("refusing a private line to %r", nick)
@@ -452,6 +472,11 @@ class IrcTransport:
         pieces = [strip_formatting(piece) for piece in split_text(text, budget)]
         if commands:
             pieces = pack_lines(pieces, budget)
+        if paint is not None:  # a piece its colours would push past the budget stays plain
+            painted = (render(piece, True, set(), paint) for piece in pieces)
+            pieces = [
+                p if len(p.encode()) <= budget else plain for p, plain in zip(painted, pieces, strict=True)
+            ]
         if not listing:
             for piece in pieces:
                 self.queue.put(f"{command} {nick} :{piece}", target=key, owner=owner)

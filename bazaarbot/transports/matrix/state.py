@@ -5,8 +5,9 @@ a restart neither replays old lines nor misses new ones. A room's channel name
 is fixed the first time the bot sees the room (its alias then, else its ID),
 so its table stays the same table when an alias changes. A player's direct
 room is kept, so the bot reuses it instead of opening a new one per restart.
-A game's board message is kept with the game, so a restarted bot edits the same one
-and the next game gets a new one.
+A game's board message is kept with the game and the text it shows now, so a
+restarted bot edits the same one, only when the board changed, and the next game
+gets a new one.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ class MatrixState:
             columns = {row[1] for row in self.conn.execute("PRAGMA table_info(matrix_boards)")}
             if "game_id" not in columns:  # a board message belongs to one game (older files: unknown)
                 self.conn.execute("ALTER TABLE matrix_boards ADD COLUMN game_id INTEGER")
+            if "board_text" not in columns:  # what it shows (older files: unknown, so edited once)
+                self.conn.execute("ALTER TABLE matrix_boards ADD COLUMN board_text TEXT")
 
     # --- sync ---------------------------------------------------------------------------------
     def next_batch(self) -> str | None:
@@ -96,18 +99,28 @@ class MatrixState:
             )
 
     # --- board messages -----------------------------------------------------------------------
-    def boards(self) -> dict[str, tuple[str, int | None]]:
-        """room ID -> the event ID of its board message and the game it shows."""
+    def boards(self) -> dict[str, tuple[str, int | None, str]]:
+        """room ID -> the event ID of its board message, the game it shows and its text now."""
         rows = self.conn.execute(
-            "SELECT room_id, event_id, game_id FROM matrix_boards WHERE account = ?", (self.account,)
+            "SELECT room_id, event_id, game_id, board_text FROM matrix_boards WHERE account = ?",
+            (self.account,),
         )
-        return {room: (event, game) for room, event, game in rows.fetchall()}
+        return {room: (event, game, text or "") for room, event, game, text in rows.fetchall()}
 
-    def set_board(self, room_id: str, event_id: str, game_id: int | None) -> None:
+    def set_board(self, room_id: str, event_id: str, game_id: int | None, text: str) -> None:
         with self.conn:
             self.conn.execute(
-                "INSERT INTO matrix_boards (account, room_id, event_id, game_id) VALUES (?, ?, ?, ?)"
+                "INSERT INTO matrix_boards (account, room_id, event_id, game_id, board_text)"
+                " VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(account, room_id) DO UPDATE SET event_id = excluded.event_id,"
-                " game_id = excluded.game_id",
-                (self.account, room_id, event_id, game_id),
+                " game_id = excluded.game_id, board_text = excluded.board_text",
+                (self.account, room_id, event_id, game_id, text),
+            )
+
+    def set_board_text(self, room_id: str, event_id: str, text: str) -> None:
+        """The board message ``event_id`` was edited to show ``text``."""
+        with self.conn:
+            self.conn.execute(
+                "UPDATE matrix_boards SET board_text = ? WHERE account = ? AND room_id = ? AND event_id = ?",
+                (text, self.account, room_id, event_id),
             )

@@ -165,7 +165,8 @@ class MatrixTransport:
         for user_id, room_id in self.state.dms().items():
             self.dms[user_id], self.dm_owner[room_id] = room_id, user_id
         self.boards = {
-            room: Board(room, event, game_id=game) for room, (event, game) in self.state.boards().items()
+            room: Board(room, event, text=text, game_id=game)
+            for room, (event, game, text) in self.state.boards().items()
         }
         labels = {"network": self.network}
         hub.metrics.gauge(
@@ -211,6 +212,15 @@ class MatrixTransport:
             self._say(message.channel, message.text, message.colors, message.mentions)
         elif isinstance(message, Tell):
             self._tell(message)
+
+    def present(self, channel: str) -> list[User]:
+        """The people joined to the channel's room now (``/notify`` calls only them)."""
+        room_id = self.rooms.get(channel.lower())
+        client = self.client
+        room = client.rooms.get(room_id) if client is not None and room_id is not None else None
+        if room is None:
+            return []
+        return [user_of(user_id) for user_id in room.users if user_id != self.settings.user_id]
 
     def backlog_seconds(self) -> float:
         """About how long the events waiting now take to leave (a turn clock starts once they left)."""
@@ -275,7 +285,13 @@ class MatrixTransport:
         alerted = (user_id,) if message.ping else ()
         self._put(
             Item(
-                user_id, message.text, kind=kind, bulk=message.listing, mentions=alerted, notify=message.ping
+                user_id,
+                message.text,
+                kind=kind,
+                bulk=message.listing,
+                mentions=alerted,
+                notify=message.ping,
+                colors=message.colors,
             )
         )
 
@@ -340,10 +356,15 @@ class MatrixTransport:
             self.outbox.done(item)
             self.sent += 1
             self.sent_by_kind["private" if is_user_id(item.room_id) else "public"] += 1
-            if item.kind in ("board", "edit") and item.board is not None and item.board.event_id is None:
-                item.board.event_id = answer.event_id
-                if self.state is not None:
-                    self.state.set_board(room_id, answer.event_id, item.board.game_id)
+            board = item.board if item.kind in ("board", "edit") else None
+            if board is not None and self.state is not None:  # its text kept: no same edit after a restart
+                if board.event_id is None:
+                    board.event_id = answer.event_id
+                    self.state.set_board(room_id, answer.event_id, board.game_id, item.text)
+                else:
+                    self.state.set_board_text(room_id, board.event_id, item.text)
+            elif board is not None and board.event_id is None:
+                board.event_id = answer.event_id
             return
         self._refused(item, answer)
 

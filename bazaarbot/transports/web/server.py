@@ -827,6 +827,10 @@ class WebTransport:
             self.claims.expire_stale(self.limits.stale_claim, set(self.nicks))
 
     # --- fan-out ---------------------------------------------------------------------------
+    def present(self, channel: str) -> list[User]:
+        """The people with a tab in the room now (spectators have no nick): ``/notify`` calls only them."""
+        return [self._user(nick) for nick in self._nicks_in(channel.lower())]
+
     def _nicks_in(self, room: str) -> list[str]:
         return sorted({c.nick for c in self.rooms.get(room, ()) if c.nick}, key=str.lower)
 
@@ -921,6 +925,8 @@ class WebTransport:
             extra: dict[str, Any] = {"asked": {"nick": asked[0], "text": asked[1]}} if asked else {}
             if message.about:
                 extra["about"] = message.about
+            if message.invites:
+                extra["invites"] = list(message.mentions)
             bot = self.hub.bot_nick if self.hub else "bot"
             self._public(room, "bot", nick=bot, text=message.text, **extra)
             self._refresh_board(room)

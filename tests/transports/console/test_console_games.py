@@ -8,6 +8,7 @@ that a game ends with a `Game over:` line.
 from __future__ import annotations
 
 import random
+import sqlite3
 
 import pytest
 from support.consoleproc import Console, private
@@ -51,3 +52,10 @@ def test_a_whole_game_through_the_console(tmp_path, name, count):
         assert "lobby" in status[0]
     finally:
         console.close()
+    assert _reviews(tmp_path / "bot.sqlite") == 0  # a script's answers never wait for a background review
+
+
+def _reviews(db) -> int:
+    """How many reviews the bot stored (a script's console makes none unless asked)."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute("SELECT count(*) FROM reviews").fetchone()[0]

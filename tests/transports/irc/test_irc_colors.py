@@ -1,8 +1,11 @@
-"""Colour hints: two-digit codes, closed with a reset, never where the channel forbids them."""
+"""Colours: two-digit codes closed with a reset, each player's seat colour, each person's own setting."""
 
 from __future__ import annotations
 
-from bazaarbot.transports.irc.colors import colorize, colors_allowed, render, strip_formatting
+import pytest
+
+from bazaarbot.messages import Say, Tell
+from bazaarbot.transports.irc.colors import SEAT_COLORS, colorize, colors_allowed, render, strip_formatting
 
 
 def test_goods_get_two_digit_codes_and_a_reset() -> None:
@@ -15,6 +18,7 @@ def test_every_hint_is_readable_on_light_and_dark_terminals_and_goods_differ() -
 
     unreadable = {"00", "01", "02", "08", "09", "11", "15"}  # white, black, navy, yellow, light green/cyan
     assert not set(HINTS.values()) & unreadable
+    assert not set(SEAT_COLORS) & unreadable, "the players' colours too"
     goods = ("diamond", "gold", "silver", "cloth", "spice", "leather", "camel")
     assert len({HINTS[good] for good in goods}) == len(goods)
     stones = ("red", "green", "blue", "yellow", "white")
@@ -24,15 +28,72 @@ def test_every_hint_is_readable_on_light_and_dark_terminals_and_goods_differ() -
 def test_the_board_asked_for_is_coloured_like_the_moves(tmp_path) -> None:
     from support.botdriver import Driver
 
-    from bazaarbot.messages import Say
+    bot = Driver(tmp_path / "b.sqlite")
+    bot.line("alice", "/join")
+    bot.line("bob", "/join")
+    bot.line("alice", "/colors channel on")
+    bot.line("alice", "/start")
+    [board] = [m for m in bot.line("alice", "/board") if isinstance(m, Say)]
+    [move] = [m for m in bot.line("alice", "add 1") if isinstance(m, Say)][:1]
+    assert board.colors and board.listing and move.colors
+    assert board.players == move.players == ("alice", "bob"), "the same seat colours in boards and moves"
+
+
+def test_each_player_is_shown_in_their_seats_colour_in_the_board_and_the_moves() -> None:
+    players = ("alice", "AI:easy", "AI:easy2")
+    board = colorize("Players: >alice 3 points | AI:easy 1 point | AI:easy2 0 points", players)
+    move = colorize("AI:easy2 trades 2 red for 1 gold; alice to move.", players)
+    for seat, name in enumerate(players):
+        painted = f"\x02\x03{SEAT_COLORS[seat]}{name}\x0f"
+        assert painted in board
+        assert name == "AI:easy" or painted in move
+    assert "\x0304red\x0f" in move and "\x0307gold\x0f" in move, "the goods keep their colours"
+    assert colorize("malice and alice2", ("alice",)) == "malice and alice2", "a name inside a word is left"
+    assert len(set(SEAT_COLORS)) == len(SEAT_COLORS) >= 6
+
+
+def test_colors_is_each_persons_own_and_the_channels_colours_are_the_hosts(tmp_path) -> None:
+    from support.botdriver import Driver, told
 
     bot = Driver(tmp_path / "b.sqlite")
     bot.line("alice", "/join")
     bot.line("bob", "/join")
-    bot.line("alice", "/colors on")
+    assert "coloured" in told(bot.line("bob", "/colors on"), "bob")[0]
+    refused = bot.line("bob", "/colors channel on")
+    assert "Only the host (alice)" in told(refused, "bob")[0] and not bot.table.colors
     bot.line("alice", "/start")
-    [board] = [m for m in bot.line("alice", "/board") if isinstance(m, Say)]
-    assert board.colors and board.listing
+    bob = [m for m in bot.dm("bob", "/board") if isinstance(m, Tell)]
+    alice = [m for m in bot.dm("alice", "/board") if isinstance(m, Tell)]
+    assert bob[0].colors and bob[0].players == ("alice", "bob")
+    assert not alice[0].colors, "one person's colours are theirs alone"
+    assert not any(m.colors for m in bot.line("alice", "add 1") if isinstance(m, Say))
+    assert "This channel's lines are coloured." in [m.text for m in bot.line("alice", "/colors channel on")]
+    assert "This channel's lines are coloured." in told(bot.line("bob", "/colors"), "bob")[0]
+
+
+@pytest.mark.irc
+async def test_on_irc_the_seat_colours_reach_the_channel_and_only_the_reader_who_asked(irc_cast) -> None:
+    """Raw lines on ngircd: the host's channel colours, bob's private colours, alice's plain lines."""
+    chan = "#bazaar"
+    cast = await irc_cast({"alice": (chan,), "bob": (chan,)})
+    alice, bob = cast["alice"], cast["bob"]
+    await cast.seat_all(chan)
+    alice.say(chan, "!colors channel on")
+    await bob.expect("lines are coloured")
+    bob.send("PRIVMSG bazaarbot :!colors on")
+    await bob.expect("PRIVMSG bob :The lines I send you privately are coloured.")
+    await cast.start(chan)
+    alice_in = "\x02\x03" + SEAT_COLORS[0] + "alice\x0f"
+    alice.say(chan, "add 2")
+    move = await bob.expect(f"PRIVMSG {chan} :{alice_in} adds 2")
+    turn = await bob.expect(f"PRIVMSG {chan} :")
+    assert "\x02\x03" + SEAT_COLORS[1] + "bob\x0f" in turn, "the next player in their seat's colour"
+    bob.send("PRIVMSG bazaarbot :!board")
+    board = await bob.expect(lambda line: line.startswith(":bazaarbot") and "PRIVMSG bob :Turn:" in line)
+    assert "\x02\x03" + SEAT_COLORS[1] + "bob\x0f" in board, "the board as the moves show the names"
+    alice.send("PRIVMSG bazaarbot :!board")
+    plain = await alice.expect(lambda line: line.startswith(":bazaarbot") and "PRIVMSG alice :Turn:" in line)
+    assert "\x03" not in plain and "\x03" in move
 
 
 def test_a_following_digit_cannot_join_the_code() -> None:

@@ -274,6 +274,23 @@ async def test_a_restart_in_mid_game_loses_no_move_and_replays_no_line(tmp_path:
     await alice.expect(lambda s: s.is_edit and s.content["m.relates_to"]["event_id"] == board, start=seen)
     for player in (alice, bob):
         assert {s.room_id for s in player.private(me)} == {bot.dms[player.user_id]}, "one direct room each"
+    # the board message's text is kept with it: after another restart, no edit repeats the board
+    await again.idle()
+    edits = sum(1 for s in alice.messages(room, me) if s.is_edit)
+    for thing in (again, hub):
+        cast.closing.remove(thing)
+        await (thing.stop() if thing is again else thing.close())
+    hub = make_hub(tmp_path, {"jaipur": GAME})
+    cast.closing.append(hub)
+    third = await start_bot(hub, bot.settings)
+    cast.closing.append(third)
+    assert third.boards[room].text == hub.public_board(NET, channel), "the board's last text is known"
+    seen = len(alice.seen)
+    await alice.say(room, "!status")
+    await alice.expect(lambda s: s.room_id == room and s.sender == me and not s.is_edit, start=seen)
+    await third.idle()
+    await asyncio.sleep(0.3)
+    assert sum(1 for s in alice.messages(room, me) if s.is_edit) == edits, "an unchanged board was edited"
 
 
 async def test_a_player_who_left_the_direct_chat_gets_a_new_one(tmp_path: Path, cast: Cast) -> None:
@@ -629,3 +646,39 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
         assert time.monotonic() < deadline, "the reminder in the direct chat did not notify"
         await asyncio.sleep(0.05)
     print(f"Matrix notifications for alice per turn of hers: {counts}")
+
+
+async def test_a_table_opening_notifies_the_listed_people_in_the_room(tmp_path: Path, cast: Cast) -> None:
+    """``!notify on``: Synapse's shipped push rules notify bob when alice opens a table where he is."""
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME})
+    cast.closing.append(hub)
+    bot, room, channel, (alice, bob, carol) = await table_room(cast, hub, "alice", "bob", "carol")
+    me = bot.settings.user_id
+    everybody = {p.user_id for p in (alice, bob, carol)}
+    await wait_until(lambda: everybody <= {u.nick for u in bot.present(channel)}, what="all in the room")
+    await bob.say(room, "!notify on")
+    await bob.expect(lambda s: s.room_id in bob.direct and "You are called" in s.body)
+    await alice.say(room, "!new jaipur")
+    call = await carol.expect(lambda s: s.room_id == room and "opened a table" in s.body)
+    assert names(call, bob) and names(call, alice), "people by display name, pills to their IDs"
+    assert call.content["msgtype"] == "m.text" and call.content["m.mentions"] == {"user_ids": [bob.user_id]}
+
+    async def called(person: Player) -> list[dict[str, Any]]:
+        """The notifications that single ``person`` out (a highlight: the mention rule), not the room's
+        unread count every ``m.text`` adds to."""
+        found = await notifications(cast.server, person, me)
+        return [n for n in found if "opened a table" in n["event"]["content"].get("body", "") and highlit(n)]
+
+    deadline = time.monotonic() + 10
+    while not await called(bob):
+        assert time.monotonic() < deadline, "bob was not notified of the table opening"
+        await asyncio.sleep(0.05)
+    assert await called(carol) == [], "carol did not ask to be called"
+
+
+def highlit(notification: dict[str, Any]) -> bool:
+    """Whether the push rules that matched made the event a highlight for its reader."""
+    tweaks = [a for a in notification["actions"] if isinstance(a, dict) and a.get("set_tweak") == "highlight"]
+    return any(t.get("value", True) for t in tweaks)

@@ -369,3 +369,39 @@ async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a
                 await served.hub.handle(Incoming("web", "#bazaar", User("bob", account="bob"), choice))
         assert done == {"move", "place"}, done
         assert not alice.errors, alice.errors
+
+
+#: a browser whose notifications are allowed and whose tab is in the background: each one is kept
+NOTIFICATIONS_KEPT = """
+window.__shown = [];
+window.Notification = class { constructor(title, options) { window.__shown.push([title, options.body]); } };
+window.Notification.permission = "granted";
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+async def test_a_table_opening_is_told_in_the_page_and_by_the_browser_to_whom_asked(
+    browser: Any, tmp_path: Path
+) -> None:
+    from support.webpage import open_page, sign_in, type_line
+
+    async with serve(tmp_path / "o.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        context = await browser.new_context(viewport={"width": 390, "height": 844})
+        await context.add_init_script(NOTIFICATIONS_KEPT)
+        bob = await context.new_page()
+        errors: list[str] = []
+        bob.on("pageerror", lambda e: errors.append(str(e)))
+        await bob.goto(served.url + "/")
+        await sign_in(bob, "bob")
+        await type_line(bob, "/notify on")
+        await _expect(bob.locator("#feedback")).to_contain_text("You are called", timeout=TIMEOUT)
+        alice = await open_page(browser, served, size=(1366, 768))
+        await sign_in(alice, "alice")
+        await type_line(alice, "/new jaipur")
+        await _expect(bob.locator("#feedback")).to_contain_text(
+            "bob: alice opened a table of Jaipur here", timeout=TIMEOUT
+        )
+        shown = await bob.evaluate("window.__shown")
+        assert shown == [["A table opens in #bazaar", shown[0][1]]] and "opened a table" in shown[0][1]
+        assert await alice.evaluate("typeof window.__shown") == "undefined"
+        assert not errors and not alice.errors

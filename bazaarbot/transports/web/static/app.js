@@ -1018,6 +1018,15 @@
     }
   }
 
+  function notifyOpening(name, text) {
+    if (!document.hidden || !("Notification" in window) || window.Notification.permission !== "granted") return;
+    try {
+      new window.Notification(t("A table opens in {room}", { room: name }), { body: text, tag: "opens-" + name });
+    } catch (_e) {
+      /* some browsers allow notifications only from a service worker */
+    }
+  }
+
   // --- protocol --------------------------------------------------------------------------
   function send(frame) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
@@ -1262,6 +1271,12 @@
         // the answer to what the reader typed, and a line about the reader's own seat, stand where they look
         if (!WATCH && state.nick && sameNick(f.about, state.nick)) setFeedback(f.room, f.text, "answer");
         else if (!WATCH && state.nick && f.asked && f.asked.nick === state.nick) setFeedback(f.room, f.text, "answer", true);
+        // a table opened and the reader asked to be called (/notify on): told in the page, and by the browser
+        if (!WATCH && state.nick && Array.isArray(f.invites) && f.invites.some((n) => sameNick(n, state.nick))) {
+          setFeedback(f.room, f.text, "answer");
+          if (f.room !== state.active) privateLine("tell", f.text, f.room); // another room's call: in Private too
+          notifyOpening(f.room, f.text);
+        }
         break;
       case "board": {
         const r = state.rooms.get(f.room);
