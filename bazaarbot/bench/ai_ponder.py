@@ -129,14 +129,6 @@ def run(table: PonderTable, say: Callable[[str], None] = print) -> dict[bool, li
 def main(args: argparse.Namespace, levels: dict[str, Level], sizes: list[int]) -> int:
     """``bench ai <game> --ponder [--players N] [--think S] [--games MOVES]``: one table size."""
     players = args.players or sizes[0]
-    run(
-        args.game,
-        args.level,
-        players,
-        args.games,
-        args.think,
-        args.seed,
-        levels,
-        lambda line: print(line, flush=True),
-    )
+    table = PonderTable(args.game, args.level, players, args.games, args.think, args.seed, levels)
+    run(table, lambda line: print(line, flush=True))
     return 0
