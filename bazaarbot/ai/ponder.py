@@ -45,15 +45,18 @@ def ponder(
     game_seed: int,
     moves_made: int,
     levels: dict[str, Level] | None = None,
-    count: int = PONDER_MOVES,
+    rank: int = 0,
 ) -> dict[str, str]:
     """Position key -> command: the answers of the seats in ``ai_levels`` (seat -> level) after the
-    person's likeliest moves, with their follow-ups in the same turn."""
+    person's ``rank``-th likeliest move (0: the likeliest), with their follow-ups in the same turn.
+
+    One move per call, so a pondering cancelled when the person moves stops after the search
+    under way (the pool runs the ranks as separate tasks)."""
     game = game_name if isinstance(game_name, GamePlugin) else game_named(game_name)
     state = game.from_json(state_json)
     rng = random.Random(ai_seed(game_seed, moves_made, person) ^ 0x9D3E)
     answers: dict[str, str] = {}
-    for action in likely_moves(game, state, person, rng, count):
+    for action in likely_moves(game, state, person, rng, rank + 1)[rank:]:
         after = game.clone(state)
         try:
             game.apply(after, person, game.parse(after, person, game.ai_command(state, person, action)))

@@ -23,7 +23,7 @@ from bazaarbot.plugin import GamePlugin
 
 from .choose import choose
 from .levels import DEFAULT_LEVELS, Level
-from .ponder import ponder
+from .ponder import PONDER_MOVES, ponder
 
 #: how much nicer than the bot a pondering worker runs (the scheduler's niceness)
 PONDER_NICENESS = 10
@@ -115,10 +115,14 @@ class AiPool:
         game_seed: int,
         moves_made: int,
         key: Any = None,
-    ) -> asyncio.Future[dict[str, str]]:
-        """The AI seats' answers to a person's likeliest moves (``ponder.ponder``), on its own worker."""
+    ) -> list[asyncio.Future[dict[str, str]]]:
+        """The AI seats' answers to a person's likeliest moves (``ponder.ponder``), on its own worker:
+        one task per move, likeliest first, so cancelling drops those not started yet."""
         args = (game, state_json, person, ai_levels, game_seed, moves_made, self.levels)
-        return self._start("ponder", key, ponder, *args, executor=self._ponder_pool())
+        return [
+            self._start("ponder", key, ponder, *args, rank, executor=self._ponder_pool())
+            for rank in range(PONDER_MOVES)
+        ]
 
     def run(self, work: Callable[..., Any], *args: Any, key: Any = None) -> asyncio.Future[Any]:
         """Run any picklable search function (a hint, a review) in a worker; cancellable by ``key``."""

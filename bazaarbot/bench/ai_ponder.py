@@ -64,17 +64,17 @@ async def latencies(table: PonderTable, ponder: bool) -> tuple[list[float], int]
         while game.result(state) is None and len(waited) < table.person_moves:
             actor = game.to_act(state)[0]
             if actor == PERSON:
-                pondering = None
+                pondering = []
                 if ponder:
                     pondering = pool.ponder(
                         table.game_name, game.to_json(state), PERSON, ai_levels, seed, move
                     )
                 await asyncio.sleep(table.think)
-                if pondering is not None:
-                    if pondering.done() and not pondering.cancelled():
-                        prepared.add(pondering.result())
+                for future in pondering:
+                    if future.done() and not future.cancelled():
+                        prepared.add(future.result())
                     else:
-                        pondering.cancel()
+                        future.cancel()
                 rng = random.Random(ai_seed(seed, move, actor))
                 action = choose_action(game, state, actor, "greedy", rng, table.levels)
                 command = game.ai_command(state, actor, action)

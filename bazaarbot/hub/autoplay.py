@@ -175,7 +175,7 @@ class Autoplay:
             return
         pool = self.pool
         self.pondering[table] = position
-        future = pool.ponder(
+        futures = pool.ponder(
             table.plugin,
             table.plugin.to_json(table.state),
             people[0],
@@ -192,7 +192,8 @@ class Autoplay:
             if table.running and table.game_id == game_id:
                 self.prepared.setdefault(table, PreparedAnswers()).add(done.result())
 
-        future.add_done_callback(pondered)
+        for future in futures:
+            future.add_done_callback(pondered)
 
     def _stop_pondering(self, table: Table, keep: tuple[int | None, int] | None = None) -> None:
         """Cancel a table's pondering, unless it thinks ahead from the position ``keep``."""
