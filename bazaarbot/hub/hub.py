@@ -19,7 +19,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
@@ -46,7 +46,7 @@ from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
 from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
-from bazaarbot.pipeline.rating import RateAfterCommit
+from bazaarbot.pipeline.rating import RateAfterCommit, read_answers
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
 from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
@@ -62,6 +62,8 @@ from bazaarbot.text.sanitize import sanitize
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class Hub:
@@ -346,7 +348,7 @@ class Hub:
             self.store.commit_now()
         if not unit.ok:
             return unsaved(incoming.network, incoming.user.nick)
-        return messages + self.rating.lines(unit)
+        return messages + self._after_commit(unit, incoming.user)
 
     async def run_and_send(
         self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
@@ -363,7 +365,20 @@ class Hub:
         if not unit.ok:
             await self.send_all(unsaved(network, nick))
             return
-        await self.send_all(messages + self.rating.lines(unit))  # 6. after the commit; 7. deliver
+        await self.send_all(messages)  # 6. after the commit; 7. deliver
+        if unit.after or unit.reads:  # then what it left to read, where the loop does not wait for it
+            later = self._send_after_commit(unit, speaker)
+            if self.store.remote:  # a server may be slow to answer: the line is done, its reads follow
+                self.spawn(later)
+            else:
+                await later
+
+    async def _send_after_commit(self, unit: Unit, speaker: User | None) -> None:
+        await self.send_all(await self.store.read(lambda: self._after_commit(unit, speaker)))
+
+    def _after_commit(self, unit: Unit, speaker: User | None) -> list[Outgoing]:
+        """The ratings of the games ``unit`` ended and the answers it left to read from the records."""
+        return self.rating.lines(unit) + self.localizer.localize(read_answers(unit), speaker)
 
     def _in_unit(
         self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
@@ -605,8 +620,12 @@ class Hub:
     def game_assets(self, game: str) -> Path | None:
         return self.views.game_assets(game)
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        return self.views.ratings_view(network, channel)
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        return await self.views.ratings_view(network, channel)
+
+    async def records(self, work: Callable[[], T]) -> T:
+        """``work`` on the store's records (a transport's small tables) where the loop does not wait."""
+        return await self.store.read(work)
 
     def snapshot(self) -> dict[str, object]:
         return self.views.snapshot()

@@ -27,7 +27,7 @@ from bazaarbot.pipeline.commit import Commit
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
-from bazaarbot.store import Store
+from bazaarbot.store import GameRow, Store
 from bazaarbot.table import Table
 from bazaarbot.table.gamelog import GameLogs
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
@@ -128,7 +128,14 @@ class TransportViews:
             return None
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
         nicks = [s.nick for s in table.players] if table.running else None
-        replay = self.game_logs.latest(table.id, running, nicks, table.last_played)
+        started = None
+        if running is not None and nicks is not None and table.id is not None:  # as the store has it
+            players = [{"nick": nick} for nick in nicks]
+            options = table.game_options
+            started = GameRow(
+                running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
+            )
+        replay = self.game_logs.latest(table.id, running, nicks, table.last_played, started, table.ended_game)
         room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
@@ -151,8 +158,11 @@ class TransportViews:
         table = self.tables.get((network, channel.lower()))
         if table is None:
             return None
-        with language(self.page_language(network, channel, key)):
-            return verb_commands(table, key, verb)
+        lang = self.page_language(network, channel, key)
+        with language(lang):
+            answer = verb_commands(table, key, verb)
+        # the words are the reader's now: a page that switched language since it asked drops them
+        return None if answer is None else {**answer, "lang": lang}
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""
@@ -183,12 +193,16 @@ class TransportViews:
         plugin = self.games.get(game)
         return None if plugin is None else web_folder(plugin)
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page).
+
+        The table is read here; the ratings where the event loop does not wait for the store.
+        """
         table = self.tables.get((network, channel.lower()))
         game = table.game_name if table is not None else self.default_game()
         seats = [] if table is None else (table.players if table.running else table.seats)
-        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        people = [(s.key, s.nick) for s in seats]
+        view = await self.store.read(lambda: self.ratings.view(network, game, people))
         return {"room": channel, **view}
 
     def snapshot(self) -> dict[str, object]:

@@ -61,10 +61,14 @@ class TableBase(ABC):
         self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
         self.last_played: PlayedMove | None = None
+        #: the game that ended here last: (game id, status, moves made), for its log
+        self.ended_game: tuple[int, str, int] | None = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)
         self.game_seed = 0
+        #: the running game's options, as it was set up with them
+        self.game_options: dict[str, Any] = {}
         #: table settings kept in the store (clock, takeover level, ...), by name
         self.settings: dict[str, str] = dict(settings or {})
         self.default_turn_seconds = default_turn_seconds

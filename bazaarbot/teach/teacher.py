@@ -284,15 +284,17 @@ class Teacher:
 
     async def _review_after_game(self, game_id: int, seconds: float) -> None:
         """Once the game's end is on disk, its review within ``seconds`` of CPU, stored (nobody waits)."""
-        for _try in range(RECORD_TRIES):
-            record = self.store.game_record(game_id)
+        store = self.store
+        for _try in range(RECORD_TRIES):  # read where the event loop does not wait for the store
+            record = await store.read(lambda: store.game_record(game_id))
             if record is not None and record["status"] == "finished":
                 break
             await asyncio.sleep(RECORD_WAIT)
         else:
             self.reviewing.pop(game_id, None)
             return
-        if record["game"] not in self.games or self.records.review(game_id) is not None:
+        reviewed = await store.read(lambda: self.records.review(game_id))
+        if record["game"] not in self.games or reviewed is not None:
             self.reviewing.pop(game_id, None)
             return
         budget = review_budget(self.levels())

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support.consoleproc import Console, private
-from support.webfixtures import chromium, player, serve
+from support.webfixtures import player, serve
 
 from bazaarbot.registry import discover
 
@@ -72,13 +73,12 @@ async def test_the_web_page_gets_its_tables_when_it_opens_and_when_they_change(t
         assert ("#one, Jaipur: your move" in told["text"]) is entry["your_move"]
 
 
-async def test_the_web_page_shows_your_tables_in_their_own_element(tmp_path: Path) -> None:
+async def test_the_web_page_shows_your_tables_in_their_own_element(browser: Any, tmp_path: Path) -> None:
     from playwright.async_api import expect
 
-    async with (
-        chromium() as browser,
-        serve(tmp_path / "b.sqlite", games={"jaipur": GAMES["jaipur"]}, default_game="jaipur") as served,
-    ):
+    async with serve(
+        tmp_path / "b.sqlite", games={"jaipur": GAMES["jaipur"]}, default_game="jaipur"
+    ) as served:
         page = await (await browser.new_context()).new_page()
         await page.goto(served.url + "/")
         await page.fill("#nick-input", "ann")

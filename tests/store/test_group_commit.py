@@ -246,6 +246,7 @@ async def test_games_ending_together_are_each_rated_once_in_their_own_channel(st
         await say(bot, f"b{i}", "add 1", channel)
     checker.sent.clear()
     await asyncio.gather(*(say(bot, f"a{i}", "add 1", c) for i, c in enumerate(channels)))
+    await bot.hub.idle()  # on a server the ratings are read after the moves are answered
     for channel in channels:
         lines = [m.text for m in checker.sent if isinstance(m, Say) and m.channel == channel]
         assert any(t.startswith("Game over:") for t in lines), channel

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -20,18 +19,6 @@ from bazaarbot.store import Store
 from bazaarbot.transports.web import WebTransport
 from support.botdriver import TEST_LEVELS, thread_ai_pool
 from support.countgame import GAME as COUNT
-
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @dataclass
@@ -197,6 +184,7 @@ class WsClient:
                 await self.send(t="moves", room=room, verb=verb["verb"])
                 answer = await self.expect("moves", lambda f, v=verb["verb"]: f["verb"] == v)
                 assert (answer["game_id"], answer["moves"]) == (view["game_id"], view["moves"])
+                assert answer["lang"] == view.get("lang")  # said in the words the view is drawn in
                 own = answer["commands"]
             found += own
         return found
@@ -229,29 +217,6 @@ async def player(served: Served, nick: str, room: str | None = "#bazaar") -> tup
     if room:
         await client.join(room)
     return client, claimed["token"]
-
-
-@asynccontextmanager
-async def chromium() -> AsyncIterator[Any]:
-    """The system Chromium under Playwright; skips (fails in CI) when either is missing."""
-    import pytest
-
-    try:
-        from playwright.async_api import async_playwright
-    except ImportError:
-        if IN_CI:
-            pytest.fail("playwright is not installed (pip install -e '.[test]')")
-        pytest.skip("playwright is not installed")
-    if not Path(CHROMIUM).exists():
-        if IN_CI:
-            pytest.fail(f"{CHROMIUM} is missing (apt-get install chromium)")
-        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
-    async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            await browser.close()
 
 
 async def two_seated(served: Served) -> tuple[WsClient, WsClient]:

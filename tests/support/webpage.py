@@ -65,3 +65,16 @@ async def shot(page: Any, name: str) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         await page.screenshot(path=str(Path(folder) / name))
+
+
+async def no_serious_violation(page: Any, what: str) -> None:
+    """axe-core finds nothing critical or serious on ``page`` (``what`` names it in the failure)."""
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page)
+    bad = [
+        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
+        for v in results.response["violations"]
+        if v["impact"] in ("critical", "serious")
+    ]
+    assert not bad, f"{what}: {bad}"

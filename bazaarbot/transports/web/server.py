@@ -358,7 +358,7 @@ class WebTransport:
         room = "#" + request.match_info["room"]
         if not valid_room(room):
             raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
-        return web.json_response(self.hub.ratings_view(self.network, room))
+        return web.json_response(await self.hub.ratings_view(self.network, room))
 
     def _origin_ok(self, request: web.Request) -> bool:
         """Refuse websockets opened by pages of other sites (cross-site websocket hijacking)."""
@@ -525,12 +525,18 @@ class WebTransport:
             return
         conn.greeted = True
         token = frame.get("token")
-        nick = self.claims.nick_for(token) if isinstance(token, str) else None
+        claims, admins = self.claims, self.admin_tokens
+        assert admins is not None
+
+        def held() -> tuple[str | None, str | None]:
+            nick = claims.nick_for(token) if isinstance(token, str) else None
+            return nick, admins.admin_of(token) if nick is not None else None
+
+        nick, admin = await self.hub.records(held)
         if nick is not None:
             conn.token = token
             self._bind(conn, nick)
-            assert self.admin_tokens is not None
-            conn.admin = self.admin_tokens.admin_of(token)
+            conn.admin = admin
             await self.hub.user_returned(self.network, self._user(nick))
         key = self._user(nick).key if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
@@ -579,8 +585,15 @@ class WebTransport:
             refusal = _("Too many nick claims from your address (at most {n} a minute); wait.")
             conn.error("limit", refusal.format(n=per))
             return
+        claims, admins, held = self.claims, self.admin_tokens, conn.token
+        assert admins is not None
+
+        def claimed() -> tuple[str, str | None, str | None]:
+            token, old = claims.claim(held, nick)  # type: ignore[arg-type]
+            return token, old, admins.admin_of(token)
+
         try:
-            token, old = self.claims.claim(conn.token, nick)  # type: ignore[arg-type]
+            token, old, admin = await self.hub.records(claimed)
         except ClaimError as error:
             conn.error("nick", str(error))
             return
@@ -590,8 +603,7 @@ class WebTransport:
                 self._unbind(conn)
             conn.token = token
             self._bind(conn, nick)
-            assert self.admin_tokens is not None
-            conn.admin = self.admin_tokens.admin_of(token)
+            conn.admin = admin
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
             self._send_tables(conn)
@@ -823,8 +835,14 @@ class WebTransport:
             conn.dead = True
         await asyncio.gather(*(c.close(1000, b"idle for too long") for c in idle))
         if self.claims is not None and self.hub is not None:
-            self.claims.mark_sat([seat.nick for seat in self.hub.seated(self.network)])
-            self.claims.expire_stale(self.limits.stale_claim, set(self.nicks))
+            claims, seated = self.claims, [seat.nick for seat in self.hub.seated(self.network)]
+            stale, online = self.limits.stale_claim, set(self.nicks)
+
+            def swept() -> None:
+                claims.mark_sat(seated)
+                claims.expire_stale(stale, online)
+
+            await self.hub.records(swept)
 
     # --- fan-out ---------------------------------------------------------------------------
     def present(self, channel: str) -> list[User]:

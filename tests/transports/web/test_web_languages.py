@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.webfixtures import chromium, serve
+from support.webfixtures import serve
 
 pytestmark = pytest.mark.browser
 
@@ -39,9 +39,9 @@ async def _page_in(browser: Any, url: str, locale: str) -> Any:
     ],
 )
 async def test_the_page_speaks_the_browsers_language(
-    tmp_path: Path, locale, heading, button, welcome
+    browser: Any, tmp_path: Path, locale, heading, button, welcome
 ) -> None:
-    async with chromium() as browser, serve(tmp_path / "b.sqlite") as served:
+    async with serve(tmp_path / "b.sqlite") as served:
         page = await _page_in(browser, served.url + "/", locale)
         await _expect(page.locator("#nick-form h2, form h2").first).to_have_text(heading, timeout=TIMEOUT)
         await _expect(page.get_by_role("button", name=button)).to_be_visible(timeout=TIMEOUT)
@@ -54,8 +54,8 @@ async def test_the_page_speaks_the_browsers_language(
         assert not page.errors
 
 
-async def test_the_spectator_page_speaks_german_too(tmp_path: Path) -> None:
-    async with chromium() as browser, serve(tmp_path / "b.sqlite") as served:
+async def test_the_spectator_page_speaks_german_too(browser: Any, tmp_path: Path) -> None:
+    async with serve(tmp_path / "b.sqlite") as served:
         page = await _page_in(browser, served.url + "/watch/bazaar", "de-DE")
         await _expect(page.locator("h2").first).to_have_text("Wer hier ist", timeout=TIMEOUT)
         await _expect(page.locator("#board")).to_have_text("Hier läuft noch keine Partie.", timeout=TIMEOUT)

@@ -1,6 +1,6 @@
 """A newcomer at the web table: buttons for the seats, answers where the eye is, the clock on screen.
 
-One browser for the module; each test is a Jaipur table on its own sqlite
+Each test is a Jaipur table on its own sqlite
 file, where a person sits down, adds an AI and starts by buttons only.
 """
 
@@ -13,26 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, Say, Tell, User
 from bazaarbot.registry import discover
 from bazaarbot.table.options import hints_on
 
-pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+pytestmark = pytest.mark.browser
 
 TIMEOUT = 10_000  # ms: Playwright's waits
 GAMES = discover()
 FAST = RateLimit(commands=10_000, per_seconds=1)
 ALICE = User("alice", account="alice")  # the web identity of the page's player
-
-
-@pytest_asyncio.fixture(loop_scope="module", scope="module")
-async def browser():
-    async with chromium() as b:
-        yield b
 
 
 def _expect(locator: Any) -> Any:

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.webfixtures import chromium, serve
+from support.webfixtures import serve
 
 from bazaarbot.config import RateLimit
 
@@ -49,15 +49,14 @@ async def _drawn_text(page: Any) -> str:
     return "\n".join([*parts, *titles, await page.title()])
 
 
-async def test_the_page_switches_language_at_once_and_shows_no_english_game_word(tmp_path: Path) -> None:
+async def test_the_page_switches_language_at_once_and_shows_no_english_game_word(
+    browser: Any, tmp_path: Path
+) -> None:
     from plugins.yspahan import GAME as YSPAHAN
 
-    async with (
-        chromium() as browser,
-        serve(
-            tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan", rate_limit=FAST
-        ) as served,
-    ):
+    async with serve(
+        tmp_path / "b.sqlite", games={"yspahan": YSPAHAN}, default_game="yspahan", rate_limit=FAST
+    ) as served:
         context = await browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
         page = await context.new_page()
         errors: list[str] = []
@@ -114,8 +113,10 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
 
 
 @pytest.mark.parametrize("width", [1280, 800])
-async def test_the_room_box_keeps_room_for_its_hint_in_german(tmp_path: Path, width: int) -> None:
-    async with chromium() as browser, serve(tmp_path / "b.sqlite") as served:
+async def test_the_room_box_keeps_room_for_its_hint_in_german(
+    browser: Any, tmp_path: Path, width: int
+) -> None:
+    async with serve(tmp_path / "b.sqlite") as served:
         context = await browser.new_context(locale="de-DE", viewport={"width": width, "height": 800})
         page = await context.new_page()
         await page.goto(served.url + "/")
@@ -136,16 +137,13 @@ async def test_the_room_box_keeps_room_for_its_hint_in_german(tmp_path: Path, wi
         assert room >= text, f"the room box shows {room:.0f}px of the {text:.0f}px of '#raum'"
 
 
-async def test_a_german_room_on_the_page_writes_no_english_game_word(tmp_path: Path) -> None:
+async def test_a_german_room_on_the_page_writes_no_english_game_word(browser: Any, tmp_path: Path) -> None:
     """The bot's lines in the room and in private, as the page shows them, after /sprache channel de."""
     from plugins.jaipur import GAME as JAIPUR
 
-    async with (
-        chromium() as browser,
-        serve(
-            tmp_path / "b.sqlite", games={"jaipur": JAIPUR}, default_game="jaipur", rate_limit=FAST
-        ) as served,
-    ):
+    async with serve(
+        tmp_path / "b.sqlite", games={"jaipur": JAIPUR}, default_game="jaipur", rate_limit=FAST
+    ) as served:
         context = await browser.new_context(locale="de-DE", viewport={"width": 1280, "height": 800})
         page = await context.new_page()
         errors: list[str] = []

@@ -10,6 +10,7 @@ import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -389,11 +390,10 @@ async def test_forged_forwarding_headers_through_the_documented_nginx_change_no_
                 assert response.status == 200
 
 
-async def test_the_page_plays_under_the_base_path_in_a_browser(tmp_path: Path):
+async def test_the_page_plays_under_the_base_path_in_a_browser(browser: Any, tmp_path: Path):
     from playwright.async_api import expect
-    from support.webfixtures import chromium
 
-    async with serve(tmp_path / "bot.sqlite", web={"base_path": "/bazaar"}) as served, chromium() as browser:
+    async with serve(tmp_path / "bot.sqlite", web={"base_path": "/bazaar"}) as served:
         page = await browser.new_page(viewport={"width": 1366, "height": 768})
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from support.webfixtures import chromium, player, serve
+from support.webfixtures import player, serve
 
 from bazaarbot.plugin import Result
 from bazaarbot.ratings import record_result
@@ -48,9 +48,11 @@ async def test_the_ratings_route_gives_the_best_and_the_seated_players(tmp_path:
 
 
 @pytest.mark.browser
-async def test_the_chat_page_shows_the_best_and_the_spectator_page_the_players(tmp_path: Path) -> None:
+async def test_the_chat_page_shows_the_best_and_the_spectator_page_the_players(
+    browser: Any, tmp_path: Path
+) -> None:
     earlier_games(tmp_path / "w.sqlite", ["alice", "bob", "alice"])
-    async with chromium() as browser, serve(tmp_path / "w.sqlite") as served:
+    async with serve(tmp_path / "w.sqlite") as served:
         from playwright.async_api import expect
 
         pages: list[Any] = []

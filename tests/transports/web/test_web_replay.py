@@ -11,7 +11,8 @@ from typing import Any
 import aiohttp
 import pytest
 from support.countgame import GAME as COUNT
-from support.webfixtures import Served, chromium, serve
+from support.webfixtures import Served, serve
+from support.webpage import no_serious_violation
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -23,12 +24,6 @@ TIMEOUT = 10_000  # ms: Playwright's waits
 
 #: the test types many moves through the hub at once
 PLENTY = RateLimit(commands=100_000, per_seconds=1)
-
-
-@pytest.fixture
-async def browser():
-    async with chromium() as b:
-        yield b
 
 
 def _expect(locator: Any) -> Any:
@@ -71,18 +66,6 @@ async def _page(browser: Any, served: Served, path: str) -> Any:
     return page
 
 
-async def _no_serious_violation(page: Any, what: str) -> None:
-    from axe_playwright_python.async_playwright import Axe
-
-    results = await Axe().run(page)
-    bad = [
-        f"{v['id']} ({v['impact']}): {[n['target'] for n in v['nodes']][:4]}"
-        for v in results.response["violations"]
-        if v["impact"] in ("critical", "serious")
-    ]
-    assert not bad, f"{what}: {bad}"
-
-
 async def _data(served: Served, game_id: int) -> dict[str, Any]:
     async with (
         aiohttp.ClientSession() as session,
@@ -119,7 +102,7 @@ async def test_the_replay_steps_through_a_finished_game_on_its_drawn_table(
         # mid-game, on a laptop and on a phone, axe-core finds nothing critical or serious
         for width, height in ((1366, 768), (390, 844)):
             await page.set_viewport_size({"width": width, "height": height})
-            await _no_serious_violation(page, f"replay {width}x{height}")
+            await no_serious_violation(page, f"replay {width}x{height}")
         await page.click("#last")
         await _expect(step).to_have_text(f"Step {total} of {total}")
         await _expect(page.locator("#table .result")).to_contain_text("Game over:")

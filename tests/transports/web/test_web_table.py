@@ -50,12 +50,12 @@ async def _sit_and_start(host: Any, guest: Any, game: str | None = None) -> None
     await button(host, "/start").click()
 
 
-async def _settled(served: Served, pages: list[Any]) -> Any:
+async def _settled(served: Served, pages: list[Any], timeout: int = TIMEOUT) -> Any:
     """Wait until every page shows the table's latest state; the table."""
     table = served.hub.tables[("web", ROOM)]
     for page in pages:
         await expect(page.locator("#table")).to_have_attribute(
-            "data-moves", str(table.moves_made), timeout=TIMEOUT
+            "data-moves", str(table.moves_made), timeout=timeout
         )
     return table
 
@@ -220,7 +220,7 @@ async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, 
         await shot(alice, f"{name}-start.png")
         plan = _rest_of_the_game(served, 4)
         await _type_through_the_hub(served, plan[:-12])  # near the end: the board is still full
-        await _settled(served, [alice, bob])
+        await _settled(served, [alice, bob], timeout=4 * TIMEOUT)  # hundreds of moves at once to draw
         await shot(alice, f"{name}-end.png")
         await _type_through_the_hub(served, plan[-12:])
         for page in (alice, bob):

@@ -78,6 +78,8 @@ async def test_a_long_verbs_commands_come_in_the_readers_words(tmp_path: Path) -
         clients = await _seated(served)
         table = served.hub.tables[("web", ROOM)]
         nick, seat = _mover(served)
+        await clients[nick].send(t="moves", room=ROOM, verb="take")
+        assert (await clients[nick].expect("moves"))["lang"] is None  # the browser's language
         await clients[nick].say(None, "/sprache de")
         await clients[nick].expect("tell")
         view = await _view_of(clients[nick], served)
@@ -85,6 +87,7 @@ async def test_a_long_verbs_commands_come_in_the_readers_words(tmp_path: Path) -
         assert take["word"] == "nimm"
         await clients[nick].send(t="moves", room=ROOM, verb="take")
         answer = await clients[nick].expect("moves")
+        assert answer["lang"] == "de"  # a page keeps an answer only while it is drawn in its words
         legal = [c for c in table.plugin.legal_commands(table.state, seat) if c.startswith("take")]
         assert answer["commands"] == legal
         with language("de"):

@@ -361,7 +361,8 @@
 
   function verbStore(name, view) {
     const r = room(name);
-    const key = String(view.game_id) + ":" + String(view.moves);
+    // the commands are said in the reader's words: a new language is a new moment too
+    const key = String(view.game_id) + ":" + String(view.moves) + ":" + String(view.lang || "");
     if (!r.verbs || r.verbs.key !== key) r.verbs = { key, got: new Map(), asked: new Set() };
     return r.verbs;
   }
@@ -387,6 +388,7 @@
     const r = state.rooms.get(f.room);
     const view = r && r.view;
     if (!view || f.game_id !== view.game_id || f.moves !== view.moves) return; // another moment's
+    if ((f.lang || "") !== (view.lang || "")) return; // said in the words the page had before
     verbStore(f.room, view).got.set(f.verb, { commands: f.commands || [], said: f.said || {} });
     if (f.room === state.active) renderTableSoon();
   }
