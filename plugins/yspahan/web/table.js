@@ -35,7 +35,7 @@
     const two = pub.players.length === 2;
     let yellow = 0;
     for (const row of [...pub.tower].reverse()) {
-      const line = h.el("div", "ys-field");
+      const line = h.el("div", "ys-field" + (row.white || row.yellow ? "" : " empty"));
       line.appendChild(h.el("span", "ys-field-name", term(h, row.field)));
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
