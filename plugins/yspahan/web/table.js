@@ -349,7 +349,10 @@
     const grid = h.el("div", "ys-grid");
     const side = h.el("div", "ys-side");
     side.append(tower(pub, h, L), caravan(pub, h, L));
-    grid.append(side, cityMap(pub, h, L));
+    const map = cityMap(pub, h, L);
+    // on a phone the quarter a cube goes into now comes first, over the tower and the caravan
+    if (h.narrow && map.querySelector(":scope > .ys-nb.acting")) grid.append(map, side);
+    else grid.append(side, map);
     root.appendChild(grid);
     root.appendChild(players(pub, h, L));
     return root;
