@@ -190,7 +190,7 @@ def _run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         if keeper is not None:
             store = hub.store
-            store.writer.fence = keeper.lease.fence
+            store.fence_with(keeper.lease.fence)
             keeper.healthy = lambda: not (store.writer.conn.closed or store.db.conn.closed)
         started = []
         for transport in transports:

@@ -19,6 +19,7 @@ Conventions
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from abc import ABC, abstractmethod
@@ -101,6 +102,29 @@ def options_text(options: tuple[Option, ...]) -> str:
             default = "on" if default else "off"
         lines.append(f"{option.name}={default} - {option.help}")
     return "\n".join(lines)
+
+
+def copied_rng(rng: random.Random) -> random.Random:
+    """An independent generator in ``rng``'s state, for a game state's copy."""
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
+def win_chances(values: list[float], temperature: float) -> list[float]:
+    """Each seat's chance to win from how well it stands (``values``): a softmax share, sharper the
+    lower ``temperature``. For a game's ``evaluate``."""
+    top = max(values)
+    weights = [math.exp((v - top) / temperature) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
+def shared_among_the_best(scores: list[int]) -> list[float]:
+    """The chances of a finished game: the seats with the top score share the win."""
+    top = max(scores)
+    winners = [seat for seat, score in enumerate(scores) if score == top]
+    return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(len(scores))]
 
 
 class TranslatedText:

@@ -43,12 +43,17 @@ async def say(hub: Hub, nick: str, text: str, channel: str | None = "#t") -> Non
     await hub.handle(Incoming(NETWORK, channel, User(nick), text))
 
 
+async def typed(hub: Hub, *lines: str) -> None:
+    """Each ``"nick: text"`` said in #t in turn."""
+    for line in lines:
+        nick, text = line.split(": ", 1)
+        await say(hub, nick, text)
+
+
 async def test_commands_and_moves_are_counted_by_network_and_game_with_their_latency(tmp_path: Path):
     hub, _ = await _hub(tmp_path)
     try:
-        await say(hub, "alice", "/join")
-        await say(hub, "bob", "/join")
-        await say(hub, "alice", "/start")
+        await typed(hub, "alice: /join", "bob: /join", "alice: /start")
         await say(hub, "alice", "hello everybody")  # chatter: neither counted nor timed
         to_act = hub.tables[(NETWORK, "#t")].plugin.to_act(hub.tables[(NETWORK, "#t")].state)[0]
         await say(hub, ["alice", "bob"][to_act], "add 2")
@@ -114,9 +119,7 @@ def test_metrics_access_policy():
 async def test_ai_searches_are_counted_with_their_cpu_and_the_queue_is_read(tmp_path: Path):
     hub, recorder = await _hub(tmp_path)
     try:
-        await say(hub, "alice", "/join")
-        await say(hub, "alice", "/addbot easy")
-        await say(hub, "alice", "/start")
+        await typed(hub, "alice: /join", "alice: /addbot easy", "alice: /start")
         table = hub.tables[(NETWORK, "#t")]
         for _ in range(6):
             if not table.running:

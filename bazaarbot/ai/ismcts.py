@@ -21,7 +21,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bazaarbot.plugin import GamePlugin
@@ -67,6 +67,7 @@ def _overrides(game: GamePlugin, name: str) -> bool:
     return getattr(type(game), name) is not getattr(GamePlugin, name)
 
 
+@dataclass(eq=False)
 class Search:
     """One search from one decision point of ``seat``; ``run`` returns the visit count of each root action.
 
@@ -75,28 +76,28 @@ class Search:
     figures (hints, reviews) read one and the same counting.
     """
 
-    def __init__(
-        self,
-        game: GamePlugin,
-        state: Any,
-        seat: int,
-        budget: SearchBudget,
-        rng: random.Random,
-        clock: Callable[[], float] = time.process_time,
-    ) -> None:
-        self.game = game
-        self.state = state
-        self.seat = seat
-        self.budget = budget
-        self.rng = rng
-        self.clock = clock
-        self.seats = len(state.players)
-        self.depth = rollout_depth(budget.depth, self.seats)
-        self.root = Node()
-        self.has_eval = game.evaluate(state, seat) is not None
+    game: GamePlugin
+    state: Any
+    seat: int
+    budget: SearchBudget
+    rng: random.Random
+    clock: Callable[[], float] = time.process_time
+    #: what the game offers the search, found once: its seats, rollout depth, evaluation, priors
+    seats: int = field(init=False)
+    depth: int = field(init=False)
+    root: Node = field(init=False, default_factory=Node)
+    has_eval: bool = field(init=False)
+    has_priors: bool = field(init=False)
+    fast_rollout: bool = field(init=False)
+    iterations: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        game = self.game
+        self.seats = len(self.state.players)
+        self.depth = rollout_depth(self.budget.depth, self.seats)
+        self.has_eval = game.evaluate(self.state, self.seat) is not None
         self.has_priors = _overrides(game, "priors")
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
-        self.iterations = 0
 
     def run(self) -> dict[Any, Node]:
         """Iterate until the budget is spent; the root's children by action.

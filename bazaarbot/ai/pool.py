@@ -123,17 +123,9 @@ class AiPool:
 
         future.add_done_callback(forget)
 
-    async def think(
-        self,
-        game: str | GamePlugin,
-        state_json: dict[str, Any],
-        seat: int,
-        level: str,
-        seed: int,
-        key: Any = None,
-    ) -> str:
-        """The command the AI plays; raises ``asyncio.CancelledError`` if the think was cancelled."""
-        return await self.submit(game, state_json, seat, level, seed, key)
+    #: ``await pool.think(...)``: the command the AI plays (the future ``submit`` gives); raises
+    #: ``asyncio.CancelledError`` if the think was cancelled
+    think = submit
 
     def thinking(self, key: Any = None) -> bool:
         """Whether a think started with ``key`` is still pending."""

@@ -114,29 +114,32 @@ def _percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=1000, method="inclusive")[int(q * 1000) - 1]
 
 
+@dataclass(eq=False)
 class LoadBench:
     """One benchmark run on one store (a sqlite file, or a PostgreSQL database)."""
 
-    def __init__(
-        self, path: Path | str, tables: int, game: str, seed: int, durable: bool = True, bots: int = 0
-    ) -> None:
-        self.path = path
-        self.count = tables
-        self.game = game
-        self.seed = seed
-        self.durable = durable
-        #: the first ``bots`` tables seat one person against a ``hard`` AI
-        self.bots = bots
+    path: Path | str
+    tables: int
+    game: str
+    seed: int
+    durable: bool = True
+    #: the first ``bots`` tables seat one person against a ``hard`` AI
+    bots: int = 0
+    settings: BotSettings = field(init=False)
+    hub: Hub = field(init=False)
+    transport: RecordingTransport = field(init=False, default_factory=RecordingTransport)
+    players: list[Player] = field(init=False)
+
+    def __post_init__(self) -> None:
         self.settings = BotSettings(
-            default_game=game, seed=seed, rate_limit=RateLimit(commands=10**9, per_seconds=1)
+            default_game=self.game, seed=self.seed, rate_limit=RateLimit(commands=10**9, per_seconds=1)
         )
         self.hub = self._open()
-        self.transport = RecordingTransport()
         self.hub.attach(self.transport)
-        rng = random.Random(seed)
+        rng = random.Random(self.seed)
         self.players = [
             Player(f"#t{i}", [f"p{i}x{s}" for s in range(self._seats())], random.Random(rng.random()))
-            for i in range(tables)
+            for i in range(self.tables)
         ]
 
     def _open(self) -> Hub:

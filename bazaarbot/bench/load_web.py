@@ -24,7 +24,6 @@ import os
 import random
 import socket
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -34,35 +33,9 @@ from typing import Any
 
 import aiohttp
 
+from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
 from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
-
-CONFIG = """
-[bot]
-default_game = "{game}"
-seed = {seed}
-rate_limit = {{ commands = 1000000, per_seconds = 1 }}
-max_tables = 1000
-
-[tables]
-turn_seconds = 0
-
-[web]
-host = "127.0.0.1"
-port = {port}
-metrics = "off"
-
-[web.limits]
-connections_per_address = 1000000
-claims_per_minute = 1000000
-rooms_per_nick = 1000
-connections_per_prefix = 1000000
-http_per_address = 1000000
-max_connections = 1000000
-address_buffer_bytes = 100000000000
-frames_per_second = 1000000
-frame_burst = 1000000
-"""
 
 
 def _free_port() -> int:
@@ -187,18 +160,9 @@ class WebLoadBench:
 
     async def start(self) -> None:
         config = self.folder / "bench.toml"
-        config.write_text(CONFIG.format(game=self.game, seed=self.seed, port=self.port))
+        config.write_text(unlimited_config(self.seed, f'default_game = "{self.game}"', self.port))
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "run",
-                "-c",
-                str(config),
-                "--db",
-                str(self.folder / "w.db"),
-            ],
+            bazaarbot_command("run", "-c", str(config), "--db", str(self.folder / "w.db")),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )

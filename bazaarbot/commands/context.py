@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextvars
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -120,6 +122,20 @@ class Context:
         """A private answer to the speaker, in their language."""
         lang = self.host.person_language(self.network, self.user.key)
         return Tell(self.network, self.nick, localized_text(text, lang), listing=listing)
+
+    def after_commit(self, answer: Callable[[], list[Outgoing]]) -> list[Outgoing]:
+        """An answer read from the records: worked out once the line's writes are on disk, where the
+        event loop does not wait for the store (``Store.read``), in the line's language.
+
+        ``answer`` must not touch the tables in memory (read what it needs of them first).
+        Outside a line it is answered at once.
+        """
+        unit = self.host.store.writer.open
+        if unit is None:
+            return answer()
+        context = contextvars.copy_context()
+        unit.reads.append(lambda: context.run(answer))
+        return []
 
     def the_table(self) -> Table:
         """The table of a command declared with ``table=True`` (always set for those)."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from bazaarbot.commands.context import Context
 from bazaarbot.commands.registry import command
 from bazaarbot.i18n import N_, _, lines_of
@@ -44,23 +46,29 @@ def _table_game(ctx: Context) -> str:
     return table.game_name if table is not None else ctx.host.default_game()
 
 
-def _identity(ctx: Context, nick: str | None) -> tuple[str, str]:
+def _identity(ctx: Context, nick: str | None) -> Callable[[], tuple[str, str]]:
     """(identity, shown name) of ``nick``, or of the speaker when no nick is given.
 
     A nick seated here is the identity of its seat; otherwise the rated
     identity last seen under that nick (an account's first), else the key of
     the last seat taken under it (a game its player left is not rated), else the bare nick.
+    The tables are asked now; the records (the returned call) once read off the loop.
     """
     if nick is None:
-        return ctx.user.key, ctx.nick
+        return lambda: (ctx.user.key, ctx.nick)
     nick = nick[:NICK_SHOWN]
     if is_ai(nick.lower()):
-        return identity_of(nick.lower()), nick.lower()
+        return lambda: (identity_of(nick.lower()), nick.lower())
     seated = ctx.host.seated_key(ctx.network, nick)
     if seated is not None:
-        return seated, nick
-    found = ctx.host.ratings.identity_called(ctx.network, nick)
-    return (found or "n:" + nick.lower()), nick
+        return lambda: (seated, nick)
+    network, ratings = ctx.network, ctx.host.ratings
+
+    def recorded() -> tuple[str, str]:
+        found = ratings.identity_called(network, nick)
+        return (found or "n:" + nick.lower()), nick
+
+    return recorded
 
 
 def _unknown_game(ctx: Context, word: str) -> list[Outgoing]:
@@ -88,14 +96,19 @@ def stats(ctx: Context) -> list[Outgoing]:
         game = args.pop().lower()
     if len(args) > 1:
         return _unknown_game(ctx, args[1])
-    identity, shown = _identity(ctx, args[0] if args else None)
+    who = _identity(ctx, args[0] if args else None)
     ratings = ctx.host.ratings
-    if game is None:
-        standings = ratings.standings_of(ctx.network, identity)
-    else:
-        one = ratings.standing(ctx.network, game, identity)
-        standings = [one] if one is not None else []
-    return _answer(ctx, [stats_line(shown, standings, _titles(ctx))])
+
+    def answer() -> list[Outgoing]:
+        identity, shown = who()
+        if game is None:
+            standings = ratings.standings_of(ctx.network, identity)
+        else:
+            one = ratings.standing(ctx.network, game, identity)
+            standings = [one] if one is not None else []
+        return _answer(ctx, [stats_line(shown, standings, _titles(ctx))])
+
+    return ctx.after_commit(answer)
 
 
 @command(
@@ -110,9 +123,10 @@ def top(ctx: Context) -> list[Outgoing]:
     game = ctx.args[0].lower() if ctx.args else _table_game(ctx)
     if game not in ctx.host.games:
         return _unknown_game(ctx, game)
-    ratings = ctx.host.ratings
-    best = ratings.top(ctx.network, game, TOP_PLACES)
-    return _answer(ctx, top_lines(ctx.host.games[game].title, best, ratings.min_games))
+    ratings, title = ctx.host.ratings, ctx.host.games[game].title
+    return ctx.after_commit(
+        lambda: _answer(ctx, top_lines(title, ratings.top(ctx.network, game, TOP_PLACES), ratings.min_games))
+    )
 
 
 @command(
@@ -123,6 +137,11 @@ def top(ctx: Context) -> list[Outgoing]:
     table=False,
 )
 def history(ctx: Context) -> list[Outgoing]:
-    identity, shown = _identity(ctx, ctx.args[0] if ctx.args else None)
-    games = ctx.host.ratings.history(ctx.network, identity, HISTORY_GAMES)
-    return _answer(ctx, history_lines(shown, games, _titles(ctx)))
+    who, ratings = _identity(ctx, ctx.args[0] if ctx.args else None), ctx.host.ratings
+
+    def answer() -> list[Outgoing]:
+        identity, shown = who()
+        games = ratings.history(ctx.network, identity, HISTORY_GAMES)
+        return _answer(ctx, history_lines(shown, games, _titles(ctx)))
+
+    return ctx.after_commit(answer)

@@ -19,7 +19,7 @@ import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import AdminPolicy, AiSettings, BotSettings, TableSettings
@@ -46,7 +46,7 @@ from bazaarbot.pipeline.gate import Gate
 from bazaarbot.pipeline.localize import Localizer
 from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
-from bazaarbot.pipeline.rating import RateAfterCommit
+from bazaarbot.pipeline.rating import RateAfterCommit, read_answers
 from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
 from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
@@ -62,6 +62,8 @@ from bazaarbot.text.sanitize import sanitize
 __all__ = ["PLAIN_WORD_COMMANDS", "Hub", "RateLimiter", "is_admin"]
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class Hub:
@@ -215,7 +217,14 @@ class Hub:
             game = row.game if row.game in self.games else default
             seats = [Seat(s.seat, s.user_key, s.nick) for s in row.seats]
             table = self._new_table(
-                row.id, row.network, row.channel, game, row.options, row.host, seats, row.colors
+                row.id,
+                row.network,
+                row.channel,
+                game,
+                options=row.options,
+                host=row.host,
+                seats=seats,
+                colors=row.colors,
             )
             game_row = running.get(row.id)
             with language(table.channel_language()):
@@ -227,18 +236,10 @@ class Hub:
             self.commit.by_id[row.id] = table
             self.index.update(table)
 
-    def _new_table(
-        self,
-        table_id: int | None,
-        network: str,
-        channel: str,
-        game: str,
-        options: dict[str, Any] | None = None,
-        host: str = "",
-        seats: list[Seat] | None = None,
-        colors: bool = False,
-    ) -> Table:
-        """A table with its stored settings, the network's defaults, and the hub watching its game."""
+    def _new_table(self, table_id: int | None, network: str, channel: str, game: str, **stored: Any) -> Table:
+        """A table with its stored settings, the network's defaults, and the hub watching its game.
+
+        ``stored``: what the store kept of it (``options``, ``host``, ``seats``, ``colors``)."""
         key = channel.lower()
         settings = {
             name: value for (net, who, name), value in self.prefs.items() if net == network and who == key
@@ -250,11 +251,8 @@ class Hub:
             network,
             channel,
             game,
-            options,
-            host,
-            seats,
-            colors,
-            self.settings.seed,
+            **stored,
+            base_seed=self.settings.seed,
             settings=settings,
             default_turn_seconds=self.turn_seconds.get(network, self.table_settings.turn_seconds),
             default_takeover_level=self.table_settings.takeover_level,
@@ -344,7 +342,7 @@ class Hub:
             self.store.commit_now()
         if not unit.ok:
             return unsaved(incoming.network, incoming.user.nick)
-        return messages + self.rating.lines(unit)
+        return messages + self._after_commit(unit, incoming.user)
 
     async def run_and_send(
         self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
@@ -361,7 +359,20 @@ class Hub:
         if not unit.ok:
             await self.send_all(unsaved(network, nick))
             return
-        await self.send_all(messages + self.rating.lines(unit))  # 6. after the commit; 7. deliver
+        await self.send_all(messages)  # 6. after the commit; 7. deliver
+        if unit.after or unit.reads:  # then what it left to read, where the loop does not wait for it
+            later = self._send_after_commit(unit, speaker)
+            if self.store.remote:  # a server may be slow to answer: the line is done, its reads follow
+                self.spawn(later)
+            else:
+                await later
+
+    async def _send_after_commit(self, unit: Unit, speaker: User | None) -> None:
+        await self.send_all(await self.store.read(lambda: self._after_commit(unit, speaker)))
+
+    def _after_commit(self, unit: Unit, speaker: User | None) -> list[Outgoing]:
+        """The ratings of the games ``unit`` ended and the answers it left to read from the records."""
+        return self.rating.lines(unit) + self.localizer.localize(read_answers(unit), speaker)
 
     def _in_unit(
         self, work: Callable[[], list[Outgoing]], network: str, nick: str | None, speaker: User | None = None
@@ -603,8 +614,12 @@ class Hub:
     def game_assets(self, game: str) -> Path | None:
         return self.views.game_assets(game)
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        return self.views.ratings_view(network, channel)
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        return await self.views.ratings_view(network, channel)
+
+    async def records(self, work: Callable[[], T]) -> T:
+        """``work`` on the store's records (a transport's small tables) where the loop does not wait."""
+        return await self.store.read(work)
 
     def snapshot(self) -> dict[str, object]:
         return self.views.snapshot()

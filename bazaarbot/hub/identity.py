@@ -94,13 +94,26 @@ class IdentityEvents:
 
         await self.hub.run_and_send(work, network, None)
 
+    def _after_commit(self, records: Callable[[], object]) -> None:
+        """Work on the ratings' records, done with the unit's reads (off the event loop on a server)."""
+        unit = self.commit.store.writer.open
+        if unit is None:
+            records()
+            return
+
+        def done() -> list[Outgoing]:
+            records()
+            return []
+
+        unit.reads.append(done)
+
     def rename(self, network: str, old: User, new: User) -> None:
         nick = sanitize(new.nick)
         if not nick:
             return
         old_key, new_key = old.key, replace(new, nick=nick).key
         self.commit.refresh_outside()
-        self.ratings.renamed(network, old_key, new_key)
+        self._after_commit(lambda: self.ratings.renamed(network, old_key, new_key))
         tables = dict.fromkeys(
             [*self.index.tables_of(network, old_key), *self.index.tables_of(network, new_key)]
         )

@@ -7,7 +7,6 @@ through it, so a transport talks to one object; nothing here changes a table.
 from __future__ import annotations
 
 import functools
-import sqlite3
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,7 +26,7 @@ from bazaarbot.pipeline.commit import Commit
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
-from bazaarbot.store import Store
+from bazaarbot.store import GameRow, Store
 from bazaarbot.table import Table
 from bazaarbot.table.gamelog import GameLogs
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
@@ -58,14 +57,6 @@ class TransportViews:
         """``/tables`` as data, for the web page: where it is your move first."""
         with language(self.languages.person_language(network, key)):
             return as_data(entries(self.services.tables_of_person(network, key), key, self.wall_clock()))
-
-    @property
-    def bot_nick(self) -> str:
-        return self.settings.nick
-
-    @property
-    def database(self) -> sqlite3.Connection:
-        return self.store.db.conn
 
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each identity once."""
@@ -128,7 +119,14 @@ class TransportViews:
             return None
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
         nicks = [s.nick for s in table.players] if table.running else None
-        replay = self.game_logs.latest(table.id, running, nicks, table.last_played)
+        started = None
+        if running is not None and nicks is not None and table.id is not None:  # as the store has it
+            players = [{"nick": nick} for nick in nicks]
+            options = table.game_options
+            started = GameRow(
+                running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
+            )
+        replay = self.game_logs.latest(table.id, running, nicks, table.last_played, started, table.ended_game)
         room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
@@ -186,12 +184,16 @@ class TransportViews:
         plugin = self.games.get(game)
         return None if plugin is None else web_folder(plugin)
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
-        """The best players of the channel's game and the ratings of those at its table (for the web page)."""
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+        """The best players of the channel's game and the ratings of those at its table (for the web page).
+
+        The table is read here; the ratings where the event loop does not wait for the store.
+        """
         table = self.tables.get((network, channel.lower()))
         game = table.game_name if table is not None else self.default_game()
         seats = [] if table is None else (table.players if table.running else table.seats)
-        view = self.ratings.view(network, game, [(s.key, s.nick) for s in seats])
+        people = [(s.key, s.nick) for s in seats]
+        view = await self.store.read(lambda: self.ratings.view(network, game, people))
         return {"room": channel, **view}
 
     def snapshot(self) -> dict[str, object]:

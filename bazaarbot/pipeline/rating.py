@@ -1,12 +1,17 @@
-"""After-commit work: a game that ended with a result is rated once that result is on disk."""
+"""After-commit work: a game that ended with a result is rated once that result is on disk; answers
+read from the records (``Context.after_commit``) are read then too, off the event loop on a server."""
 
 from __future__ import annotations
+
+import logging
 
 from bazaarbot.messages import Outgoing, Say
 from bazaarbot.ratings import Ratings
 from bazaarbot.store import Store
 from bazaarbot.store.writer import Unit
 from bazaarbot.table import Table
+
+log = logging.getLogger(__name__)
 
 
 class RateAfterCommit:
@@ -35,3 +40,15 @@ class RateAfterCommit:
             for network, channel, colors, game_id in pending
             for text in self.ratings.after_game(game_id)
         ]
+
+
+def read_answers(unit: Unit) -> list[Outgoing]:
+    """The answers ``unit`` left to read from the records once on disk (a failed one: logged, none)."""
+    reads, unit.reads = unit.reads, []
+    out: list[Outgoing] = []
+    for read in reads:
+        try:
+            out += read()
+        except Exception:
+            log.exception("an answer read from the store failed")
+    return out

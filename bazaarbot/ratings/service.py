@@ -9,10 +9,11 @@ incremental ratings always equal a rebuild.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from bazaarbot.plugin import GamePlugin, Result
@@ -28,6 +29,9 @@ log = logging.getLogger(__name__)
 
 #: the kinds of key whose record follows a rename (an AI's key never changes)
 RENAMED_KINDS = ("a:", "m:", "n:")
+
+#: the transaction lock every rating update of a PostgreSQL store takes (two int4 keys)
+RATINGS_LOCK = (0x6BA2, 2)
 
 #: the network ``record_result`` files games under when the caller names none (``bazaarbot bench ai``)
 BENCH_NETWORK = "bench"
@@ -228,10 +232,12 @@ class Ratings:
         if self._last is not None and (game.ended, game.id) < self._last:
             self.rebuild()
             return self.records.changes(game_id)
-        changes, standings = rate_game(game, self.records.standing)
         try:
-            with self.conn:
-                self.conn.execute("BEGIN")
+            with self._exclusive():
+                changes = self.records.changes(game_id)
+                if changes:  # taken in meanwhile
+                    return changes
+                changes, standings = rate_game(game, self.records.standing)
                 for standing in standings:
                     self.records.put(standing)
                 self.records.add_changes(changes)
@@ -243,16 +249,15 @@ class Ratings:
 
     def rebuild(self) -> int:
         """Every rating again from the results in the store, in one transaction; returns games taken in."""
-        games = _finished_games(self.conn)
-        current: dict[tuple[str, str, str], Standing] = {}
-        changes: list[Change] = []
-        for game in games:
-            game_changes, standings = rate_game(game, lambda n, g, i: current.get((n, g, i)))
-            changes += game_changes
-            for standing in standings:
-                current[(standing.network, standing.game, standing.identity)] = standing
-        with self.conn:
-            self.conn.execute("BEGIN")
+        with self._exclusive():
+            games = _finished_games(self.conn)
+            current: dict[tuple[str, str, str], Standing] = {}
+            changes: list[Change] = []
+            for game in games:
+                game_changes, standings = rate_game(game, lambda n, g, i: current.get((n, g, i)))
+                changes += game_changes
+                for standing in standings:
+                    current[(standing.network, standing.game, standing.identity)] = standing
             self.records.clear()
             for standing in current.values():
                 self.records.put(standing)
@@ -261,6 +266,23 @@ class Ratings:
         self._last_read = True
         self._complete = True
         return len(games)
+
+    @contextlib.contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """A transaction no other rating update runs beside, even one of another process.
+
+        An AI level's rating is shared by every network, so two processes may
+        rate games against it at once: each reads the standing and writes it
+        back inside this transaction, one after the other, never over the
+        other's update. sqlite takes its write lock at ``BEGIN IMMEDIATE``;
+        a PostgreSQL session also takes the ratings' transaction lock.
+        """
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            lock = getattr(self.conn, "lock_transaction", None)
+            if lock is not None:
+                lock(RATINGS_LOCK)
+            yield
 
     def catch_up(self) -> bool:
         """At start-up: rebuild when a finished game was never rated (the bot stopped in between)."""

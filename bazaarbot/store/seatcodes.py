@@ -4,8 +4,8 @@ A seat taken without a services account is bound to the nick and the
 ``user@host`` it came from, so whoever takes the nick from elsewhere is a
 stranger. The real owner may come back from a new address too; the code the
 bot told them privately at ``/join`` proves it is them. Only a hash of each
-code is kept, in a table of the bot's own sqlite file, so the codes outlive
-a restart and reading the file gives none away. A code works once.
+code is kept, in a table of the store, so the codes outlive a restart and
+reading the records gives none away. A code works once.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 import sqlite3
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS seat_codes (
@@ -30,58 +31,90 @@ def _digest(code: str) -> str:
 
 
 class SeatCodes:
-    """The seat_codes table: (network, channel, seat identity) -> hash of its one-time code."""
+    """The seat_codes table: (network, channel, seat identity) -> hash of its one-time code.
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    The codes of the served networks are held in memory (only this process
+    writes them, under its lease) and written through with the line's unit
+    (``StoreWriter.write``): a code is on disk before the line that told it is
+    answered, a line reads the codes its own earlier steps changed, and the
+    event loop never waits for the store.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, write: Any, networks: frozenset[str] | None = None) -> None:
+        #: ``StoreWriter.write``: joins the current unit (group commit), or commits at once outside one
+        self.write = write
         self.conn = conn
-        with self.conn:
-            self.conn.execute(SCHEMA)
+        self.networks = networks
+        with conn:
+            conn.execute(SCHEMA)
+        #: (network, channel, seat identity) -> hash of its code
+        self._codes: dict[tuple[str, str, str], str] = {}
+        #: (network, hash) -> (channel, seat identity)
+        self._owners: dict[tuple[str, str], tuple[str, str]] = {}
+        self.reload()
+
+    def reload(self) -> None:
+        """The codes as the store has them (at start, and after a line's writes were refused)."""
+        self._codes = {
+            (str(network), str(channel), str(key)): str(digest)
+            for network, channel, key, digest in self.conn.execute(
+                "SELECT network, channel, user_key, code_hash FROM seat_codes"
+            )
+            if self.networks is None or network in self.networks
+        }
+        self._owners = {(n, d): (c, k) for (n, c, k), d in self._codes.items()}
+
+    def _drop(self, seat: tuple[str, str, str]) -> None:
+        digest = self._codes.pop(seat, None)
+        if digest is not None:
+            self._owners.pop((seat[0], digest), None)
 
     def issue(self, network: str, channel: str, key: str) -> str:
         """A fresh code for the seat of ``key`` (any older one stops working)."""
         code = secrets.token_hex(5)
-        with self.conn:
-            self.conn.execute(
-                "INSERT INTO seat_codes (network, channel, user_key, code_hash) VALUES (?, ?, ?, ?) "
-                "ON CONFLICT(network, channel, user_key) DO UPDATE SET code_hash=excluded.code_hash",
-                [network, channel.lower(), key, _digest(code)],
-            )
+        seat, digest = (network, channel.lower(), key), _digest(code)
+        self.write(
+            None,
+            "INSERT INTO seat_codes (network, channel, user_key, code_hash) VALUES (?, ?, ?, ?) "
+            "ON CONFLICT(network, channel, user_key) DO UPDATE SET code_hash=excluded.code_hash",
+            [*seat, digest],
+        )
+        self._drop(seat)
+        self._codes[seat] = digest
+        self._owners[(network, digest)] = (seat[1], key)
         return code
 
     def owner(self, network: str, code: str) -> tuple[str, str] | None:
         """(channel, seat identity) the code was made for; None when it is not (or no longer) valid."""
         if not code or len(code) > 64:
             return None
-        row = self.conn.execute(
-            "SELECT channel, user_key FROM seat_codes WHERE network=? AND code_hash=?",
-            [network, _digest(code)],
-        ).fetchone()
-        return (str(row[0]), str(row[1])) if row else None
+        return self._owners.get((network, _digest(code)))
 
     def move(self, network: str, channel: str, old_key: str, new_key: str) -> None:
         """The seat's identity changed (a nick change, a login): its code follows it."""
-        if new_key == old_key:
-            return
         channel = channel.lower()
-        with self.conn:  # a code the new identity held gives way to the one that follows the seat
-            self.conn.execute("BEGIN")
-            where = "WHERE network=? AND channel=? AND user_key=?"
-            if self.conn.execute(f"SELECT 1 FROM seat_codes {where}", [network, channel, old_key]).fetchone():
-                self.conn.execute(f"DELETE FROM seat_codes {where}", [network, channel, new_key])
-                self.conn.execute(
-                    "UPDATE seat_codes SET user_key=? WHERE network=? AND channel=? AND user_key=?",
-                    [new_key, network, channel, old_key],
-                )
+        old, new = (network, channel, old_key), (network, channel, new_key)
+        if new_key == old_key or old not in self._codes:
+            return
+        where = "network=? AND channel=? AND user_key=?"
+        self.write(None, f"DELETE FROM seat_codes WHERE {where}", list(new))  # gives way to the seat's code
+        self.write(None, f"UPDATE seat_codes SET user_key=? WHERE {where}", [new_key, *old])
+        self._drop(new)
+        digest = self._codes.pop(old)
+        self._codes[new] = digest
+        self._owners[(network, digest)] = (channel, new_key)
 
     def forget(self, network: str, channel: str, key: str | None = None) -> None:
         """Drop the code of one seat (it was used, or the seat is gone), or of a whole table."""
-        with self.conn:
-            if key is None:
-                self.conn.execute(
-                    "DELETE FROM seat_codes WHERE network=? AND channel=?", [network, channel.lower()]
-                )
-            else:
-                self.conn.execute(
-                    "DELETE FROM seat_codes WHERE network=? AND channel=? AND user_key=?",
-                    [network, channel.lower(), key],
-                )
+        channel = channel.lower()
+        if key is None:
+            self.write(None, "DELETE FROM seat_codes WHERE network=? AND channel=?", [network, channel])
+            for seat in [s for s in self._codes if s[:2] == (network, channel)]:
+                self._drop(seat)
+        else:
+            self.write(
+                None,
+                "DELETE FROM seat_codes WHERE network=? AND channel=? AND user_key=?",
+                [network, channel, key],
+            )
+            self._drop((network, channel, key))

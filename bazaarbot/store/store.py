@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlite_utils
 
@@ -27,6 +27,8 @@ from bazaarbot.store.seatcodes import SeatCodes
 from bazaarbot.store.teaching import migrate_teaching
 from bazaarbot.store.writer import PREFS, StoreWriter, Unit, table_scope
 from bazaarbot.text.commandmark import render
+
+T = TypeVar("T")
 
 
 def _migrate_1(db: sqlite_utils.Database) -> None:
@@ -210,6 +212,8 @@ class Store:
 
     #: the networks whose tables this process loads and serves (None: every one in the store)
     networks: frozenset[str] | None = None
+    #: whether reads cross a network to a server (``read`` then runs them off the event loop)
+    remote = False
 
     def __init__(self, path: str | Path, networks: frozenset[str] | None = None) -> None:
         self.path = str(path)
@@ -221,8 +225,8 @@ class Store:
 
     @functools.cached_property
     def seat_codes(self) -> SeatCodes:
-        """The seat claim codes, kept on the reading connection (their table made once per store)."""
-        return SeatCodes(self.db.conn)
+        """The seat claim codes of the served networks, in memory and written with the line (group commit)."""
+        return SeatCodes(self.db.conn, self.writer.write, self.networks)
 
     def _open_reader(self) -> Any:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
@@ -275,6 +279,15 @@ class Store:
         self.writer.close()
         self.db.conn.close()
 
+    async def read(self, work: Callable[[], T]) -> T:
+        """``work`` (reads of the records, and the writes of ratings beside them) for the event loop.
+
+        A sqlite file answers from its page cache while the loop waits a
+        moment: ``work`` runs here, at once. A server's store runs it where the
+        loop does not wait for the server (see ``postgres.store``).
+        """
+        return work()
+
     # --- units of work (group commit) -----------------------------------------------------
     def begin(self) -> Unit:
         """Collect the writes of the line being processed into one unit (see ``store_writer``)."""
@@ -320,7 +333,8 @@ class Store:
         return self._table_keys.get(table_id)
 
     def forget_created(self, units: list[Unit]) -> None:
-        """Units that never reached the disk: the table ids they gave out are free again.
+        """Units that never reached the disk: the table ids they gave out are free again, and the
+        seat codes they changed in memory are as the store has them.
 
         (Ids are never reused: the counters only grow. A running game the
         reload brings back registers its table again in ``running_games``.)
@@ -330,6 +344,8 @@ class Store:
                 table_id = self._table_ids.pop(key, None)
                 if table_id is not None:
                     self._table_keys.pop(table_id, None)
+        if units and "seat_codes" in self.__dict__:  # made (cached) already
+            self.seat_codes.reload()
 
     # --- schema ---------------------------------------------------------------
     def schema_version(self) -> int:

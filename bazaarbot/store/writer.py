@@ -58,6 +58,8 @@ class Unit:
     created: list[tuple[str, str]] = field(default_factory=list)
     #: what to do once the unit is on disk (the games it ended, to be rated), kept for its owner
     after: list[Any] = field(default_factory=list)
+    #: answers read from the records once the unit is on disk (``Store.read``: off the event loop)
+    reads: list[Callable[[], list[Any]]] = field(default_factory=list)
     settled: bool = False
     ok: bool = True
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)

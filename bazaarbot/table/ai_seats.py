@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing
 from bazaarbot.table.ai_names import ai_nick
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
@@ -58,16 +58,7 @@ class AiSeats(Views):
         taken = {s.number for s in self.seats}
         free = [n for n in range(1, plugin.max_players + 1) if n not in taken]
         if not free:
-            return [
-                self.tell(
-                    nick,
-                    ngettext(
-                        "The table is full ({hi} player for {game}).",
-                        "The table is full ({hi} players for {game}).",
-                        plugin.max_players,
-                    ).format(hi=plugin.max_players, game=plugin.title),
-                )
-            ]
+            return self.table_full(nick)
         number = free[0]
         seat = Seat(number, ai_key(level, number), self._ai_nick(level), ai=level)
         self.seats.append(seat)

@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from bazaarbot.i18n import _, language, localized_text
+from bazaarbot.i18n import _, language, localized_text, ngettext
 from bazaarbot.messages import Outgoing, Say, Tell
 from bazaarbot.plugin import GamePlugin, Result
 from bazaarbot.store import SeatRow, Store
@@ -61,10 +61,14 @@ class TableBase(ABC):
         self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
         self.last_played: PlayedMove | None = None
+        #: the game that ended here last: (game id, status, moves made), for its log
+        self.ended_game: tuple[int, str, int] | None = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)
         self.game_seed = 0
+        #: the running game's options, as it was set up with them
+        self.game_options: dict[str, Any] = {}
         #: table settings kept in the store (clock, takeover level, ...), by name
         self.settings: dict[str, str] = dict(settings or {})
         self.default_turn_seconds = default_turn_seconds
@@ -131,6 +135,16 @@ class TableBase(ABC):
         """The nicks of the game's seats played by a person (all, or those of ``seats``), for a mention."""
         indexes = range(len(self.players)) if seats is None else seats
         return tuple(self.players[i].nick for i in indexes if self.players[i].has_person)
+
+    def table_full(self, nick: str) -> list[Outgoing]:
+        """The answer to ``nick`` asking for a seat when every seat of the game is taken."""
+        plugin = self.plugin
+        full = ngettext(
+            "The table is full ({hi} player for {game}).",
+            "The table is full ({hi} players for {game}).",
+            plugin.max_players,
+        )
+        return [self.tell(nick, full.format(hi=plugin.max_players, game=plugin.title))]
 
     def tell(
         self,

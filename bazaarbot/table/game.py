@@ -77,6 +77,7 @@ class RunningGame(AiSeats):
         self.players = [replace(s, ai=s.bot_level, away=False) for s in self.seats]
         self.clear_presence()
         self.game_seed = seed
+        self.game_options = options
         self.timeouts = {}
         self.moved = set()
         self.reset_requests = {}
@@ -305,6 +306,7 @@ class RunningGame(AiSeats):
         out: list[Outgoing] = []
         if self.game_id is not None:
             self.store.finish_game(self.game_id, status, data, rows, note)
+            self.ended_game = (self.game_id, status, self.moves_made)
         if status == "abandoned":
             out.append(
                 self.say(
@@ -350,6 +352,7 @@ class RunningGame(AiSeats):
             for i, p in enumerate(players)
         ]
         self.game_seed = seed
+        self.game_options = dict(options)
         state = plugin.setup([p["nick"] for p in players], random.Random(seed), options)
         moves = self.store.moves(game_id)
         self.state = state

@@ -122,6 +122,8 @@ class GameLogs:
         self.store = store
         self.games = games
         self._replays: dict[int, Replay] = {}
+        #: tables whose last read found no game to show (until one of theirs runs)
+        self._no_game: set[int] = set()
 
     def latest(
         self,
@@ -129,6 +131,8 @@ class GameLogs:
         running: tuple[int, int] | None = None,
         nicks: list[str] | None = None,
         played: PlayedMove | None = None,
+        started: GameRow | None = None,
+        ended: tuple[int, str, int] | None = None,
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -136,10 +140,24 @@ class GameLogs:
         there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
         that game only reads the moves it has not had (nobody left or was renamed meanwhile),
         and the table's ``played`` move, when it is the one missing, is taken as it is.
+        ``started``: the running game as the table holds it, so a log that has not seen the game
+        yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
+        the game that ended at the table last, so its log is closed without asking the store.
         """
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
+        if running is None:  # no game runs: what was read last still holds (only this table starts one)
+            if table_id in self._no_game:
+                return None
+            if replay is not None and replay.status == "finished":
+                return replay
+            if replay is not None and ended is not None and replay.game_id == ended[0]:
+                closed = self._closed(table_id, replay, ended, played)
+                if closed is not False:
+                    return closed
+        else:
+            self._no_game.discard(table_id)
         if (
             running is not None
             and replay is not None
@@ -153,9 +171,12 @@ class GameLogs:
                     self._take(replay, played)  # the one move missing: as the table played it
                     return replay
                 return replay if self._caught_up(table_id, replay) else None
-        row = self.store.last_game(table_id)
+        fresh = started is not None and running is not None and started.id == running[0]
+        row = started if fresh else self.store.last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
+            if running is None:
+                self._no_game.add(table_id)
             return None
         if replay is None or replay.game_id != row.id:
             replay = self._start(row)
@@ -164,7 +185,33 @@ class GameLogs:
             self._replays[table_id] = replay
         replay.status = row.status
         replay.nicks = [p["nick"] for p in row.players]
+        if fresh and running is not None:  # a game the table just started: nothing to read yet
+            if replay.moves_read == running[1]:
+                return replay
+            if played is not None and self._next_of(replay, played, running[1]):
+                self._take(replay, played)
+                return replay
         return replay if self._caught_up(table_id, replay) else None
+
+    def _closed(
+        self, table_id: int, replay: Replay, ended: tuple[int, str, int], played: PlayedMove | None
+    ) -> Replay | None | bool:
+        """The log of a game that just ended, from what the table knows; False when the store must say."""
+        _game_id, status, moves_made = ended
+        if status != "finished":  # abandoned: no log to show
+            self._replays.pop(table_id, None)
+            self._no_game.add(table_id)
+            return None
+        if (
+            replay.moves_read == moves_made - 1
+            and played is not None
+            and self._next_of(replay, played, moves_made)
+        ):
+            self._take(replay, played)
+        if replay.moves_read != moves_made:
+            return False
+        replay.status = status
+        return replay
 
     def _caught_up(self, table_id: int, replay: Replay) -> bool:
         """Play the moves the replay has not had; a replay that fails is forgotten (False)."""

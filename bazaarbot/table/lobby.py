@@ -167,16 +167,7 @@ class Lobby(Clock):
         else:
             free = [n for n in range(1, plugin.max_players + 1) if n not in taken]
             if not free:
-                return [
-                    self.tell(
-                        user.nick,
-                        ngettext(
-                            "The table is full ({hi} player for {game}).",
-                            "The table is full ({hi} players for {game}).",
-                            plugin.max_players,
-                        ).format(hi=plugin.max_players, game=plugin.title),
-                    )
-                ]
+                return self.table_full(user.nick)
             number = free[0]
         self.seats.append(Seat(number, user.key, user.nick))
         self.seats.sort(key=lambda s: s.number)

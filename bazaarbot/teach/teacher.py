@@ -17,7 +17,7 @@ import multiprocessing
 import os
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
@@ -71,40 +71,37 @@ class Reader:
     lang: str | None
 
 
+def _no_review_after_game() -> float:
+    return 0.0
+
+
+@dataclass(eq=False)
 class Teacher:
     """Hints during a game and reviews after it, computed off the event loop."""
 
-    def __init__(
-        self,
-        store: Store,
-        games: dict[str, GamePlugin],
-        levels: Callable[[], dict[str, Level]],
-        pool: Callable[[], AiPool],
-        spawn: Callable[[Coroutine[Any, Any, None]], Any],
-        run_and_send: Callable[[Callable[[], list[Outgoing]], str, str | None], Awaitable[None]],
-        person_language: Callable[[str, str], str | None],
-        review_pool: Callable[[], AiPool] | None = None,
-        review_after_game: Callable[[], float] = lambda: 0.0,
-    ) -> None:
-        self.store = store
-        self.games = games
-        self.levels = levels
-        self.pool = pool
-        self.spawn = spawn
-        self.run_and_send = run_and_send
-        self.person_language = person_language
-        #: reviews think in a pool of their own, so a long review never holds up an AI's move
-        self.review_pool = review_pool or self._own_review_pool
-        #: CPU seconds a finished game's review may take in the background (0: none)
-        self.review_after_game = review_after_game
-        self._review_pool: AiPool | None = None
-        self.records = TeachingRecords(store.db.conn, store.writer.write)
-        #: (game id, moves made, seat) of the hints being searched now
-        self.hinting: set[tuple[int, int, int]] = set()
-        #: game id -> the people waiting for its review
-        self.reviewing: dict[int, list[Reader]] = {}
-        #: seconds from a /hint to its answer, the latest ones
-        self.latencies: list[float] = []
+    store: Store
+    games: dict[str, GamePlugin]
+    levels: Callable[[], dict[str, Level]]
+    pool: Callable[[], AiPool]
+    spawn: Callable[[Coroutine[Any, Any, None]], Any]
+    run_and_send: Callable[[Callable[[], list[Outgoing]], str, str | None], Awaitable[None]]
+    person_language: Callable[[str, str], str | None]
+    #: reviews think in a pool of their own, so a long review never holds up an AI's move
+    review_pool: Callable[[], AiPool] | None = None
+    #: CPU seconds a finished game's review may take in the background (0: none)
+    review_after_game: Callable[[], float] = _no_review_after_game
+    _review_pool: AiPool | None = field(init=False, default=None)
+    records: TeachingRecords = field(init=False)
+    #: (game id, moves made, seat) of the hints being searched now
+    hinting: set[tuple[int, int, int]] = field(init=False, default_factory=set)
+    #: game id -> the people waiting for its review
+    reviewing: dict[int, list[Reader]] = field(init=False, default_factory=dict)
+    #: seconds from a /hint to its answer, the latest ones
+    latencies: list[float] = field(init=False, default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.review_pool = self.review_pool or self._own_review_pool
+        self.records = TeachingRecords(self.store.db.conn, self.store.writer.write)
 
     def _own_review_pool(self) -> AiPool:
         if self._review_pool is None:
@@ -284,15 +281,17 @@ class Teacher:
 
     async def _review_after_game(self, game_id: int, seconds: float) -> None:
         """Once the game's end is on disk, its review within ``seconds`` of CPU, stored (nobody waits)."""
-        for _try in range(RECORD_TRIES):
-            record = self.store.game_record(game_id)
+        store = self.store
+        for _try in range(RECORD_TRIES):  # read where the event loop does not wait for the store
+            record = await store.read(lambda: store.game_record(game_id))
             if record is not None and record["status"] == "finished":
                 break
             await asyncio.sleep(RECORD_WAIT)
         else:
             self.reviewing.pop(game_id, None)
             return
-        if record["game"] not in self.games or self.records.review(game_id) is not None:
+        reviewed = await store.read(lambda: self.records.review(game_id))
+        if record["game"] not in self.games or reviewed is not None:
             self.reviewing.pop(game_id, None)
             return
         budget = review_budget(self.levels())

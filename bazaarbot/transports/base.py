@@ -10,12 +10,15 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from bazaarbot.delivery import PacedTransport, PagingTransport, Transport
 from bazaarbot.messages import Incoming, Readers, RoomViews, SeatedPerson, User, WantedParts
 from bazaarbot.metrics import Metrics
+
+T = TypeVar("T")
 
 __all__ = ["HubPort", "PacedTransport", "PagingTransport", "Transport"]
 
@@ -38,6 +41,9 @@ class HubPort(Protocol):
     @property
     def database(self) -> sqlite3.Connection:
         """The bot's sqlite connection, for a transport's own small tables (web claims, history)."""
+
+    async def records(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on ``database`` where the event loop does not wait for the store (a server's)."""
 
     def attach(self, transport: Transport) -> None:
         """Register the transport of one network."""
@@ -116,7 +122,7 @@ class HubPort(Protocol):
     def game_assets(self, game: str) -> Path | None:
         """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
 
-    def ratings_view(self, network: str, channel: str) -> dict[str, object]:
+    async def ratings_view(self, network: str, channel: str) -> dict[str, object]:
         """The ratings beside a channel's table: the best of its game and the seated players' ratings."""
 
     def snapshot(self) -> dict[str, object]:

@@ -8,7 +8,7 @@ Values become chances to win with a softmax over the seats.
 
 from __future__ import annotations
 
-import math
+from bazaarbot.plugin import shared_among_the_best, win_chances
 
 from . import rules
 from .deck import COMBO_SIZE, VALUABLE
@@ -71,14 +71,8 @@ def seat_value(state: BazaarState, seat: int) -> float:
 def chances(state: BazaarState) -> list[float]:
     """Every seat's chance to win, in [0, 1]: a softmax share of the seats' values (exact when over)."""
     if state.phase == OVER:
-        top = max(state.scores)
-        winners = [s for s in range(state.n) if state.scores[s] == top]
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(state.n)]
-    values = [seat_value(state, s) for s in range(state.n)]
-    top = max(values)
-    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
+        return shared_among_the_best(state.scores[: state.n])
+    return win_chances([seat_value(state, s) for s in range(state.n)], TEMPERATURE)
 
 
 def evaluate(state: BazaarState, seat: int) -> float:

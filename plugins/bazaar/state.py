@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bazaarbot.plugin import copied_rng
+
 from .exchange import Group, Row
 
 # phases of the turn of ``state.turn``
@@ -96,10 +98,7 @@ class BazaarState:
         than the rest of the copy)."""
         new = BazaarState.__new__(BazaarState)
         new.players = list(self.players)
-        if rng is None:
-            rng = random.Random()
-            rng.setstate(self.rng.getstate())
-        new.rng = rng
+        new.rng = rng if rng is not None else copied_rng(self.rng)
         new.table_kind = self.table_kind
         new.quality_gate = self.quality_gate
         new.hand_limit = self.hand_limit

@@ -15,7 +15,16 @@ import random
 from functools import cache
 
 from . import random_play, render, rules
-from .cards import BONUS_TOKENS, CAMEL, CAMEL_TOKEN_VALUE, GOODS_PREFIX, HAND_LIMIT, MIN_SALE, PILE_SIZES
+from .cards import (
+    BONUS_TOKENS,
+    CAMEL,
+    CAMEL_TOKEN_VALUE,
+    GOODS_PREFIX,
+    HAND_LIMIT,
+    MIN_SALE,
+    PILE_SIZES,
+    sale_rupees,
+)
 from .rules import CAMELS, EXCHANGE, SELL, TAKE, Action
 from .state import JaipurState
 
@@ -111,9 +120,7 @@ def gain(state: JaipurState, seat: int, action: Action) -> float:
     kind = action[0]
     if kind == SELL:
         good, n = action[1], action[2]
-        start = state.taken[good]
-        end = min(PILE_SIZES[good], start + n)
-        value = GOODS_PREFIX[good][end] - GOODS_PREFIX[good][start]
+        value = sale_rupees(good, state.taken[good], n)
         if n >= 3:
             value += BONUS_MEAN[min(n, 5) - 3]
         return value * (1.0 - HAND_WEIGHT) + 1.0

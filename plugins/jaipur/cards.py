@@ -44,6 +44,13 @@ GOODS_PREFIX: tuple[tuple[int, ...], ...] = tuple(
 )
 PILE_SIZES = tuple(len(pile) for pile in GOODS_TOKENS)
 
+
+def sale_rupees(good: int, taken: int, n: int) -> int:
+    """What the goods tokens of a sale of ``n`` cards of ``good`` score, ``taken`` of its pile gone."""
+    prefix = GOODS_PREFIX[good]
+    return prefix[min(PILE_SIZES[good], taken + n)] - prefix[taken]
+
+
 #: bonus piles, by the size of the sale that earns them: 3 cards, 4 cards, 5 or more
 BONUS_TOKENS: tuple[tuple[int, ...], ...] = (
     (1, 1, 2, 2, 2, 3, 3),

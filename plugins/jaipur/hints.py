@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _, ngettext
 
-from .cards import CAMEL, GOODS_PREFIX, PILE_SIZES, bonus_label
+from .cards import CAMEL, PILE_SIZES, bonus_label, sale_rupees
 from .rules import CAMELS, SELL, Action
 from .state import JaipurState
 
@@ -18,8 +18,7 @@ def hint_reason(state: JaipurState, seat: int, action: Action) -> str | None:
     if kind == SELL:
         good, n = action[1], action[2]
         start = state.taken[good]
-        end = min(PILE_SIZES[good], start + n)
-        rupees = GOODS_PREFIX[good][end] - GOODS_PREFIX[good][start]
+        rupees = sale_rupees(good, start, n)
         reason = ngettext("scores {n} rupee", "scores {n} rupees", rupees).format(n=rupees)
         pile = 2 if n >= 5 else n - 3
         if n >= 3 and state.bonus[pile]:

@@ -17,9 +17,10 @@ from .cards import BONUS_TOKENS, CAMEL, CARD_ALIASES, CARD_COUNTS, GOODS_TOKENS
 from .state import JaipurState
 
 
-def cards(text: str) -> list[int]:
-    """``"2 spice leather camel"`` -> counts per type (7 entries, camels last)."""
-    counts = [0] * 7
+def _written(text: str) -> list[tuple[int, int]]:
+    """``"2 spice leather camel"`` -> (card type, how many) in the written order; a number counts
+    the card after it."""
+    found: list[tuple[int, int]] = []
     count = None
     for word in re.split(r"[\s,]+", text.strip().lower()):
         if not word:
@@ -27,23 +28,24 @@ def cards(text: str) -> list[int]:
         if (given := number(word)) is not None:
             count = given
             continue
-        counts[CARD_ALIASES[word]] += 1 if count is None else count
+        found.append((CARD_ALIASES[word], 1 if count is None else count))
         count = None
+    return found
+
+
+def cards(text: str) -> list[int]:
+    """``"2 spice leather camel"`` -> counts per type (7 entries, camels last)."""
+    counts = [0] * 7
+    for card, n in _written(text):
+        counts[card] += n
     return counts
 
 
 def deck_from(text: str) -> list[int]:
     """A deck in the written order, first card on top (drawn first)."""
     order: list[int] = []
-    count = None
-    for word in re.split(r"[\s,]+", text.strip().lower()):
-        if not word:
-            continue
-        if (given := number(word)) is not None:
-            count = given
-            continue
-        order += [CARD_ALIASES[word]] * (1 if count is None else count)
-        count = None
+    for card, n in _written(text):
+        order += [card] * n
     return order[::-1]
 
 

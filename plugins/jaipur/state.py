@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bazaarbot.plugin import copied_rng
+
 from .cards import (
     BONUS_TOKENS,
     CAMEL,
@@ -21,6 +23,22 @@ from .cards import (
     STARTING_MARKET_CAMELS,
 )
 
+#: the state's fields that are lists of numbers (copied and stored as such)
+_LIST_FIELDS = (
+    "deck",
+    "market",
+    "hands",
+    "known",
+    "herds",
+    "discard",
+    "taken",
+    "bonus",
+    "goods_points",
+    "goods_count",
+    "bonus_won",
+    "seals",
+)
+
 
 class JaipurState:
     """Everything about a match; mutated in place by the rules."""
@@ -28,22 +46,11 @@ class JaipurState:
     __slots__ = (
         "players",
         "rng",
-        "deck",
-        "market",
-        "hands",
-        "known",
-        "herds",
-        "discard",
-        "taken",
+        *_LIST_FIELDS,
         "empty_piles",
-        "bonus",
-        "goods_points",
-        "goods_count",
-        "bonus_won",
         "turn",
         "starter",
         "round_no",
-        "seals",
         "rounds",
         "over",
     )
@@ -144,10 +151,7 @@ def clone(state: JaipurState, rng: random.Random | None = None) -> JaipurState:
     """An independent copy, without going through JSON; ``rng`` replaces the copy of the generator."""
     new = JaipurState.__new__(JaipurState)
     new.players = list(state.players)
-    if rng is None:
-        rng = random.Random()
-        rng.setstate(state.rng.getstate())
-    new.rng = rng
+    new.rng = rng if rng is not None else copied_rng(state.rng)
     new.deck = state.deck[:]
     new.market = state.market[:]
     new.hands = [state.hands[0][:], state.hands[1][:]]
@@ -167,22 +171,6 @@ def clone(state: JaipurState, rng: random.Random | None = None) -> JaipurState:
     new.rounds = list(state.rounds)
     new.over = state.over
     return new
-
-
-_LIST_FIELDS = (
-    "deck",
-    "market",
-    "hands",
-    "known",
-    "herds",
-    "discard",
-    "taken",
-    "bonus",
-    "goods_points",
-    "goods_count",
-    "bonus_won",
-    "seals",
-)
 
 
 def to_json(state: JaipurState) -> dict[str, Any]:

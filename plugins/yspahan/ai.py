@@ -8,8 +8,9 @@ game runs out. Values become chances to win with a softmax over the seats.
 
 from __future__ import annotations
 
-import math
 from typing import Any
+
+from bazaarbot.plugin import shared_among_the_best, win_chances
 
 from .board import SOUK_POINTS, SOUK_SIZE
 from .parse import format_action
@@ -58,15 +59,9 @@ def seat_value(state: State, seat: int, caravan: list[int]) -> float:
 def chances(state: State) -> list[float]:
     """Every seat's chance to win, in [0, 1]: a softmax share of the seats' values (exact at the end)."""
     if state.phase == P_END:
-        top = max(state.score)
-        winners = [p for p in range(state.n) if state.score[p] == top]
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(state.n)]
+        return shared_among_the_best(state.score[: state.n])
     caravan = caravan_scores(state)
-    values = [seat_value(state, p, caravan) for p in range(state.n)]
-    top = max(values)
-    weights = [math.exp((v - top) / TEMPERATURE) for v in values]
-    total = sum(weights)
-    return [w / total for w in weights]
+    return win_chances([seat_value(state, p, caravan) for p in range(state.n)], TEMPERATURE)
 
 
 def evaluate(state: State, seat: int) -> float:

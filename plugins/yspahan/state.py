@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bazaarbot.plugin import copied_rng
+
 # decision points
 P_ROLL, P_ACTION, P_PLACE, P_ORDER, P_PROTECT, P_BUILD, P_END = range(7)
 PHASE_NAMES = ("roll", "action", "place", "order", "protect", "build", "end")
@@ -105,10 +107,7 @@ class State:
         new = State.__new__(State)
         new.players = list(self.players)
         new.opts = dict(self.opts)
-        if rng is None:
-            rng = random.Random()
-            rng.setstate(self.rng.getstate())
-        new.rng = rng
+        new.rng = rng if rng is not None else copied_rng(self.rng)
         for name in _FLAT:
             setattr(new, name, list(getattr(self, name)))
         new.hands = [list(h) for h in self.hands]

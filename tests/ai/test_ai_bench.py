@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 from support.ai_helpers import SMALL_LEVELS
+from support.botrun import bazaarbot
 from support.paths import REPO_ROOT
 
 from bazaarbot.bench import ai as bench
@@ -41,13 +40,9 @@ def test_bench_prints_each_game_and_the_summary_last():
 def test_bench_ai_command_line(tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[ai.levels.easy]\nmistakes = 0.5\n")
-    run = subprocess.run(
-        [sys.executable, "-m", "bazaarbot.cli", "bench", "ai", "jaipur", "--level", "easy", "--vs", "random"]
-        + ["--games", "1", "--seed", "3", "-c", str(config)],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    run = bazaarbot(
+        *("bench", "ai", "jaipur", "--level", "easy", "--vs", "random"),
+        *("--games", "1", "--seed", "3", "-c", str(config)),
         timeout=120,
     )
     assert run.returncode == 0, run.stderr
@@ -57,14 +52,7 @@ def test_bench_ai_command_line(tmp_path):
 
 
 def test_bench_ai_refuses_an_unknown_level():
-    run = subprocess.run(
-        [sys.executable, "-m", "bazaarbot.cli", "bench", "ai", "jaipur", "--level", "grandmaster"],
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        timeout=60,
-    )
+    run = bazaarbot("bench", "ai", "jaipur", "--level", "grandmaster", timeout=60)
     assert run.returncode == 2 and "no AI level 'grandmaster'" in run.stderr
 
 

@@ -11,9 +11,7 @@ from plugins.jaipur import GAME as JAIPUR
 def _jaipur(tmp_path) -> Driver:
     settings = BotSettings(default_game="jaipur", seed=5, rate_limit=RateLimit(commands=1000, per_seconds=1))
     driver = Driver(tmp_path / "k.sqlite", games={"jaipur": JAIPUR}, settings=settings)
-    driver.line("otto", "/join")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
+    driver.script("otto: /join", "eve: /join", "otto: /start")
     return driver
 
 

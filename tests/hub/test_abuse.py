@@ -16,10 +16,15 @@ class Clock:
         return self.now
 
 
+def _limited(tmp_path, limit: RateLimit, clock: Clock | None = None) -> Driver:
+    """A count table whose per-user command budget is ``limit``, on ``clock`` (a still one if none)."""
+    settings = BotSettings(default_game="count", rate_limit=limit)
+    return Driver(tmp_path / "b.sqlite", settings=settings, clock=clock or Clock())
+
+
 def test_rate_limit_warns_once_then_stays_silent_then_recovers(tmp_path):
     clock = Clock()
-    settings = BotSettings(default_game="count", rate_limit=RateLimit(commands=3, per_seconds=6))
-    bot = Driver(tmp_path / "b.sqlite", settings=settings, clock=clock)
+    bot = _limited(tmp_path, RateLimit(commands=3, per_seconds=6), clock)
     answers = [bot.line("alice", "/status") for _ in range(6)]
     assert all(said(a) for a in answers[:3])
     assert "Slow down" in text(answers[3])
@@ -29,16 +34,14 @@ def test_rate_limit_warns_once_then_stays_silent_then_recovers(tmp_path):
 
 
 def test_rate_limit_is_per_user(tmp_path):
-    settings = BotSettings(default_game="count", rate_limit=RateLimit(commands=2, per_seconds=60))
-    bot = Driver(tmp_path / "b.sqlite", settings=settings, clock=Clock())
+    bot = _limited(tmp_path, RateLimit(commands=2, per_seconds=60))
     for _ in range(3):
         bot.line("alice", "/status")
     assert said(bot.line("bob", "/status"))
 
 
 def test_chatter_does_not_use_up_the_rate_limit(tmp_path):
-    settings = BotSettings(default_game="count", rate_limit=RateLimit(commands=1, per_seconds=60))
-    bot = Driver(tmp_path / "b.sqlite", settings=settings, clock=Clock())
+    bot = _limited(tmp_path, RateLimit(commands=1, per_seconds=60))
     for _ in range(5):
         bot.line("alice", "just chatting")
     assert said(bot.line("alice", "/status"))

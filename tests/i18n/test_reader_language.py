@@ -259,10 +259,7 @@ def test_a_game_verb_without_any_of_the_games_things_is_chatter(game, chatter):
 def test_chatter_said_privately_by_a_player_gets_no_answer(tmp_path):
     settings = BotSettings(default_game="jaipur", rate_limit=RateLimit(commands=1000, per_seconds=1))
     bot = Driver(tmp_path / "bot.sqlite", games=GAMES, settings=settings)
-    bot.line("ann", "/lang de")
-    bot.line("ann", "/new jaipur")
-    bot.line("bob", "/join")
-    bot.line("ann", "/start")
+    bot.script("ann: /lang de", "ann: /new jaipur", "bob: /join", "ann: /start")
     for nick in ("ann", "bob"):
         assert bot.dm(nick, "take a break, brb") == []
     assert GAMES["jaipur"].is_move("take 2 spice") and GAMES["jaipur"].is_move("nimm Gold")
@@ -289,10 +286,7 @@ def test_a_supervisor_move_with_a_number_is_explained_in_words():
 
 def test_history_said_privately_is_in_the_readers_language(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("ann", "/lang de")
-    bot.line("ann", "/new count")
-    bot.line("bob", "/join")
-    bot.line("ann", "/start")
+    bot.script("ann: /lang de", "ann: /new count", "bob: /join", "ann: /start")
     while bot.table.running:
         seat = bot.table.plugin.to_act(bot.table.state)[0]
         bot.line(bot.table.players[seat].nick, "add 3")

@@ -21,9 +21,7 @@ def _target(bot: Driver, nick: str, text: str, command: str = ""):
 
 
 def _playing(bot: Driver) -> str:
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     state = bot.table.state
     return state.players[state.turn]
 

@@ -37,9 +37,7 @@ def test_the_seat_index_follows_a_table_changed_outside_any_line(tmp_path):
 
 def test_a_finished_game_is_rated_after_its_line_is_committed(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/new count target=3")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=3", "bob: /join", "alice: /start")
     out = []
     while bot.table.running:
         state = bot.table.state

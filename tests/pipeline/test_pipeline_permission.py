@@ -17,13 +17,17 @@ def _spec(who: Who) -> CommandSpec:
 
 def _seated(tmp_path) -> Driver:
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
+    bot.script("alice: /join", "bob: /join")
     return bot
 
 
 def _actor(nick: str, admin: bool = False) -> Actor:
     return Actor(User(nick), admin)
+
+
+def _refused(who: Who, table, nick: str) -> str:
+    """The refusal ``nick`` gets for a command only ``who`` may use, as the console shows it."""
+    return render(refusal(_spec(who), table, _actor(nick)))
 
 
 def test_anyone_may_use_an_anyone_command_even_without_a_table():
@@ -32,26 +36,20 @@ def test_anyone_may_use_an_anyone_command_even_without_a_table():
 
 def test_an_admin_command_is_refused_to_everybody_but_an_admin(tmp_path):
     table = _seated(tmp_path).table
-    assert render(refusal(_spec(Who.ADMIN), table, _actor("alice"))) == "Only an admin can use /thing."
+    assert _refused(Who.ADMIN, table, "alice") == "Only an admin can use /thing."
     assert refusal(_spec(Who.ADMIN), None, _actor("zoe", admin=True)) is None
 
 
 def test_a_seated_command_needs_a_seat_at_that_table(tmp_path):
     table = _seated(tmp_path).table
     assert refusal(_spec(Who.SEATED), table, _actor("bob")) is None
-    assert (
-        render(refusal(_spec(Who.SEATED), table, _actor("zoe")))
-        == "Only a seated player can use /thing; /join first."
-    )
+    assert _refused(Who.SEATED, table, "zoe") == "Only a seated player can use /thing; /join first."
 
 
 def test_a_host_command_names_the_host_to_the_other_players(tmp_path):
     table = _seated(tmp_path).table
     assert refusal(_spec(Who.HOST), table, _actor("alice")) is None
-    assert (
-        render(refusal(_spec(Who.HOST), table, _actor("bob")))
-        == "Only the host (alice) or an admin can use /thing."
-    )
+    assert _refused(Who.HOST, table, "bob") == "Only the host (alice) or an admin can use /thing."
     assert refusal(_spec(Who.HOST), table, _actor("bob", admin=True)) is None
 
 

@@ -9,9 +9,7 @@ from bazaarbot.messages import Incoming, Say, User
 
 def _last_move_in_a_unit(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/new count target=3")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=3", "bob: /join", "alice: /start")
     state = bot.table.state
     nick = state.players[state.turn]
     unit, out = bot.hub.commit.run(

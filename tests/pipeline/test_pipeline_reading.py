@@ -14,9 +14,7 @@ def _line(text: str, channel: str | None = "#t", nick: str = "alice") -> Line:
 
 def _playing(tmp_path) -> Driver:
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     return bot
 
 

@@ -16,9 +16,7 @@ def _playing(store_target, moves: int) -> Driver:
             default_game="count", seed=7, snapshot_every=0, rate_limit=RateLimit(commands=1000, per_seconds=1)
         ),
     )
-    bot.line("alice", "/new count target=1000")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=1000", "bob: /join", "alice: /start")
     for _ in range(moves):
         state = bot.table.state
         bot.line(state.players[state.turn], "add 1")

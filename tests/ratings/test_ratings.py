@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import threading
+import time
 
+import psycopg
 import pytest
 from openskill.models import PlackettLuce
-from support.paths import REPO_ROOT
+from support.botrun import bazaarbot
 
 from bazaarbot.plugin import Result
-from bazaarbot.ratings import AI_SHARE_LIMIT, Ratings, identity_of, record_result
+from bazaarbot.ratings import AI_SHARE_LIMIT, Ratings, identity_of, record_result, service
 from bazaarbot.ratings.identity import AI_NETWORK
 from bazaarbot.store import Store, open_store
 
@@ -246,28 +247,12 @@ def test_ai_levels_line_up_by_strength_after_benchmark_games(store):
 
 
 def test_bench_ai_record_files_every_game_and_rates_the_levels(tmp_path):
-    root = REPO_ROOT
     config = tmp_path / "small.toml"
     config.write_text("[ai.levels.medium]\niterations = 24\ndepth = 8\n")
     db = tmp_path / "bench.sqlite"
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "bazaarbot.cli",
-            "bench",
-            "ai",
-            "bazaar",
-            "--level",
-            "medium",
-            "--vs",
-            "random",
-        ]
-        + ["--games", "2", "--record", "--db", str(db), "-c", str(config)],
-        capture_output=True,
-        text=True,
-        cwd=root,
-        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    run = bazaarbot(
+        *("bench", "ai", "bazaar", "--level", "medium", "--vs", "random"),
+        *("--games", "2", "--record", "--db", str(db), "-c", str(config)),
         timeout=300,
     )
     assert run.returncode == 0, run.stderr
@@ -286,3 +271,51 @@ def test_bench_ai_record_files_every_game_and_rates_the_levels(tmp_path):
         assert _everything(store) == before
     finally:
         store.close()
+
+
+def test_two_processes_rating_one_ai_level_at_once_both_count(postgres_cluster, monkeypatch):
+    url = postgres_cluster.database()
+    first, second = open_store(url), open_store(url)
+    watcher = psycopg.connect(url, autocommit=True)
+    paused, go_on = threading.Event(), threading.Event()
+    pausing = threading.local()
+    real_rate = service.rate_game
+
+    def rate_then_wait(game, lookup):  # the first process has read the AI's standing: it waits here
+        found = real_rate(game, lookup)
+        if getattr(pausing, "on", False):
+            paused.set()
+            assert go_on.wait(30)
+        return found
+
+    def first_rates(game_id: int) -> None:
+        pausing.on = True
+        Ratings(first).take_in(game_id)
+
+    monkeypatch.setattr(service, "rate_game", rate_then_wait)
+    try:
+        one = play(first, ["n:alice", "ai:hard:2"], [2, 1], [["n:alice"], ["ai:hard"]], network="one")
+        rating_one = threading.Thread(target=first_rates, args=(one,))
+        rating_one.start()
+        assert paused.wait(30)
+        two = play(second, ["n:bob", "ai:hard:2"], [2, 1], [["n:bob"], ["ai:hard"]], network="two")
+        rating_two = threading.Thread(target=Ratings(second).take_in, args=(two,))
+        rating_two.start()
+        deadline = time.monotonic() + 10
+        while rating_two.is_alive() and time.monotonic() < deadline:  # it queues behind the first
+            waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype='advisory' AND NOT granted"
+            if watcher.execute(waiting).fetchone()[0]:
+                break
+            time.sleep(0.01)
+        go_on.set()
+        rating_one.join(30)
+        rating_two.join(30)
+        hard = Ratings(first).standing("one", "count", "ai:hard")
+        assert hard is not None and hard.games == 2, "neither update is written over the other"
+        first_game = openskill_rate(None, [2, 1])
+        assert (hard.mu, hard.sigma) == openskill_rate([(25.0, 25 / 3), first_game[1]], [2, 1])[1]
+    finally:
+        go_on.set()
+        watcher.close()
+        first.close()
+        second.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from openskill.models import PlackettLuce
 from support.botdriver import NETWORK, Driver, said, text, told
 
@@ -25,6 +27,15 @@ def seat(bot: Driver, nicks: list[str], **user: object) -> None:
     bot.line(nicks[0], "/new count target=3", **user)
     for nick in nicks[1:]:
         bot.line(nick, "/join", **user)
+
+
+def count_started(
+    bot: Driver, host: str, guest: str, host_as: dict[str, Any], guest_as: dict[str, Any] | None = None
+) -> None:
+    """``host`` (known as ``host_as``) sets a Count to 3, ``guest`` joins, ``host`` starts."""
+    bot.line(host, "/new count target=3", **host_as)
+    bot.line(guest, "/join", **(guest_as or {}))
+    bot.line(host, "/start", **host_as)
 
 
 def play(bot: Driver, nicks: list[str], winner: int, **user: object) -> list:
@@ -163,9 +174,7 @@ def test_help_lists_the_ratings_commands(tmp_path):
 
 def test_nick_change_with_an_account_keeps_the_rating(tmp_path):
     bot = bot_at(tmp_path)
-    bot.line("alice", "/new count target=3", account="alice")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start", account="alice")
+    count_started(bot, "alice", "bob", {"account": "alice"})
     bot.line("alice", "add 3", account="alice")
     bot.hub.identity.rename(NETWORK, User("alice", account="alice"), User("alicia", account="alice"))
     line = text(bot.line("alicia", "/stats", account="alice"))
@@ -273,9 +282,7 @@ def test_a_long_nick_asked_about_is_cut_short(tmp_path):
 
 def test_a_web_nick_claim_renamed_by_its_browser_takes_its_record_along(tmp_path):
     bot = bot_at(tmp_path)
-    bot.line("alice", "/new count target=3", account="alice")
-    bot.line("bob", "/join", account="bob")
-    bot.line("alice", "/start", account="alice")
+    count_started(bot, "alice", "bob", {"account": "alice"}, {"account": "bob"})
     bot.line("alice", "add 3", account="alice")
     bot.hub.identity.rename(NETWORK, User("alice", account="alice"), User("alicia", account="alicia"))
     assert text(bot.line("alicia", "/stats", account="alicia")).startswith("alicia at Count: 1 game, 1 win")
@@ -310,9 +317,7 @@ def test_top_said_privately_names_the_game_of_the_table_one_sits_at(tmp_path):
 def test_a_nick_change_on_irc_without_an_account_takes_the_record_along(tmp_path):
     bot = bot_at(tmp_path)
     mask = {"mask": "alice!al@home.example"}
-    bot.line("alice", "/new count target=3", **mask)
-    bot.line("bob", "/join", mask="bob!b@elsewhere.example")
-    bot.line("alice", "/start", **mask)
+    count_started(bot, "alice", "bob", mask, {"mask": "bob!b@elsewhere.example"})
     bot.line("alice", "add 3", **mask)
     bot.hub.identity.rename(NETWORK, User("alice", **mask), User("alice_", mask="alice_!al@home.example"))
     answer = text(bot.line("alice_", "/stats", mask="alice_!al@home.example"))
@@ -321,9 +326,7 @@ def test_a_nick_change_on_irc_without_an_account_takes_the_record_along(tmp_path
 
 def test_history_of_a_nick_lists_a_game_that_player_left(tmp_path):
     bot = bot_at(tmp_path)
-    bot.line("p1", "/new count target=3", account="p1")
-    bot.line("p2", "/join")
-    bot.line("p1", "/start", account="p1")
+    count_started(bot, "p1", "p2", {"account": "p1"})
     bot.line("p1", "add 1", account="p1")
     bot.line("p1", "/leave", account="p1")  # an AI plays on for p1; the game is not rated for p1
     assert text(bot.line("p2", "add 2")).startswith("p2 adds 2")

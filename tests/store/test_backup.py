@@ -36,6 +36,15 @@ def _play(console: Console, nicks: list[str], moves: int, seed: int) -> int:
     return played
 
 
+def _jaipur_started(folder: Path, seed: int) -> tuple[Path, Console]:
+    """A live sqlite file in ``folder``, and a console on it where alice and bob have started Jaipur."""
+    db = folder / "live.sqlite"
+    console = Console(db, seed=seed)
+    for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
+        console.type(line)
+    return db, console
+
+
 def _moves_on_disk(db: Path) -> int:
     conn = sqlite3.connect(db)
     try:
@@ -45,11 +54,8 @@ def _moves_on_disk(db: Path) -> int:
 
 
 def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -> None:
-    db = tmp_path / "live.sqlite"
-    console = Console(db, seed=3)
+    db, console = _jaipur_started(tmp_path, seed=3)
     try:
-        for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
-            console.type(line)
         copies: list[Path] = []
         errors: list[BaseException] = []
 
@@ -82,11 +88,8 @@ def test_backup_while_moves_are_played_gives_consistent_copies(tmp_path: Path) -
 
 
 def test_restore_check_reports_tables_running_games_and_the_last_move(tmp_path: Path) -> None:
-    db = tmp_path / "live.sqlite"
-    console = Console(db, seed=4)
+    db, console = _jaipur_started(tmp_path, seed=4)
     try:
-        for line in ("alice: /new jaipur", "bob: /join", "alice: /start"):
-            console.type(line)
         _play(console, ["alice", "bob"], 3, seed=1)
     finally:
         console.close()

@@ -19,10 +19,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
 def test_a_postgres_store_is_backed_up_with_pg_dump_and_checked(tmp_path, postgres_cluster):
     url = postgres_cluster.database()
     bot = Driver(url)
-    bot.line("alice", "/new count target=20")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
+    bot.script("alice: /new count target=20", "bob: /join", "alice: /start", "alice: add 2")
     bot.hub.store.close()
     made = _cli("backup", str(tmp_path), "--store", url)
     assert made.returncode == 0, made.stderr

@@ -53,11 +53,31 @@ async def start_tables(bot: Driver, count: int) -> list[str]:
     return channels
 
 
-async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(store_target):
+async def checked_tables(store_target, count: int) -> tuple[Driver, DiskChecker, list[str]]:
+    """A bot whose every answer is checked against the disk, with ``count`` count games started."""
     bot = Driver(store_target)
     checker = DiskChecker(store_target)
     await checker.start(bot.hub)
-    channels = await start_tables(bot, 12)
+    return bot, checker, await start_tables(bot, count)
+
+
+def slow_disk(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Each commit waits for the first event to be set; the second is set once one has begun."""
+    release = threading.Event()
+    entered = threading.Event()
+    original = StoreWriter._locked_write
+
+    def slow_write(self, batch):
+        entered.set()
+        release.wait(10)
+        return original(self, batch)
+
+    monkeypatch.setattr(StoreWriter, "_locked_write", slow_write)
+    return release, entered
+
+
+async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_their_answer(store_target):
+    bot, checker, channels = await checked_tables(store_target, 12)
     writer = bot.hub.store.writer
     commits_before = writer.commits
 
@@ -77,20 +97,8 @@ async def test_moves_of_many_tables_share_one_commit_and_are_on_disk_before_thei
 
 
 async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(store_target, monkeypatch):
-    bot = Driver(store_target)
-    checker = DiskChecker(store_target)
-    await checker.start(bot.hub)
-    await start_tables(bot, 2)
-    release = threading.Event()
-    entered = threading.Event()
-    original = StoreWriter._locked_write
-
-    def slow_disk(self, batch):
-        entered.set()
-        release.wait(10)
-        return original(self, batch)
-
-    monkeypatch.setattr(StoreWriter, "_locked_write", slow_disk)
+    bot, checker, _channels = await checked_tables(store_target, 2)
+    release, entered = slow_disk(monkeypatch)
     move = asyncio.create_task(say(bot, "a0", "add 1", "#g0"))
     while not entered.is_set():
         await asyncio.sleep(0.001)
@@ -106,18 +114,8 @@ async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(s
 
 
 async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(store_target, monkeypatch):
-    bot = Driver(store_target)
-    checker = DiskChecker(store_target)
-    await checker.start(bot.hub)
-    await start_tables(bot, 1)
-    release = threading.Event()
-    original = StoreWriter._locked_write
-
-    def slow_disk(self, batch):
-        release.wait(10)
-        return original(self, batch)
-
-    monkeypatch.setattr(StoreWriter, "_locked_write", slow_disk)
+    bot, checker, _channels = await checked_tables(store_target, 1)
+    release, _entered = slow_disk(monkeypatch)
     move = asyncio.create_task(say(bot, "a0", "add 2", "#g0"))
     await asyncio.sleep(0.01)
     look = asyncio.create_task(say(bot, "b0", "/moves all", None))
@@ -165,10 +163,7 @@ def refuse_text(bot: Driver, text: str) -> None:
 
 def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before(store_target):
     bot = Driver(store_target)
-    bot.line("alice", "/new count target=50")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 1")
+    bot.script("alice: /new count target=50", "bob: /join", "alice: /start", "alice: add 1")
     refuse_text(bot, "add 3")
     out = bot.line("bob", "add 3")
     assert told(out, "bob") == ["Sorry, that could not be saved; nothing changed. Try again."]
@@ -180,19 +175,9 @@ def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before
 
 
 async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(store_target, monkeypatch):
-    bot = Driver(store_target)
-    checker = DiskChecker(store_target)
-    await checker.start(bot.hub)
-    await start_tables(bot, 2)
+    bot, checker, _channels = await checked_tables(store_target, 2)
     refuse_text(bot, "add 3")
-    release = threading.Event()
-    original = StoreWriter._locked_write
-
-    def slow_disk(self, batch):
-        release.wait(10)
-        return original(self, batch)
-
-    monkeypatch.setattr(StoreWriter, "_locked_write", slow_disk)
+    release, _entered = slow_disk(monkeypatch)
     first = asyncio.create_task(say(bot, "a0", "add 1", "#g0"))  # in flight while the rest queue
     await asyncio.sleep(0.01)
     bad = asyncio.create_task(say(bot, "b0", "add 3", "#g0"))
@@ -246,6 +231,7 @@ async def test_games_ending_together_are_each_rated_once_in_their_own_channel(st
         await say(bot, f"b{i}", "add 1", channel)
     checker.sent.clear()
     await asyncio.gather(*(say(bot, f"a{i}", "add 1", c) for i, c in enumerate(channels)))
+    await bot.hub.idle()  # on a server the ratings are read after the moves are answered
     for channel in channels:
         lines = [m.text for m in checker.sent if isinstance(m, Say) and m.channel == channel]
         assert any(t.startswith("Game over:") for t in lines), channel

@@ -6,10 +6,15 @@ import sqlite3
 import threading
 import time
 
+import psycopg
 import pytest
 
+from bazaarbot.store import open_store
 from bazaarbot.store.postgres.connection import PgConnection
 from bazaarbot.store.postgres.lease import Lease, LeaseKeeper, LeaseLost
+from bazaarbot.transports.irc.invited import InvitedChannels
+from bazaarbot.transports.web.claims import ClaimError, Claims
+from bazaarbot.transports.web.history import History
 
 NETWORKS = frozenset({"libera", "web"})
 
@@ -86,13 +91,18 @@ def test_networks_partly_held_elsewhere_are_not_served_at_all(postgres_cluster):
         lease.release()
 
 
-def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgres_cluster):
-    url = postgres_cluster.database()
+def _kept_lease(url: str) -> tuple[Lease, LeaseKeeper, list[str], threading.Event]:
+    """A lease held on ``url`` and its keeper (not started): what it tells, and its hard stop."""
     lease = Lease(url, NETWORKS, seconds=0.5)
     assert lease.try_acquire()
     lost: list[str] = []
     stopped = threading.Event()
-    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    return lease, LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set), lost, stopped
+
+
+def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgres_cluster):
+    url = postgres_cluster.database()
+    lease, keeper, lost, stopped = _kept_lease(url)
     thief = Lease(url, NETWORKS, seconds=0.5)
     lease.conn.execute("SELECT pg_advisory_unlock_all()")  # as if its session had gone
     assert thief.try_acquire()
@@ -105,11 +115,7 @@ def test_a_lost_lease_is_told_and_the_process_is_stopped_at_its_deadline(postgre
 
 def test_a_process_whose_store_connection_broke_gives_its_networks_up(postgres_cluster):
     url = postgres_cluster.database()
-    lease = Lease(url, NETWORKS, seconds=0.5)
-    assert lease.try_acquire()
-    lost: list[str] = []
-    stopped = threading.Event()
-    keeper = LeaseKeeper(lease, on_lost=lost.append, hard_stop=stopped.set)
+    _lease, keeper, lost, stopped = _kept_lease(url)
     keeper.healthy = lambda: False  # the writer's session is gone: moves could no longer be saved
     keeper.start()
     assert stopped.wait(5)
@@ -118,3 +124,34 @@ def test_a_process_whose_store_connection_broke_gives_its_networks_up(postgres_c
     successor = Lease(url, NETWORKS, seconds=0.5)
     assert successor.try_acquire(), "a clean stop gives the networks back at once"
     successor.release()
+
+
+def test_a_process_that_lost_its_lease_cannot_write_the_transports_small_tables(postgres_cluster):
+    url = postgres_cluster.database()
+    store = open_store(url)
+    lease = Lease(url, NETWORKS, seconds=30)
+    assert lease.try_acquire()
+    store.fence_with(lease.fence)
+    conn = store.db.conn
+    claims, history, invited = Claims(conn, "bazaarbot"), History(conn, 10), InvitedChannels(conn, "libera")
+    claims.claim(None, "alice")
+    invited.add("#kept")
+    lease.conn.execute("SELECT pg_advisory_unlock_all()")  # as if its session had gone
+    thief = Lease(url, NETWORKS, seconds=30)
+    assert thief.try_acquire()
+    with pytest.raises(ClaimError):
+        claims.claim(None, "bob")
+    history.add("#j", {"text": "hello"})
+    with pytest.raises(LeaseLost):
+        history.save()
+    with pytest.raises(LeaseLost):
+        invited.add("#lost")
+    with pytest.raises(sqlite3.OperationalError):  # written with the move log: its commit is refused
+        store.seat_codes.issue("libera", "#j", "n:carol")
+    with psycopg.connect(url) as check:
+        assert [r[0] for r in check.execute("SELECT nick FROM web_sessions")] == ["alice"]
+        assert check.execute("SELECT COUNT(*) FROM web_history").fetchone()[0] == 0
+        assert [r[0] for r in check.execute("SELECT channel FROM irc_invited")] == ["#kept"]
+    store.close()
+    lease.release()
+    thief.release()

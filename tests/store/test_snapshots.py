@@ -39,9 +39,7 @@ def play(bot: Driver, moves: int) -> None:
 
 def start(store_target, every: int = 5, games=None) -> Driver:
     bot = Driver(store_target, games=games or {"count": CountingGame()}, settings=settings(every))
-    bot.line("alice", "/new count target=1000")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=1000", "bob: /join", "alice: /start")
     return bot
 
 
@@ -97,9 +95,7 @@ async def test_shutdown_snapshots_every_running_game(store_target):
 
 def test_a_finished_game_leaves_no_snapshot(store_target):
     bot = Driver(store_target, games={"count": CountingGame()}, settings=settings(2))
-    bot.line("alice", "/new count target=5")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=5", "bob: /join", "alice: /start")
     play(bot, 4)
     assert snapshot_row(store_target) is not None
     assert any(line.startswith("Game over:") for line in said(bot.line("alice", "add 3")))
@@ -204,11 +200,7 @@ def test_a_step_that_may_be_undone_is_never_snapshotted_so_its_undo_replays(stor
         default_game="step", seed=3, snapshot_every=1, rate_limit=RateLimit(commands=1000, per_seconds=1)
     )
     bot = Driver(store_target, games={"step": stepgame.GAME}, settings=step_settings)
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "pick 2")
-    bot.line("alice", "add")
+    bot.script("alice: /join", "bob: /join", "alice: /start", "alice: pick 2", "alice: add")
     assert snapshot_row(store_target) == (2, "step-1")
     bot.line("bob", "pick 3")  # undoable: no snapshot after it
     assert snapshot_row(store_target) == (2, "step-1")

@@ -34,10 +34,7 @@ def test_schema_is_migrated_once_on_either_store(store_target):
 
 def test_accepted_move_is_on_disk_before_the_reply(store_target):
     bot = Driver(store_target)
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
+    bot.script("alice: /join", "bob: /join", "alice: /start", "alice: add 2")
     # a second, independent connection sees the move as soon as the reply exists
     rows = read_rows(store_target, "SELECT seat, author, text FROM moves")
     assert rows == [(0, "n:alice", "add 2")]
@@ -48,9 +45,7 @@ def test_restart_restores_lobby_and_game_exactly(store_target):
     bot.line("alice", "/new count target=20")
     bot.line("bob", "/join")
     bot.line("carol", "/join", channel="#lobby")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
-    bot.line("bob", "add 3")
+    bot.script("alice: /start", "alice: add 2", "bob: add 3")
     before = bot.table.state
     bot = bot.restart()
     after = bot.table.state
@@ -63,21 +58,14 @@ def test_restart_restores_lobby_and_game_exactly(store_target):
 
 def test_finished_game_is_not_restored_as_running(store_target):
     bot = Driver(store_target)
-    bot.line("alice", "/new count target=2")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
+    bot.script("alice: /new count target=2", "bob: /join", "alice: /start", "alice: add 2")
     bot = bot.restart()
     assert not bot.table.running and [s.nick for s in bot.table.seats] == ["alice", "bob"]
 
 
 def test_export_prints_the_game_as_json(store_target):
     bot = Driver(store_target)
-    bot.line("alice", "/new count target=4")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
-    bot.line("alice", "add 2")
-    bot.line("bob", "add 2")
+    bot.script("alice: /new count target=4", "bob: /join", "alice: /start", "alice: add 2", "bob: add 2")
     game_id = bot.hub.store.next_game_number() - 1
     bot.hub.store.close()
     out = subprocess.run(

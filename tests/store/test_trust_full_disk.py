@@ -36,9 +36,7 @@ def no_traceback(caplog: pytest.LogCaptureFixture) -> None:
 
 
 def finished_game(bot: Driver) -> int:
-    bot.line("alice", "/new count target=4")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=4", "bob: /join", "alice: /start")
     game_id = bot.table.game_id
     while bot.table.running:
         mover = bot.table.players[bot.table.state.turn].nick

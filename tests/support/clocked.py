@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
 from bazaarbot.messages import Incoming, User
 from bazaarbot.registry import discover
@@ -35,10 +38,16 @@ def clocked_driver(
     return bot, clock
 
 
-async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
-    bot, clock = clocked_driver(tmp_path / "t.sqlite", game, 11, turn_seconds, level)
+async def recorded(bot: Driver) -> Recorder:
+    """A recorder started on ``bot``'s hub: every line the bot sends from now on."""
     recorder = Recorder()
     await recorder.start(bot.hub)
+    return recorder
+
+
+async def table_of(game: str, players: int, tmp_path, level: str = "easy", turn_seconds: int | None = 60):
+    bot, clock = clocked_driver(tmp_path / "t.sqlite", game, 11, turn_seconds, level)
+    recorder = await recorded(bot)
     names = [f"p{i + 1}" for i in range(players)]
     for name in names:
         await say(bot, name, "/join")
@@ -51,14 +60,19 @@ async def say(bot: Driver, nick: str, text: str, **user: object) -> None:
     await bot.hub.idle()
 
 
-async def settle(bot: Driver) -> None:
-    """Let the AIs play and start the clock of whatever decision is awaited now."""
+def _a_person_to_act(table) -> bool:
+    return any(table.players[i].has_person for i in table.plugin.to_act(table.state))
+
+
+async def settle(bot: Driver, until: Callable[[Any], bool] = _a_person_to_act) -> None:
+    """Let the AIs play and start the clock of whatever decision is awaited now: until the game is
+    over or ``until(table)`` (by default, until a person is to act)."""
     for _ in range(500):
         await bot.hub.idle()
         await bot.hub.tick()
         await bot.hub.idle()
         table = bot.table
-        if not table.running or any(table.players[i].has_person for i in table.plugin.to_act(table.state)):
+        if not table.running or until(table):
             return
     raise AssertionError("the AI seats did not move")
 

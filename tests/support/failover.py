@@ -19,7 +19,6 @@ import queue
 import random
 import signal
 import subprocess
-import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -29,48 +28,21 @@ from typing import Any
 import aiohttp
 import psycopg
 
+from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
 from bazaarbot.registry import discover
-from support.ircserver import RawClient, free_port
+from support.ircserver import RawClient, free_port, irc_network_config
 from support.paths import REPO_ROOT
 
 ROOT = REPO_ROOT
 IRC_NETWORK = "local"
 WEB_NETWORK = "web"
 
+#: the sections after the bot's own: the shared store's lease and the IRC network
 CONFIG = """
-[bot]
-nick = "bazaarbot"
-seed = {seed}
-rate_limit = {{ commands = 100000, per_seconds = 1 }}
-max_tables = 100
-
-[tables]
-turn_seconds = 0
-
 [store]
 lease_seconds = {lease}
 
-[web]
-host = "127.0.0.1"
-metrics = "off"
-
-[web.limits]
-connections_per_address = 100000
-claims_per_minute = 100000
-http_per_address = 100000
-frames_per_second = 100000
-frame_burst = 100000
-
-[[irc.networks]]
-name = "local"
-host = "127.0.0.1"
-port = {irc_port}
-tls = false
-nick = "bazaarbot"
-alt_nicks = ["bazaarbot_"]
-channels = [{channels}]
-burst = 1000
-lines_per_second = 1000.0
+{irc}
 """
 
 
@@ -96,18 +68,7 @@ class BotProcess:
     def __init__(self, config: Path, store: str, port: int) -> None:
         self.port = port
         self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "bazaarbot.cli",
-                "run",
-                "-c",
-                str(config),
-                "--store",
-                store,
-                "--port",
-                str(port),
-            ],
+            bazaarbot_command("run", "-c", str(config), "--store", store, "--port", str(port)),
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -259,9 +220,11 @@ class Failover:
             Table("web", "#b", "bazaar", ("erin", "frank")),
             Table("web", "#w", "jaipur", ("gina", "hank")),
         ]
-        channels = ", ".join(f'"{t.channel}"' for t in self.tables if t.transport == "irc")
+        channels = [t.channel for t in self.tables if t.transport == "irc"]
         self.config = folder / "failover.toml"
-        self.config.write_text(CONFIG.format(seed=seed, lease=lease, irc_port=irc_port, channels=channels))
+        irc = irc_network_config(irc_port, channels, burst=1000, lines_per_second=1000.0)
+        extra = CONFIG.format(lease=lease, irc=irc)
+        self.config.write_text(unlimited_config(seed, 'nick = "bazaarbot"') + extra)
         self.ports = [free_port(), free_port()]
         self.active: BotProcess | None = None
         self.standby: BotProcess | None = None
@@ -269,6 +232,9 @@ class Failover:
         self.web: dict[str, WebTab] = {}
         self.session: aiohttp.ClientSession | None = None
         self.rounds: list[Round] = []
+        self._db: psycopg.Connection[Any] | None = None
+        #: game id -> its state after the moves counted beside it
+        self._states: dict[int, tuple[Any, int]] = {}
 
     # --- setting up -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -321,33 +287,46 @@ class Failover:
             await tab.close()
         if self.session is not None:
             await self.session.close()
+        if self._db is not None:
+            self._db.close()
 
     # --- the store, as the players' side reads it ---------------------------------------------
+    @property
+    def db(self) -> psycopg.Connection[Any]:
+        """The players' side's own session on the store (one for the whole run)."""
+        if self._db is None:
+            self._db = psycopg.connect(self.store, autocommit=True)
+        return self._db
+
     def _game(self, table: Table) -> tuple[int, str, Any, list[tuple[str, int, str]]] | None:
-        """The table's latest game: id, status, its state now, and its logged moves (author, seat, text)."""
-        with psycopg.connect(self.store) as conn:
-            row = conn.execute(
-                "SELECT id, plugin, seed, options, players, status FROM games "
-                "WHERE network=%s AND channel=%s ORDER BY id DESC LIMIT 1",
-                [table.network, table.channel],
-            ).fetchone()
-            if row is None:
-                return None
-            moves = conn.execute(
-                "SELECT author, seat, text FROM moves WHERE game_id=%s ORDER BY n", [row[0]]
-            ).fetchall()
+        """The table's latest game: id, status, its state now, and its logged moves (author, seat, text).
+
+        The state is kept between calls and only the moves logged since are played on it.
+        """
+        row = self.db.execute(
+            "SELECT id, plugin, seed, options, players, status FROM games "
+            "WHERE network=%s AND channel=%s ORDER BY id DESC LIMIT 1",
+            [table.network, table.channel],
+        ).fetchone()
+        if row is None:
+            return None
+        moves = self.db.execute(
+            "SELECT author, seat, text FROM moves WHERE game_id=%s ORDER BY n", [row[0]]
+        ).fetchall()
         plugin = self.games[row[1]]
-        players = json.loads(row[4])
-        state = plugin.setup([p["nick"] for p in players], random.Random(row[2]), json.loads(row[3]))
-        for _author, seat, text in moves:
+        state, played = self._states.get(int(row[0]), (None, 0))
+        if state is None:
+            players = json.loads(row[4])
+            state = plugin.setup([p["nick"] for p in players], random.Random(row[2]), json.loads(row[3]))
+        for _author, seat, text in moves[played:]:
             plugin.apply(state, seat, plugin.parse(state, seat, text))
+        self._states[int(row[0])] = (state, len(moves))
         return int(row[0]), str(row[5]), state, [(str(a), int(s), str(t)) for a, s, t in moves]
 
     def logged(self, game_id: int) -> list[str]:
-        with psycopg.connect(self.store) as conn:
-            return [
-                r[0] for r in conn.execute("SELECT text FROM moves WHERE game_id=%s ORDER BY n", [game_id])
-            ]
+        return [
+            r[0] for r in self.db.execute("SELECT text FROM moves WHERE game_id=%s ORDER BY n", [game_id])
+        ]
 
     def check(self, table: Table, game_id: int) -> None:
         """Every answered move of the game is in the store, in order; nothing there that was not typed."""
@@ -400,10 +379,9 @@ class Failover:
             if status == "running" and plugin.to_act(state):
                 seat = plugin.to_act(state)[0]
                 commands = plugin.legal_commands(state, seat)
-                with psycopg.connect(self.store) as conn:
-                    players = json.loads(
-                        conn.execute("SELECT players FROM games WHERE id=%s", [game_id]).fetchone()[0]
-                    )
+                players = json.loads(
+                    self.db.execute("SELECT players FROM games WHERE id=%s", [game_id]).fetchone()[0]
+                )
                 return game_id, str(players[seat]["nick"]), self.rng.choice(commands)
             await self._say(table, table.nicks[0], "/start", wait=True)  # the game ended: the next one
         raise AssertionError(f"{table.channel}: no game to play")
@@ -421,8 +399,9 @@ class Failover:
     async def kill_round(self, table: Table, moves_before: int = 2) -> Round:
         """Some moves, then kill -9 the active process while a move is on its way; the standby goes on."""
         assert self.active is not None and self.standby is not None
-        for _ in range(moves_before):
+        for _ in range(moves_before):  # meanwhile the standby started at the last round comes up
             await self.move(self.rng.choice(self.tables))
+        await self.standby.said("standby")
         game_id, nick, text = await self._prepare(table)
         table.sent.setdefault(game_id, []).append(text)
         answered_before = self._answer_seen(table, nick)
@@ -449,8 +428,7 @@ class Failover:
                 self.check(other, found[0])
         await self.move(table)  # the standby answers the same game
         failover = time.monotonic() - killed
-        self.standby = BotProcess(self.config, self.store, old_port)
-        await self.standby.said("standby")
+        self.standby = BotProcess(self.config, self.store, old_port)  # on standby by the next kill
         result = Round(f"{table.transport} {table.channel} {table.game}", answered, failover)
         self.rounds.append(result)
         return result

@@ -71,6 +71,19 @@ def ngircd_config(port: int, penalties: bool) -> str:
     )
 
 
+def irc_network_config(
+    port: int, channels: list[str], burst: int, lines_per_second: float, extra: str = ""
+) -> str:
+    """The bot's ``[[irc.networks]]`` entry "local" for the test server on ``port`` (``extra``: more
+    of its lines)."""
+    listed = ", ".join(f'"{channel}"' for channel in channels)
+    return (
+        f'[[irc.networks]]\nname = "local"\nhost = "127.0.0.1"\nport = {port}\ntls = false\n'
+        f'nick = "bazaarbot"\nalt_nicks = ["bazaarbot_"]\nchannels = [{listed}]\n'
+        f"burst = {burst}\nlines_per_second = {lines_per_second}\n{extra}"
+    )
+
+
 class IrcServer:
     """One ngircd (or, outside CI, miniircd) process on a fixed loopback port."""
 
@@ -252,15 +265,20 @@ async def wait_until(predicate: Callable[[], object], timeout: float = 10.0, wha
         await asyncio.sleep(0.02)
 
 
+#: the test network's name and the channel most tests play in
+NET = "testnet"
+CHAN = "#bazaar"
+
+
 def network_settings(server: IrcServer, **overrides: object) -> IrcNetwork:
     """An ``[[irc.networks]]`` entry for the test server: plain TCP, fast pacing unless overridden."""
     values: dict[str, object] = {
-        "name": "testnet",
+        "name": NET,
         "host": "127.0.0.1",
         "port": server.port,
         "tls": False,
         "nick": "bazaarbot",
-        "channels": ("#bazaar",),
+        "channels": (CHAN,),
         "burst": 50,
         "lines_per_second": 500.0,
         "leave_grace": 30.0,
@@ -286,14 +304,24 @@ def make_hub(
     return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings)
 
 
+async def hub_and_bot(
+    directory: Path,
+    server: IrcServer,
+    closing: list[Any],
+    bot: dict[str, Any] | None = None,
+    **settings: object,
+) -> tuple[Hub, IrcTransport]:
+    """A hub and the bot on the test server (``settings`` for its network entry, ``bot`` for the
+    transport), both closed after the test."""
+    cast = await gather_cast(directory, server, closing, {}, bot=bot, **settings)
+    return cast.hub, cast.bot
+
+
 async def bot_and_player(
     directory: Path, server: IrcServer, closing: list[Any], channel: str, nick: str = "alice"
 ) -> tuple[Hub, IrcTransport, RawClient]:
     """The usual cast: a hub, the bot in ``channel``, and one raw client there; all closed after the test."""
-    hub = make_hub(directory)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server, channels=(channel,)))
-    closing.append(bot)
+    hub, bot = await hub_and_bot(directory, server, closing, channels=(channel,))
     player = await RawClient(nick, server.port).connect((channel,))
     closing.append(player)
     return hub, bot, player

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -34,3 +36,18 @@ class Moves:
             self.game.apply(state, seat, self.game.parse(state, seat, text))
         assert self.game.to_json(state) == before, "a refused move must change nothing"
         return err.value.message
+
+
+def random_play(
+    game: GamePlugin, state: Any, rng: random.Random, limit: int
+) -> Iterator[tuple[int, Outcome]]:
+    """Random legal commands, typed by whoever is to act, until the game is over or ``limit`` moves:
+    after each, the seat that moved and what the move said."""
+    for _ in range(limit):
+        if game.result(state) is not None:
+            return
+        seat = game.to_act(state)[0]
+        yield (
+            seat,
+            game.apply(state, seat, game.parse(state, seat, rng.choice(game.legal_commands(state, seat)))),
+        )

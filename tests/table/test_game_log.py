@@ -17,9 +17,7 @@ def _driver(tmp_path, game: str) -> Driver:
     """A bot whose ``game`` runs at #t between ann and ben."""
     settings = BotSettings(default_game=game, seed=3, rate_limit=RateLimit(commands=100_000, per_seconds=1))
     driver = Driver(tmp_path / "bot.sqlite", games=GAMES, settings=settings)
-    driver.line("ann", "/join")
-    driver.line("ben", "/join")
-    driver.line("ann", "/start")
+    driver.script("ann: /join", "ben: /join", "ann: /start")
     return driver
 
 
@@ -92,9 +90,7 @@ def test_an_undone_step_stays_in_the_log_with_its_taking_back_and_the_log_goes_o
     for nick, line in (("alice", "/join"), ("bob", "/join"), ("alice", "/start"), ("alice", "pick 3")):
         driver.line(nick, line)
     assert _look(driver) is not None
-    driver.line("alice", "/undo")
-    driver.line("alice", "pick 1")
-    driver.line("alice", "add")
+    driver.script("alice: /undo", "alice: pick 1", "alice: add")
     replay = _look(driver)
     assert replay is not None, "the log was lost after an /undo"
     assert [e.text for e in replay.entries] == ["pick 3", "/undo", "pick 1", "add"]

@@ -13,14 +13,18 @@ def bot(tmp_path):
     return Driver(tmp_path / "bot.sqlite")
 
 
+@pytest.fixture
+def alice_and_bob_seated(bot: Driver) -> None:
+    """alice (the host) and bob sit at the count table, in that order."""
+    bot.script("alice: /join", "bob: /join")
+
+
 def seated(bot: Driver) -> list[str]:
     return [s.nick for s in bot.table.seats]
 
 
 def test_both_prefixes_and_addressing_work_for_table_commands(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "!JOIN")
-    bot.line("carol", "bazaarbot: join")
+    bot.script("alice: /join", "bob: !JOIN", "carol: bazaarbot: join")
     assert seated(bot) == ["alice", "bob", "carol"]
 
 
@@ -29,15 +33,13 @@ def test_addressing_with_comma_and_mixed_case(bot):
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_first_to_join_is_host(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     assert bot.table.host_nick() == "alice"
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_host_passes_on_when_host_leaves(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/leave")
     assert bot.table.host_nick() == "bob"
     assert any("bob is now the host" in line for line in said(out))
@@ -86,23 +88,20 @@ def test_start_below_minimum_says_why(bot):
     assert "needs at least 2 players; 1 seated" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_by_non_host_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("bob", "/start")
     assert not bot.table.running and "host (alice)" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_by_stranger_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("eve", "/start")
     assert not bot.table.running and "seated player" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_start_deals_private_views_only_to_their_owners(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/start")
     assert bot.table.running
     secrets = bot.table.state.secrets
@@ -112,9 +111,7 @@ def test_start_deals_private_views_only_to_their_owners(bot):
 
 
 def test_join_during_a_running_game_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("carol", "/join")
     assert "running" in text(out) and "carol" not in seated(bot)
 
@@ -147,66 +144,55 @@ def test_new_by_non_host_is_refused(bot):
     assert "Only the host" in text(out) and bot.table.options == {}
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_host(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/kick BOB")
     assert seated(bot) == ["alice"] and "removed" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_ordinary_player_is_refused(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("bob", "/kick alice")
     assert seated(bot) == ["alice", "bob"] and "Only the host" in text(out)
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_admin_account(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("mallory", "/kick bob", account="root")
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_admin_hostmask(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("mallory", "/kick bob", mask="mallory!m@admin.example")
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_kick_by_channel_operator_the_transport_vouched_for(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("oper", "/kick bob", is_op=True)
     assert seated(bot) == ["alice"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_admin_is_never_a_bare_nick(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     bot.line("root", "/kick bob")  # the admin account's name as a nick, without the account
     assert seated(bot) == ["alice", "bob"]
 
 
+@pytest.mark.usefixtures("alice_and_bob_seated")
 def test_reset_by_host_before_start_keeps_the_seats(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
     out = bot.line("alice", "/reset")
     assert seated(bot) == ["alice", "bob"] and "everybody stays seated" in text(out)
 
 
 def test_reset_clear_by_host_before_start_empties_the_table(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/reset clear")
+    bot.script("alice: /join", "bob: /join", "alice: /reset clear")
     assert seated(bot) == [] and bot.table.host == ""
 
 
 def test_reset_of_running_game_by_an_admin_happens_at_once(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     game_id = bot.table.game_id
     bot.line("root", "/reset", account="root")
     assert not bot.table.running and seated(bot) == ["alice", "bob"]
@@ -216,9 +202,7 @@ def test_reset_of_running_game_by_an_admin_happens_at_once(bot):
 
 
 def test_reset_of_running_game_by_players_needs_everybodys_agreement(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("alice", "/reset")
     assert bot.table.running and "bob: say /reset within 2 minutes" in text(out)
     assert "Only the players" in text(bot.line("carol", "/reset"))
@@ -229,9 +213,7 @@ def test_reset_of_running_game_by_players_needs_everybodys_agreement(bot):
 
 @pytest.mark.parametrize("turn_of_leaver", [True, False])
 def test_leaving_a_running_game_hands_the_seat_to_an_ai_whoever_is_to_act(bot, turn_of_leaver):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     leaver = "alice" if turn_of_leaver else "bob"
     out = bot.line(leaver, "/leave")
     assert bot.table.running and "An AI (medium) now plays seat" in text(out)
@@ -246,9 +228,7 @@ def test_kick_in_a_running_game_takes_the_same_leave_path(bot):
 
 
 def test_disconnect_takes_the_same_leave_path(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     from bazaarbot.messages import User
 
     out = bot.hub.identity.leave_now("test", None, User("bob").key)
@@ -270,51 +250,39 @@ def test_unknown_command_gets_one_line_with_the_nearest_command(bot):
 
 
 def test_channel_chatter_is_ignored_silently(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     assert bot.line("carol", "hello everyone") == []
     assert bot.line("alice", "nice weather") == []
     assert bot.line("carol", "add 2") == []  # a move word from a non-player is chatter too
 
 
 def test_moves_by_private_message_reach_the_only_table(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.dm("alice", "add 2")
     assert bot.table.state.total == 2 and "alice adds 2" in text(out)
 
 
 def test_private_line_naming_the_channel(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     bot.dm("alice", "#t add 3")
     assert bot.table.state.total == 3
 
 
 def test_moves_all_lists_every_command_privately(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("alice", "/moves all")
     assert told(out, "alice") == ["add 1\nadd 2\nadd 3"] and not said(out)
     assert told(bot.line("bob", "/moves all"), "bob") == ["(no moves)"]
 
 
 def test_wrong_turn_says_who_is_awaited(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("bob", "add 1")
     assert "waiting for alice" in text(out) and bot.table.state.total == 0
 
 
 def test_bad_move_is_refused_with_a_hint_and_changes_nothing(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     before = bot.hub.store.moves(bot.table.game_id)
     out = bot.line("alice", "add 7")
     assert told(out, "alice") == ["Say add 1, add 2 or add 3."]
@@ -322,9 +290,7 @@ def test_bad_move_is_refused_with_a_hint_and_changes_nothing(bot):
 
 
 def test_game_over_line_names_the_winner_and_keeps_the_seats(bot):
-    bot.line("alice", "/new count target=3")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=3", "bob: /join", "alice: /start")
     out = bot.line("alice", "add 3")
     over = [line for line in said(out) if line.startswith("Game over:")]
     assert over and "alice wins" in over[0]
@@ -332,17 +298,13 @@ def test_game_over_line_names_the_winner_and_keeps_the_seats(bot):
 
 
 def test_hand_is_resent_privately(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("bob", "/hand")
     assert told(out, "bob") == [f"Your secret: {bot.table.state.secrets[1]}"] and not said(out)
 
 
 def test_changed_private_view_is_resent_after_a_move(bot):
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     out = bot.line("alice", "add 1")
     assert told(out, "alice") == [f"Your secret: {bot.table.state.secrets[0]}"]
     assert told(out, "bob") == []
@@ -351,9 +313,7 @@ def test_changed_private_view_is_resent_after_a_move(bot):
 def test_nick_change_keeps_the_seat(bot):
     from bazaarbot.messages import User
 
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     bot.hub.identity.rename("test", User("alice"), User("alice_"))
     out = bot.line("alice_", "add 2")
     assert bot.table.state.total == 2 and bot.table.state.players[0] == "alice_"
@@ -386,9 +346,7 @@ def test_the_game_cannot_change_to_one_that_seats_fewer_than_are_seated(tmp_path
     from plugins.jaipur import GAME as JAIPUR
 
     bot = Driver(tmp_path / "bot.sqlite", games={"bazaar": discover()["bazaar"], "jaipur": JAIPUR})
-    bot.line("alice", "/new bazaar")
-    bot.line("bob", "/join")
-    bot.line("alice", "/addbot easy")
+    bot.script("alice: /new bazaar", "bob: /join", "alice: /addbot easy")
     out = bot.line("alice", "/new jaipur")
     assert told(out, "alice") == [
         "Jaipur takes at most 2 players and 3 would sit here: AI:easy must leave first"

@@ -9,7 +9,8 @@ from __future__ import annotations
 import random
 
 from support.botdriver import NETWORK, Driver, Recorder
-from support.clocked import clocked_driver
+from support.clocked import clocked_driver, recorded
+from support.clocked import settle as settle_clocked
 
 from bazaarbot.messages import Incoming, Tell, User
 from bazaarbot.registry import discover
@@ -30,8 +31,7 @@ async def say(bot: Driver, nick: str, text: str, channel: str | None = CHANNEL) 
 
 
 async def started(bot: Driver, names: list[str], options: str = "") -> Recorder:
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    recorder = await recorded(bot)
     if options:
         await say(bot, names[0], f"/new {options}")
     for name in names:
@@ -42,14 +42,7 @@ async def started(bot: Driver, names: list[str], options: str = "") -> Recorder:
 
 async def settle(bot: Driver) -> None:
     """Let the AI seats move until a person (or nobody, when paused) is to act."""
-    for _ in range(500):
-        await bot.hub.idle()
-        await bot.hub.tick()
-        await bot.hub.idle()
-        table = bot.table
-        if not table.running or not table.ai_decisions():
-            return
-    raise AssertionError("the AI seats did not move")
+    await settle_clocked(bot, until=lambda table: not table.ai_decisions())
 
 
 def to_act(bot: Driver) -> int:
@@ -162,8 +155,7 @@ async def test_a_day_clock_jaipur_match_survives_players_disconnecting_for_hours
 
 async def test_reminders_are_limited_per_person_across_tables(tmp_path):
     bot, clock = driver(tmp_path, "jaipur", turn_seconds=None)
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    recorder = await recorded(bot)
     for channel in ("#a", "#b"):
         for name in ("ann", "bob"):
             await say(bot, name, "/join", channel)
@@ -265,8 +257,7 @@ async def test_bazaar_leavers_skip_a_skipped_seat_is_marked_left_and_not_credite
 
 async def test_bazaar_leavers_skip_the_last_person_leaving_pauses_the_game(tmp_path):
     bot, clock = driver(tmp_path, "bazaar", turn_seconds=None)
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    recorder = await recorded(bot)
     await say(bot, "p1", "/new bazaar leavers=skip")
     await say(bot, "p1", "/addbot easy")
     await say(bot, "p1", "/addbot easy")

@@ -22,9 +22,7 @@ class Clock:
 @pytest.fixture
 def bot(tmp_path):
     bot = Driver(tmp_path / "bot.sqlite")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     return bot
 
 
@@ -101,9 +99,7 @@ def test_rate_limited_user_is_told_again_every_few_seconds(tmp_path):
 def steps(tmp_path):
     settings = BotSettings(default_game="step", seed=3, rate_limit=RateLimit(commands=1000, per_seconds=1))
     bot = Driver(tmp_path / "s.sqlite", games={"step": stepgame.GAME}, settings=settings)
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     return bot
 
 
@@ -131,9 +127,7 @@ def test_undo_is_refused_for_a_step_that_used_chance(steps):
 
 
 def test_undo_is_recorded_and_replays_exactly_after_a_restart(steps):
-    steps.line("alice", "pick 3")
-    steps.line("alice", "/undo")
-    steps.line("alice", "pick 1")
+    steps.script("alice: pick 3", "alice: /undo", "alice: pick 1")
     before = stepgame.GAME.to_json(steps.table.state)
     again = steps.restart()
     assert stepgame.GAME.to_json(again.table.state) == before

@@ -12,12 +12,27 @@ from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
 import pytest
 from support.botdriver import NETWORK, Driver, Recorder
-from support.clocked import CHANNEL, GAMES, FakeClock, person_to_act, say, settle, table_of
+from support.clocked import (
+    CHANNEL,
+    GAMES,
+    FakeClock,
+    clocked_driver,
+    person_to_act,
+    recorded,
+    say,
+    settle,
+    table_of,
+)
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
 from bazaarbot.messages import Incoming, Say, User
 from bazaarbot.table.clock import AWAY_AFTER, TurnClock
+
+
+def _driver(db, game: str, seed: int) -> tuple[Driver, FakeClock]:
+    """A bot with the tables' default settings whose wall clock the test moves by hand."""
+    return clocked_driver(db, game, seed, turn_seconds=300, level="medium", abandon_after=7 * 86400.0)
 
 
 async def play_to_the_end(bot: Driver, recorder: Recorder, rng: random.Random, removals: dict) -> None:
@@ -140,13 +155,8 @@ async def test_someone_not_seated_sits_in_for_an_ai_and_the_former_player_cannot
 
 
 async def test_an_addbot_seat_cannot_be_taken_by_sitting_in(tmp_path):
-    clock = FakeClock()
-    settings = BotSettings(
-        default_game="jaipur", seed=5, rate_limit=RateLimit(commands=10_000, per_seconds=1)
-    )
-    bot = Driver(tmp_path / "a.sqlite", games=GAMES, settings=settings, wall_clock=clock)
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    bot, _clock = _driver(tmp_path / "a.sqlite", "jaipur", 5)
+    await recorded(bot)  # the lines go out to a network, as they do in play
     await say(bot, "alice", "/join")
     await say(bot, "alice", "/addbot easy")
     await say(bot, "alice", "/start")
@@ -317,14 +327,10 @@ async def addbot_table(bot: Driver, channel: str) -> None:
 
 
 async def test_an_ai_answer_that_comes_back_after_a_reset_is_dropped(tmp_path):
-    settings = BotSettings(
-        default_game="jaipur", seed=4, rate_limit=RateLimit(commands=10_000, per_seconds=5)
-    )
-    bot = Driver(tmp_path / "h.sqlite", games=GAMES, settings=settings, wall_clock=FakeClock())
+    bot, _clock = _driver(tmp_path / "h.sqlite", "jaipur", 4)
     held = HeldExecutor()
     bot.hub.autoplay._pool = AiPool(1, executor=held)
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    recorder = await recorded(bot)
     admin = User("root", account="root")
     for _ in range(10):  # until the AI is to act
         await addbot_table(bot, CHANNEL)
@@ -342,13 +348,9 @@ async def test_an_ai_answer_that_comes_back_after_a_reset_is_dropped(tmp_path):
 
 
 async def test_two_tables_whose_ais_think_at_once_both_move(tmp_path):
-    settings = BotSettings(
-        default_game="jaipur", seed=9, rate_limit=RateLimit(commands=10_000, per_seconds=5)
-    )
-    bot = Driver(tmp_path / "two.sqlite", games=GAMES, settings=settings, wall_clock=FakeClock())
+    bot, _clock = _driver(tmp_path / "two.sqlite", "jaipur", 9)
     bot.hub.autoplay._pool = AiPool(2, executor=ThreadPoolExecutor(2))
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    recorder = await recorded(bot)
     for channel in ("#one", "#two"):
         await addbot_table(bot, channel)
     await bot.hub.idle()
@@ -365,13 +367,8 @@ async def test_two_tables_whose_ais_think_at_once_both_move(tmp_path):
 
 
 async def test_bazaar_leavers_skip_takes_the_seat_and_its_stones_out_of_the_game(tmp_path):
-    clock = FakeClock()
-    settings = BotSettings(
-        default_game="bazaar", seed=3, rate_limit=RateLimit(commands=10_000, per_seconds=5)
-    )
-    bot = Driver(tmp_path / "s.sqlite", games=GAMES, settings=settings, wall_clock=clock)
-    recorder = Recorder()
-    await recorder.start(bot.hub)
+    bot, clock = _driver(tmp_path / "s.sqlite", "bazaar", 3)
+    recorder = await recorded(bot)
     await say(bot, "p1", "/new bazaar leavers=skip")
     for nick in ("p2", "p3"):
         await say(bot, nick, "/join")

@@ -23,9 +23,7 @@ TINY = SearchBudget(40, 5.0, 8)
 
 def blundered_game(bot: Driver) -> int:
     """Count to 10: at total 7 bob could win with add 3 but plays add 1, and alice wins."""
-    bot.line("alice", "/new count target=10")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count target=10", "bob: /join", "alice: /start")
     first = "alice" if bot.table.state.turn == 0 else "bob"
     second = "bob" if first == "alice" else "alice"
     game_id = bot.table.game_id
@@ -69,9 +67,7 @@ def test_a_review_is_stored_and_the_second_one_after_a_restart_needs_no_search(s
 def test_only_a_finished_games_players_get_a_review(store_target):
     bot = Driver(store_target)
     assert "no finished game" in told(bot.line("alice", "/review"), "alice")[0]
-    bot.line("alice", "/new count")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /new count", "bob: /join", "alice: /start")
     running = bot.table.game_id
     assert "not finished" in told(bot.line("alice", f"/review {running}"), "alice")[0]
     assert "There is no game 99" in told(bot.line("alice", "/review 99"), "alice")[0]

@@ -102,9 +102,7 @@ def test_every_move_with_odd_numbers_in_place_of_its_digits_is_refused_plainly(
     bot: Driver, caplog: pytest.LogCaptureFixture, game: str
 ):
     bot.line("alice", f"/new {game}")
-    bot.line("alice", "/join")
-    bot.line("bob", "/join")
-    bot.line("alice", "/start")
+    bot.script("alice: /join", "bob: /join", "alice: /start")
     table = bot.table
     for _turn in range(3):
         seat = table.plugin.to_act(table.state)[0]

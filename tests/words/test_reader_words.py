@@ -40,9 +40,7 @@ def test_a_table_without_a_host_says_so_in_words_and_names_the_command_as_typed(
 def german_jaipur(tmp_path):
     """otto and eve at a started Jaipur in the German room #t: driver, table, who moves, their offers."""
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
+    driver.script("otto: /new jaipur", "eve: /join", "otto: /start")
     table = driver.table
     mover = table.players[table.plugin.to_act(table.state)[0]].nick
     return driver, table, mover, told(driver.line(mover, "/moves all"), mover)[0].split("\n")
@@ -83,9 +81,7 @@ def test_an_ai_seat_is_named_in_the_tables_language(tmp_path):
 
 def test_status_and_board_asked_privately_come_whole_in_the_readers_language(tmp_path):
     driver = bot(tmp_path)
-    driver.line("otto", "/new yspahan")
-    driver.line("otto", "/addbot easy")
-    driver.line("otto", "/start")
+    driver.script("otto: /new yspahan", "otto: /addbot easy", "otto: /start")
     driver.dm("otto", "/sprache de")
     status = told(driver.dm("otto", "/status"), "otto")[0]
     assert "Am Zug" in status and " gegen " in status and "(AI)" not in status, status
@@ -102,9 +98,7 @@ def test_a_mistyped_command_is_suggested_by_its_name_in_the_readers_language(tmp
 
 def test_the_game_log_on_the_page_shows_each_move_in_the_readers_words(tmp_path):
     driver = bot(tmp_path)
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
+    driver.script("otto: /new jaipur", "eve: /join", "otto: /start")
     driver.dm("otto", "/sprache de")
     table = driver.table
     seat = table.plugin.to_act(table.state)[0]
@@ -119,9 +113,7 @@ def test_the_game_log_on_the_page_shows_each_move_in_the_readers_words(tmp_path)
 
 def test_a_seated_german_or_spanish_player_may_say_help_moves_hand_board_plainly(tmp_path):
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "de"})
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
+    driver.script("otto: /new jaipur", "eve: /join", "otto: /start")
     assert told(driver.line("otto", "karten"), "otto")[0].startswith("Deine Hand")
     assert "/hilfe" in told(driver.line("otto", "hilfe"), "otto")[0]
     assert said(driver.line("eve", "brett"))
@@ -130,9 +122,7 @@ def test_a_seated_german_or_spanish_player_may_say_help_moves_hand_board_plainly
 
 def test_at_a_spanish_yspahan_table_german_and_spanish_moves_are_answered(tmp_path):
     driver = bot(tmp_path, channel_languages={(NETWORK, "#t"): "es"})
-    driver.line("rosa", "/nuevo yspahan")
-    driver.line("hans", "/unirse")
-    driver.line("rosa", "/empezar")
+    driver.script("rosa: /nuevo yspahan", "hans: /unirse", "rosa: /empezar")
     table = driver.table
 
     def mover() -> str:
@@ -148,9 +138,7 @@ def test_at_a_spanish_yspahan_table_german_and_spanish_moves_are_answered(tmp_pa
 
 def test_the_views_words_for_the_moves_list_only_what_the_reader_types_otherwise(tmp_path):
     driver = bot(tmp_path)
-    driver.line("otto", "/new jaipur")
-    driver.line("eve", "/join")
-    driver.line("otto", "/start")
+    driver.script("otto: /new jaipur", "eve: /join", "otto: /start")
     table = driver.table
     seat = table.plugin.to_act(table.state)[0]
     mover = table.players[seat]

@@ -15,10 +15,12 @@ integrity error), so the records' code does not know which server it runs on.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import re
 import sqlite3
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +37,8 @@ _REPLACE = re.compile(r"^\s*INSERT\s+OR\s+REPLACE\s+INTO\s+(\w+)\s*\(([^)]*)\)(.
 _IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\s", re.I)
 _TABLE_INFO = re.compile(r"^\s*PRAGMA\s+table_info\((\w+)\)\s*$", re.I)
 _CREATE = re.compile(r"^\s*CREATE\s+(TABLE|INDEX|UNIQUE\s+INDEX)\s", re.I)
+#: statements that change rows (the ones a fenced connection checks the lease for)
+_CHANGE = re.compile(r"^\s*(INSERT|UPDATE|DELETE)\b", re.I)
 
 
 def _outside_strings(sql: str, change: Any) -> str:
@@ -144,23 +148,66 @@ class PgConnection:
         self.raw = connect_raw(url)
         self._keys: dict[str, tuple[str, ...]] = {}
         self._lock = threading.RLock()
+        #: checked in the transaction of every statement that changes rows (the lease: a process
+        #: that no longer serves its networks cannot write even the transports' small tables);
+        #: raises a ``sqlite3.Error`` to refuse the write
+        self.fence: Callable[[PgConnection], None] | None = None
+        #: statements sent from a thread running an event loop (the running bot should send none)
+        self.loop_calls = 0
+
+    def count_call(self) -> None:
+        """Count a round trip made on an event loop's thread (the loop waited on the server)."""
+        if asyncio._get_running_loop() is not None:
+            self.loop_calls += 1
 
     # --- the sqlite3 calls --------------------------------------------------------------
     def execute(self, sql: str, params: Any = None) -> psycopg.Cursor[Any]:
+        self.count_call()
         query = self._query(sql)
-        try:
-            return self.raw.execute(query, _params(params) if params is not None else None)  # type: ignore[arg-type]
-        except psycopg.Error as error:
-            raise _as_sqlite_error(error) from error
+        with self._fenced(sql):
+            try:
+                return self.raw.execute(query, _params(params) if params is not None else None)  # type: ignore[arg-type]
+            except psycopg.Error as error:
+                raise _as_sqlite_error(error) from error
 
     def executemany(self, sql: str, rows: Iterable[Any]) -> psycopg.Cursor[Any]:
+        self.count_call()
         query = self._query(sql)
-        cursor = self.raw.cursor()
-        try:
-            cursor.executemany(query, [_params(r) for r in rows])  # type: ignore[arg-type]
-        except psycopg.Error as error:
-            raise _as_sqlite_error(error) from error
-        return cursor
+        with self._fenced(sql):
+            cursor = self.raw.cursor()
+            try:
+                cursor.executemany(query, [_params(r) for r in rows])  # type: ignore[arg-type]
+            except psycopg.Error as error:
+                raise _as_sqlite_error(error) from error
+            return cursor
+
+    @contextlib.contextmanager
+    def _fenced(self, sql: str) -> Iterator[None]:
+        """A change of rows runs only after the fence passed in its transaction (one of its own if none).
+
+        The fence's row lock lasts until the commit, so a takeover waits for the
+        write or refuses it; a write outside a transaction commits with it.
+        """
+        if self.fence is None or not _CHANGE.match(sql):
+            yield
+            return
+        with self._lock:
+            own = not self.in_transaction
+            if own:
+                self.raw.execute("BEGIN")
+            try:
+                self.fence(self)
+                yield
+            except BaseException:
+                if own and self.in_transaction:
+                    with contextlib.suppress(psycopg.Error):
+                        self.raw.execute("ROLLBACK")
+                raise
+            if own:
+                try:
+                    self.raw.execute("COMMIT")
+                except psycopg.Error as error:
+                    raise _as_sqlite_error(error) from error
 
     def run_script(self, statements: list[tuple[str, Any]], commit: bool = False) -> None:
         """Many statements (and the COMMIT) sent as one query: one round trip to the server.
@@ -183,6 +230,17 @@ class PgConnection:
             raise _as_sqlite_error(error) from error
         finally:
             cursor.close()
+
+    def lock_transaction(self, key: tuple[int, int]) -> None:
+        """Wait for the transaction lock ``key`` (two int4 keys), held until this transaction ends.
+
+        Processes sharing the database queue on it where sqlite's one writer
+        would queue them (a read, then a write of the same rows).
+        """
+        try:
+            self.raw.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(key))
+        except psycopg.Error as error:
+            raise _as_sqlite_error(error) from error
 
     def __enter__(self) -> PgConnection:
         self._lock.acquire()
@@ -286,6 +344,7 @@ class PgDatabase:
         return self.conn.execute(sql, params)
 
     def query(self, sql: str, params: Any = None) -> Iterator[dict[str, Any]]:
+        self.conn.count_call()
         query = self.conn._query(sql)
         try:
             with self.conn.raw.cursor(row_factory=dict_row) as cursor:

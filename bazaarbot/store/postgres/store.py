@@ -8,11 +8,22 @@ lives in a table (there is no ``PRAGMA user_version``), migrations run under
 an advisory lock (two processes starting together migrate once), and new table
 and game ids come from sequences, because processes that serve different
 networks create tables and games in the same database at once.
+
+The event loop never waits on the server: ``read`` runs the running bot's
+reads of the records (ratings, histories, reviews, the web chat's claims) on
+the reading session's own thread, and the ids of new tables and games are
+taken from the sequences a block ahead, topped up on that thread.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+import contextvars
+import threading
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from bazaarbot.store.postgres.connection import PgConnection, PgDatabase
 from bazaarbot.store.store import Store
@@ -23,19 +34,66 @@ MIGRATION_LOCK = (0x6BA2, 1)
 
 _SEQUENCES = (("bazaarbot_table_ids", "tables"), ("bazaarbot_game_ids", "games"))
 
+#: ids of new tables (and of games) taken from a sequence at once; topped up when half are used
+ID_BLOCK = 16
+
+T = TypeVar("T")
+
 
 class PostgresStore(Store):
     """``Store`` on the database at ``url`` (``postgresql://user@host:port/db``)."""
 
+    remote = True
+
     def __init__(self, url: str, networks: frozenset[str] | None = None) -> None:
         self._reserved_game: int | None = None
+        #: sequence -> ids taken from it and not given out yet
+        self._ids: dict[str, deque[int]] = {sequence: deque() for sequence, _table in _SEQUENCES}
+        self._topping_up: set[str] = set()
+        self._reads: ThreadPoolExecutor | None = None
+        self._on_reads_thread = threading.local()
         super().__init__(url, networks)
+        for sequence, _table in _SEQUENCES:  # before the loop serves: the first block in hand
+            self._ids[sequence].extend(self._take_ids(sequence))
+
+    # --- off the event loop ------------------------------------------------------------------
+    async def read(self, work: Callable[[], T]) -> T:
+        """Run ``work`` on the reading session's thread (in the caller's language); the loop goes on."""
+        context = contextvars.copy_context()
+        return await asyncio.get_running_loop().run_in_executor(self._reading_thread(), context.run, work)
+
+    def _reading_thread(self) -> ThreadPoolExecutor:
+        if self._reads is None:
+            self._reads = ThreadPoolExecutor(
+                1, thread_name_prefix="bazaarbot-reads", initializer=self._mark_reads_thread
+            )
+        return self._reads
+
+    def _mark_reads_thread(self) -> None:
+        self._on_reads_thread.yes = True
+
+    def _settled_reads(self) -> None:
+        """On the reading thread the queue is the loop's: a read there waits for nothing it queued."""
+        if not getattr(self._on_reads_thread, "yes", False):
+            super()._settled_reads()
+
+    def close(self) -> None:
+        if self._reads is not None:
+            self._reads.shutdown(wait=True)
+            self._reads = None
+        super().close()
 
     def _open_reader(self) -> Any:
         return PgDatabase(PgConnection(self.path))
 
     def _open_writer(self) -> StoreWriter:
         return StoreWriter(self.path, conn=PgConnection(self.path))
+
+    def fence_with(self, check: Callable[[Any], None]) -> None:
+        """Check ``check`` (the lease) before every write: the move log's commits and the small
+        tables the transports, ratings and seat codes write on the reading session alike."""
+        self.writer.fence = check
+        self.db.conn.fence = check
 
     # --- schema ------------------------------------------------------------------------------
     def schema_version(self) -> int:
@@ -64,8 +122,36 @@ class PostgresStore(Store):
             raw.execute("SELECT pg_advisory_unlock(%s, %s)", list(MIGRATION_LOCK))
 
     # --- ids -------------------------------------------------------------------------------------
+    def _take_ids(self, sequence: str) -> list[int]:
+        rows = self.db.conn.raw.execute(
+            f"SELECT nextval('{sequence}') FROM generate_series(1, {ID_BLOCK})"
+        ).fetchall()
+        return sorted(int(r[0]) for r in rows)
+
     def _next_id(self, sequence: str) -> int:
-        return int(self.db.conn.raw.execute(f"SELECT nextval('{sequence}')").fetchone()[0])
+        """The next id of ``sequence`` from the block in hand; the block is topped up off the loop."""
+        ids = self._ids[sequence]
+        if not ids:  # a burst used the block up before its top-up came (or no loop runs): take one now
+            self.db.conn.count_call()
+            ids.extend(self._take_ids(sequence))
+        if len(ids) <= ID_BLOCK // 2 and sequence not in self._topping_up:
+            self._top_up(sequence)
+        return ids.popleft()
+
+    def _top_up(self, sequence: str) -> None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._topping_up.add(sequence)
+        taking = loop.run_in_executor(self._reading_thread(), self._take_ids, sequence)
+
+        def arrived(done: asyncio.Future[list[int]]) -> None:
+            self._topping_up.discard(sequence)
+            if not done.cancelled() and done.exception() is None:
+                self._ids[sequence].extend(done.result())
+
+        taking.add_done_callback(arrived)
 
     def _new_table_id(self) -> int:
         return self._next_id("bazaarbot_table_ids")

@@ -357,12 +357,15 @@ class MatrixTransport:
             self.sent += 1
             self.sent_by_kind["private" if is_user_id(item.room_id) else "public"] += 1
             board = item.board if item.kind in ("board", "edit") else None
-            if board is not None and self.state is not None:  # its text kept: no same edit after a restart
+            state = self.state
+            if board is not None and state is not None:  # its text kept: no same edit after a restart
                 if board.event_id is None:
-                    board.event_id = answer.event_id
-                    self.state.set_board(room_id, answer.event_id, board.game_id, item.text)
+                    board.event_id = event = answer.event_id
+                    game = board.game_id
+                    await self._keep(lambda: state.set_board(room_id, event, game, item.text))
                 else:
-                    self.state.set_board_text(room_id, board.event_id, item.text)
+                    event = board.event_id
+                    await self._keep(lambda: state.set_board_text(room_id, event, item.text))
             elif board is not None and board.event_id is None:
                 board.event_id = answer.event_id
             return
@@ -640,7 +643,15 @@ class MatrixTransport:
         return events[start:]
 
     async def _save_token(self, state: MatrixState, token: str, device: str | None) -> None:
-        state.save_sync(token, device)
+        """After every sync."""
+        await self._keep(lambda: state.save_sync(token, device))
+
+    async def _keep(self, write: Callable[[], None]) -> None:
+        """A write of the transport's own records, where the event loop does not wait for the store."""
+        if self.hub is None:
+            write()
+        else:
+            await self.hub.records(write)
 
     def _invited(self, room_id: str, events: list[Any]) -> None:
         me = self.settings.user_id

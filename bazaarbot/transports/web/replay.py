@@ -49,7 +49,8 @@ def add_replay_routes(
         game_id = _game_id(request)
         port = hub()
         with language(request.query.get("lang", "")[:20]):  # the page's language: its board and move list
-            view = port.replay_view(network(), game_id) if port is not None else None
+            where = network()
+            view = await port.records(lambda: port.replay_view(where, game_id)) if port is not None else None
         if view is None:
             raise web.HTTPNotFound(text="No such game.")
         return web.json_response(view)

@@ -358,7 +358,7 @@ class WebTransport:
         room = "#" + request.match_info["room"]
         if not valid_room(room):
             raise web.HTTPNotFound(text="No such room: a room name is 1 to 30 letters, digits, - or _.")
-        return web.json_response(self.hub.ratings_view(self.network, room))
+        return web.json_response(await self.hub.ratings_view(self.network, room))
 
     def _origin_ok(self, request: web.Request) -> bool:
         """Refuse websockets opened by pages of other sites (cross-site websocket hijacking)."""
@@ -525,12 +525,18 @@ class WebTransport:
             return
         conn.greeted = True
         token = frame.get("token")
-        nick = self.claims.nick_for(token) if isinstance(token, str) else None
+        claims, admins = self.claims, self.admin_tokens
+        assert admins is not None
+
+        def held() -> tuple[str | None, str | None]:
+            nick = claims.nick_for(token) if isinstance(token, str) else None
+            return nick, admins.admin_of(token) if nick is not None else None
+
+        nick, admin = await self.hub.records(held)
         if nick is not None:
             conn.token = token
             self._bind(conn, nick)
-            assert self.admin_tokens is not None
-            conn.admin = self.admin_tokens.admin_of(token)
+            conn.admin = admin
             await self.hub.user_returned(self.network, self._user(nick))
         key = self._user(nick).key if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
@@ -579,8 +585,15 @@ class WebTransport:
             refusal = _("Too many nick claims from your address (at most {n} a minute); wait.")
             conn.error("limit", refusal.format(n=per))
             return
+        claims, admins, held = self.claims, self.admin_tokens, conn.token
+        assert admins is not None
+
+        def claimed() -> tuple[str, str | None, str | None]:
+            token, old = claims.claim(held, nick)  # type: ignore[arg-type]
+            return token, old, admins.admin_of(token)
+
         try:
-            token, old = self.claims.claim(conn.token, nick)  # type: ignore[arg-type]
+            token, old, admin = await self.hub.records(claimed)
         except ClaimError as error:
             conn.error("nick", str(error))
             return
@@ -590,8 +603,7 @@ class WebTransport:
                 self._unbind(conn)
             conn.token = token
             self._bind(conn, nick)
-            assert self.admin_tokens is not None
-            conn.admin = self.admin_tokens.admin_of(token)
+            conn.admin = admin
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
             self._send_tables(conn)
@@ -631,31 +643,43 @@ class WebTransport:
         if conn.nick is None:
             conn.error("nick", "Choose a nick first.")
             return
-        room = frame.get("room")
-        if not valid_room(room):
-            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+        room = self._room_named(conn, frame)
+        if room is None:
             return
-        assert isinstance(room, str)
-        room = room.lower()
         limit = self.limits.rooms_per_nick
         if room not in self._rooms_of(conn.nick) and len(self._rooms_of(conn.nick)) >= limit:
             conn.error("room", _("You can be in at most {n} rooms at once; /part one first.").format(n=limit))
             return
         conn.rooms.add(room)
         self.rooms.setdefault(room, set()).add(conn)
-        view = self._view_for(conn, room)
-        conn.send(
-            "joined",
-            room=room,
-            board=self._board(room),
-            view=view,
-            members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history and frame.get("history") else [],
-        )
+        self._send_room(conn, "joined", room, bool(frame.get("history")))
         self._members(room)
         user = self._user(conn.nick)
         await self.hub.user_returned(self.network, user)
         self._resend_hand(conn, room, user)
+
+    @staticmethod
+    def _room_named(conn: Conn, frame: dict[str, Any]) -> str | None:
+        """The room a frame names, in lower case; None (and the tab told why) when it is no room name."""
+        room = frame.get("room")
+        if not valid_room(room):
+            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+            return None
+        assert isinstance(room, str)
+        return room.lower()
+
+    def _send_room(self, conn: Conn, kind: str, room: str, history: bool) -> None:
+        """Everything a tab that joins (``kind`` "joined") or watches ("watching") ``room`` draws it
+        from: board, view, members, and with ``history`` the room's last lines."""
+        view = self._view_for(conn, room)
+        conn.send(
+            kind,
+            room=room,
+            board=self._board(room),
+            view=view,
+            members=self._nicks_in(room),
+            history=self.history.lines(room) if self.history and history else [],
+        )
 
     def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
         """A player who (re)joins the room of their running game gets their private view again."""
@@ -751,15 +775,12 @@ class WebTransport:
             await self.hub.handle(Incoming(self.network, room, user, clean))
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
-        room = frame.get("room")
         if conn.nick is not None or conn.rooms:
             conn.error("frame", "A player's connection cannot watch; open /watch/<room>.")
             return
-        if not valid_room(room):
-            conn.error("room", "A room name is # and 1 to 30 letters, digits, - or _ (e.g. #bazaar).")
+        room = self._room_named(conn, frame)
+        if room is None:
             return
-        assert isinstance(room, str)
-        room = room.lower()
         spectators = sum(len(w) for w in self.watchers.values())
         if spectators >= self.limits.max_connections - self.limits.player_reserve:
             conn.error("limit", _("Too many spectators right now; try again later."))
@@ -767,15 +788,7 @@ class WebTransport:
             return
         conn.watching = room
         self.watchers.setdefault(room, set()).add(conn)
-        view = self._view_for(conn, room)
-        conn.send(
-            "watching",
-            room=room,
-            board=self._board(room),
-            view=view,
-            members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history else [],
-        )
+        self._send_room(conn, "watching", room, True)
 
     async def _drop(self, conn: Conn) -> None:
         """A tab went away: forget it; when a nick has no tab left, the hub's leave grace starts."""
@@ -823,8 +836,14 @@ class WebTransport:
             conn.dead = True
         await asyncio.gather(*(c.close(1000, b"idle for too long") for c in idle))
         if self.claims is not None and self.hub is not None:
-            self.claims.mark_sat([seat.nick for seat in self.hub.seated(self.network)])
-            self.claims.expire_stale(self.limits.stale_claim, set(self.nicks))
+            claims, seated = self.claims, [seat.nick for seat in self.hub.seated(self.network)]
+            stale, online = self.limits.stale_claim, set(self.nicks)
+
+            def swept() -> None:
+                claims.mark_sat(seated)
+                claims.expire_stale(stale, online)
+
+            await self.hub.records(swept)
 
     # --- fan-out ---------------------------------------------------------------------------
     def present(self, channel: str) -> list[User]:

@@ -6,7 +6,7 @@ import random
 
 import pytest
 from support.counts import count_problems
-from support.plugin_moves import Moves
+from support.plugin_moves import Moves, random_play
 
 from plugins.bazaar import GAME
 from plugins.bazaar import rules as R
@@ -115,11 +115,6 @@ def test_bazaar_random_games_never_show_a_miscounted_noun():
     for seed in range(4):
         options = {"bank": bool(seed % 2), "hand_limit": seed >= 2}
         s = GAME.setup(["alice", "bob", "carol"], random.Random(seed), options)
-        rng = random.Random(seed)
-        for _i in range(300):
-            if GAME.result(s) is not None:
-                break
-            seat = GAME.to_act(s)[0]
-            out = GAME.apply(s, seat, GAME.parse(s, seat, rng.choice(GAME.legal_commands(s, seat))))
+        for seat, out in random_play(GAME, s, random.Random(seed), 300):
             for text in [*out.public, GAME.board(s), GAME.brief_moves(s, seat)]:
                 assert not count_problems(text), (text, count_problems(text))

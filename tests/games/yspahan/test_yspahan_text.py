@@ -7,6 +7,7 @@ import random
 import pytest
 from support.counts import count_problems
 from support.paths import REPO_ROOT
+from support.plugin_moves import random_play
 
 from bazaarbot.plugin import MoveError
 from plugins.yspahan import GAME
@@ -253,12 +254,7 @@ def test_yspahan_random_games_never_show_a_miscounted_noun():
     for seed in range(3):
         for n in (2, 3, 4):
             st = GAME.setup(["Ann", "Bob", "Cid", "Dee"][:n], random.Random(seed), {})
-            rng = random.Random(seed)
-            for _i in range(400):
-                if GAME.result(st) is not None:
-                    break
-                seat = GAME.to_act(st)[0]
-                out = GAME.apply(st, seat, GAME.parse(st, seat, rng.choice(GAME.legal_commands(st, seat))))
+            for seat, out in random_play(GAME, st, random.Random(seed), 400):
                 for text in [
                     *out.public,
                     *(t for lines in out.private.values() for t in lines),

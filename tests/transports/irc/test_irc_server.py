@@ -8,10 +8,13 @@ from pathlib import Path
 
 import pytest
 from support.ircserver import (
+    CHAN,
+    NET,
     IrcServer,
     RawClient,
     bot_and_player,
     gather_cast,
+    hub_and_bot,
     make_hub,
     needs_ngircd,
     network_settings,
@@ -22,9 +25,6 @@ from support.ircserver import (
 from bazaarbot.messages import Say, Tell
 
 pytestmark = pytest.mark.irc
-
-NET = "testnet"
-CHAN = "#bazaar"
 
 
 def channel_lines(client: RawClient, channel: str = CHAN) -> list[str]:
@@ -108,10 +108,7 @@ async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, clo
 
 
 async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver))
-    closing.append(bot)
+    hub, bot = await hub_and_bot(tmp_path, ircserver, closing)
     bob = await RawClient("bob", ircserver.port).connect((CHAN,))
     closing.append(bob)
     await bot.send(Tell(NET, "bob", "hello\rQUIT :injected"))
@@ -192,10 +189,7 @@ async def test_ops_and_colours(tmp_path: Path, ircserver: IrcServer, closing) ->
     alice = await RawClient("alice", ircserver.port).connect(("#colors",))  # first in: channel operator
     bob = await RawClient("bob", ircserver.port).connect(("#colors",))
     closing += [alice, bob]
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=("#colors",)))
-    closing.append(bot)
+    hub, bot = await hub_and_bot(tmp_path, ircserver, closing, channels=("#colors",))
     await wait_until(lambda: bot.roster.in_channel("bob", "#colors"), what="NAMES")
     assert bot.roster.user("alice", "#colors").is_op
     assert not bot.roster.user("bob", "#colors").is_op
@@ -240,10 +234,7 @@ async def test_nick_in_use_then_regained(tmp_path: Path, ircserver: IrcServer, c
 
 
 async def test_two_networks_at_once(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    one = await start_bot(hub, network_settings(ircserver, name="one", nick="botone", channels=("#one",)))
-    closing.append(one)
+    hub, one = await hub_and_bot(tmp_path, ircserver, closing, name="one", nick="botone", channels=("#one",))
     two = await start_bot(hub, network_settings(ircserver, name="two", nick="bottwo", channels=("#two",)))
     closing.append(two)
     alice = await RawClient("alice", ircserver.port).connect(("#one", "#two"))
@@ -280,10 +271,7 @@ async def test_kicked_bot_rejoins(tmp_path: Path, ircserver: IrcServer, closing)
     needs_ngircd(ircserver, "KICK")
     alice = await RawClient("alice", ircserver.port).connect((CHAN,))  # first in: operator
     closing.append(alice)
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver), rejoin_delay=0.2)
-    closing.append(bot)
+    hub, bot = await hub_and_bot(tmp_path, ircserver, closing, bot={"rejoin_delay": 0.2})
     alice.send(f"KICK {CHAN} bazaarbot :out")
     await alice.expect(" KICK ")
     await alice.expect(lambda line: line.startswith(":bazaarbot!") and " JOIN " in line)
@@ -291,10 +279,9 @@ async def test_kicked_bot_rejoins(tmp_path: Path, ircserver: IrcServer, closing)
 
 
 async def test_a_silent_server_is_detected_and_left(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver), ping_interval=0.3, read_timeout=1.0)
-    closing.append(bot)
+    hub, bot = await hub_and_bot(
+        tmp_path, ircserver, closing, bot={"ping_interval": 0.3, "read_timeout": 1.0}
+    )
     assert ircserver.process is not None
     ircserver.process.send_signal(signal.SIGSTOP)  # the server hangs: no data, no error
     try:

@@ -15,9 +15,12 @@ from pathlib import Path
 import pytest
 from support.hubparts import change_settings
 from support.ircserver import (
+    CHAN,
+    NET,
     IrcServer,
     RawClient,
     gather_cast,
+    hub_and_bot,
     make_hub,
     needs_ngircd,
     network_settings,
@@ -30,8 +33,6 @@ from bazaarbot.messages import Tell
 
 pytestmark = pytest.mark.irc
 
-NET = "testnet"
-CHAN = "#bazaar"
 ALICE = "m:alice!~alice@127.0.0.1"
 MALLORY = "m:alice!~mallory@127.0.0.2"
 
@@ -58,12 +59,17 @@ async def quit_mid_game(hub, alice: RawClient, closing: list) -> None:
     await wait_until(lambda: (NET, ALICE) in hub.leaves.pending, what="alice's grace period")
 
 
+async def alice_gone_mid_game(tmp_path: Path, server: IrcServer, closing: list):
+    """A started game whose player alice quit within her grace period: hub, bot, table, alice's code."""
+    hub, bot, alice, _bob, code = await game(tmp_path, server, closing)
+    await quit_mid_game(hub, alice, closing)
+    return hub, bot, hub.tables[(NET, CHAN)], code
+
+
 async def test_a_stranger_who_takes_the_nick_gets_no_hand_no_moves_and_no_return(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, alice, bob, _code = await game(tmp_path, ircserver, closing)
-    table = hub.tables[(NET, CHAN)]
-    await quit_mid_game(hub, alice, closing)
+    hub, bot, table, _code = await alice_gone_mid_game(tmp_path, ircserver, closing)
     mallory = await RawClient("alice", ircserver.port, ident="mallory", source="127.0.0.2").connect((CHAN,))
     closing.append(mallory)
     await wait_until(lambda: bot.roster.holds("alice", MALLORY), what="mallory's hostmask")
@@ -86,9 +92,7 @@ async def test_a_stranger_who_takes_the_nick_gets_no_hand_no_moves_and_no_return
 async def test_the_owner_back_from_the_same_host_gets_seat_and_hand(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, alice, bob, _code = await game(tmp_path, ircserver, closing)
-    table = hub.tables[(NET, CHAN)]
-    await quit_mid_game(hub, alice, closing)
+    hub, bot, table, _code = await alice_gone_mid_game(tmp_path, ircserver, closing)
     alice2 = await RawClient("alice", ircserver.port).connect((CHAN,))
     closing.append(alice2)
     await alice2.expect("PRIVMSG alice :Your secret")  # the hand comes again with the return
@@ -100,9 +104,7 @@ async def test_the_owner_back_from_the_same_host_gets_seat_and_hand(
 async def test_the_owner_from_a_new_host_takes_the_seat_back_with_the_code(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, alice, bob, code = await game(tmp_path, ircserver, closing)
-    table = hub.tables[(NET, CHAN)]
-    await quit_mid_game(hub, alice, closing)
+    hub, bot, table, code = await alice_gone_mid_game(tmp_path, ircserver, closing)
     moved = await RawClient("alice", ircserver.port, source="127.0.0.3").connect((CHAN,))
     closing.append(moved)
     moved.say(CHAN, "!hand")
@@ -130,11 +132,8 @@ async def ops_room(tmp_path: Path, server: IrcServer, closing: list, admins: Adm
     needs_ngircd(server, "channel operators")
     mallory = await RawClient("mallory", server.port, source="127.0.0.2").connect(("#ops",))
     closing.append(mallory)
-    hub = make_hub(tmp_path)
+    hub, bot = await hub_and_bot(tmp_path, server, closing, channels=("#ops",))
     hub.admins[NET] = admins
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(server, channels=("#ops",)))
-    closing.append(bot)
     alice = await RawClient("alice", server.port).connect(("#ops",))
     closing.append(alice)
     await wait_until(lambda: bot.roster.is_op("mallory", "#ops"), what="mallory's +o")
@@ -171,11 +170,8 @@ async def test_with_ops_as_admins_op_status_is_checked_when_the_command_runs(
 
 
 async def test_tables_a_nick_sits_at_are_bounded(tmp_path: Path, ircserver: IrcServer, closing) -> None:
-    hub = make_hub(tmp_path)
+    hub, bot = await hub_and_bot(tmp_path, ircserver, closing, channels=("#one", "#two"))
     change_settings(hub, max_tables=1)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=("#one", "#two")))
-    closing.append(bot)
     alice = await RawClient("alice", ircserver.port).connect(("#one", "#two"))
     closing.append(alice)
     alice.say("#one", "!join")

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 from support.ircserver import (
+    CHAN,
+    NET,
     IrcServer,
     RawClient,
     gather_cast,
-    make_hub,
-    network_settings,
-    start_bot,
+    hub_and_bot,
     wait_until,
 )
 
@@ -27,8 +27,6 @@ from bazaarbot.messages import Tell
 
 pytestmark = pytest.mark.irc
 
-NET = "testnet"
-CHAN = "#bazaar"
 MALLORY = "m:p2!~mallory@127.0.0.2"
 
 
@@ -60,6 +58,23 @@ async def take_the_nick(server: IrcServer, closing: list) -> RawClient:
     mallory = await RawClient("p2", server.port, ident="mallory", source="127.0.0.2").connect((CHAN,))
     closing.append(mallory)
     return mallory
+
+
+async def secret_lines_queued(tmp_path: Path, server: IrcServer, closing: list, count: int, pace: float):
+    """A Jaipur game whose bot sends one line at a time, ``pace`` a second, and ``count`` private lines
+    for p2's seat ("secret line 1", ...) handed to it: hub, bot and p2."""
+    hub, bot, _p1, p2 = await jaipur(tmp_path, server, closing, burst=1, lines_per_second=pace)
+    key = hub.tables[(NET, CHAN)].players[1].key
+    for n in range(1, count + 1):
+        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    return hub, bot, p2
+
+
+async def only_the_new_holder_reads(bot, mallory: RawClient) -> None:
+    """A line made for the nick's new holder reaches them, and nothing before it did."""
+    await bot.send(Tell(NET, "p2", "for the new holder", key=MALLORY))
+    await mallory.expect("PRIVMSG p2 :for the new holder")
+    assert from_bot(mallory, "p2") == ["for the new holder"], mallory.lines
 
 
 async def quit_client(client: RawClient, closing: list) -> None:
@@ -101,28 +116,21 @@ async def test_more_gives_a_page_only_to_the_identity_it_was_made_for(
 async def test_queued_private_lines_are_dropped_when_their_reader_quits(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 7):  # what a hand, a prompt and a listing leave queued for a couple of seconds
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    # what a hand, a prompt and a listing leave queued for a couple of seconds
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 6, 2.0)
     await bot.send(Tell(NET, "p2", "an answer without a key"))
     await p2.expect("secret line 1")
     await quit_client(p2, closing)
     await wait_until(lambda: not any(" p2 :" in line for line in bot.queue.lines), what="the drop")
     mallory = await take_the_nick(ircserver, closing)
     await wait_until(lambda: bot.roster.holds("p2", MALLORY), what="mallory's hostmask")
-    await bot.send(Tell(NET, "p2", "for the new holder", key=MALLORY))
-    await mallory.expect("PRIVMSG p2 :for the new holder")
-    assert from_bot(mallory, "p2") == ["for the new holder"], mallory.lines
+    await only_the_new_holder_reads(bot, mallory)
 
 
 async def test_queued_private_lines_follow_a_nick_change(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=4.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 9):
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 8, 4.0)
     await p2.expect("secret line 1")
     p2.send("NICK p2x")
     await p2.expect(lambda line: " NICK " in line and "p2x" in line)
@@ -131,9 +139,7 @@ async def test_queued_private_lines_follow_a_nick_change(
     await p2.expect("PRIVMSG p2x :secret line 8", timeout=10)
     got = [text for text in from_bot(p2, "p2") + from_bot(p2, "p2x") if text.startswith("secret")]
     assert got == [f"secret line {n}" for n in range(1, 9)], "every line once, in order, to its owner"
-    await bot.send(Tell(NET, "p2", "for the new holder", key=MALLORY))
-    await mallory.expect("PRIVMSG p2 :for the new holder")
-    assert from_bot(mallory, "p2") == ["for the new holder"], mallory.lines
+    await only_the_new_holder_reads(bot, mallory)
 
 
 async def test_the_turn_clock_reminder_never_goes_to_whoever_holds_the_nick(
@@ -163,12 +169,9 @@ async def test_the_turn_clock_reminder_never_goes_to_whoever_holds_the_nick(
 async def test_lines_for_readers_who_quit_do_not_hold_up_another_channel(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(
-        hub, network_settings(ircserver, channels=(CHAN, "#other"), burst=2, lines_per_second=5.0)
+    hub, bot = await hub_and_bot(
+        tmp_path, ircserver, closing, channels=(CHAN, "#other"), burst=2, lines_per_second=5.0
     )
-    closing.append(bot)
     watcher = await RawClient("watcher", ircserver.port).connect(("#other",))
     closing.append(watcher)
     askers = [await RawClient(f"u{n}", ircserver.port).connect((CHAN,)) for n in range(8)]
@@ -193,10 +196,7 @@ async def test_lines_for_readers_who_quit_do_not_hold_up_another_channel(
 async def test_a_no_such_nick_reply_drops_the_rest_queued_for_that_nick(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub = make_hub(tmp_path)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, burst=1, lines_per_second=2.0))
-    closing.append(bot)
+    hub, bot = await hub_and_bot(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
     await bot.queue.drained()
     sent = bot.queue.sent
     for n in range(8):  # four seconds of lines at this pace
@@ -208,10 +208,7 @@ async def test_a_no_such_nick_reply_drops_the_rest_queued_for_that_nick(
 async def test_lines_for_a_reader_who_parted_the_last_shared_channel_are_dropped(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, _p1, p2 = await jaipur(tmp_path, ircserver, closing, burst=1, lines_per_second=2.0)
-    key = hub.tables[(NET, CHAN)].players[1].key
-    for n in range(1, 7):
-        await bot.send(Tell(NET, "p2", f"secret line {n}", key=key))
+    hub, bot, p2 = await secret_lines_queued(tmp_path, ircserver, closing, 6, 2.0)
     await p2.expect("secret line 1")
     p2.send(f"PART {CHAN}")
     await wait_until(lambda: not any(" p2 :" in line for line in bot.queue.lines), 2.0, "the drop on part")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.paths import REPO_ROOT
+from support.botrun import bot_running
 from support.synapse import Player, Synapse, synapse_server  # noqa: F401
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
@@ -154,13 +154,7 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
     cast.closing.append(hub)
     bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
     me = bot.settings.user_id
-    await alice.say(room, "!join")
-    await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
-    await bob.say(room, "!join")
-    await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
-    await alice.say(room, "!start")
-    for person in (alice, bob):
-        hand = await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
+    for hand in await start_jaipur(bot, room, alice, bob):
         assert hand.content.get("formatted_body", "").startswith("<pre>"), "a hand is a block"
     table = hub.tables[(NET, channel.lower())]
     players = {alice.user_id: alice, bob.user_id: bob}
@@ -216,14 +210,27 @@ async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, c
         assert not any(s.room_id in other.direct for s in person.seen), "nobody reads another's direct room"
 
 
-async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> None:
+async def against_the_ai(hub: Any, room: str, channel: str, alice: Player, level: str) -> Any:
+    """alice, seated in ``room``, adds an AI of ``level`` and starts: the running table."""
+    await alice.say(room, f"!addbot {level}")
+    await alice.expect(lambda s: s.room_id == room and f"AI:{level}" in s.body)
+    await alice.say(room, "!start")
+    table = hub.tables[(NET, channel.lower())]
+    await wait_until(lambda: table.running, what="the game started")
+    return table
+
+
+async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> list[Any]:
+    """alice and bob sit down in ``room`` and alice starts Jaipur: the hand each was sent privately."""
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body)
     await bob.say(room, "!join")
     await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
-    for person in (alice, bob):
+    return [
         await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
+        for person in (alice, bob)
+    ]
 
 
 def a_move(table: Any, people: dict[str, Player], rng: random.Random) -> tuple[Player, str]:
@@ -374,11 +381,7 @@ async def test_a_person_against_addbot_hard(tmp_path: Path, cast: Cast, game: st
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
-    await alice.say(room, "!addbot hard")
-    await alice.expect(lambda s: s.room_id == room and "AI:hard" in s.body)
-    await alice.say(room, "!start")
-    table = hub.tables[(NET, channel.lower())]
-    await wait_until(lambda: table.running, what="the game started")
+    table = await against_the_ai(hub, room, channel, alice, "hard")
     rng = random.Random(5)
     mine = ai_moves = 0
 
@@ -535,9 +538,6 @@ rooms = ["{room}"]
 
 
 async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, cast: Cast) -> None:
-    import signal
-    import sys
-
     server = cast.server
     alice = await cast.player("alice")
     local = unique("run")
@@ -548,32 +548,15 @@ async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, c
         url=server.url, user_id=bot.user_id, password=bot.password, room=f"#{local}:localhost"
     )
     config.write_text(text)
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bazaarbot.cli",
-        "run",
-        "-c",
-        str(config),
-        "--db",
-        str(tmp_path / "bot.sqlite"),
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=REPO_ROOT,
-    )
-    try:
+    async with bot_running(config, tmp_path / "bot.sqlite") as ended:
         deadline = time.monotonic() + 30
         while not any(s.sender == bot.user_id for s in alice.seen if s.room_id == room):
             assert time.monotonic() < deadline, "the bot never joined"
             await asyncio.sleep(0.05)
         await alice.say(room, "!join")
         await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body, 15)
-    finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGTERM)
-        out, err = await asyncio.wait_for(process.communicate(), 15)
-    assert process.returncode == 0, err.decode()
-    assert f"connecting to hs as {bot.user_id}".encode() in out and b"serving the web chat" in out
+    assert ended.returncode == 0, ended.err.decode()
+    assert f"connecting to hs as {bot.user_id}".encode() in ended.out and b"serving the web chat" in ended.out
 
 
 async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: Path, cast: Cast) -> None:
@@ -589,11 +572,7 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     await alice.say(room, "!join")
     joined = await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
     assert names(joined, alice), "a person is shown by display name, a pill to their ID"
-    await alice.say(room, "!addbot easy")
-    await alice.expect(lambda s: s.room_id == room and "AI:easy" in s.body)
-    await alice.say(room, "!start")
-    table = hub.tables[(NET, channel.lower())]
-    await wait_until(lambda: table.running, what="the game started")
+    table = await against_the_ai(hub, room, channel, alice, "easy")
     rng = random.Random(3)
     turns, counts = 0, []
     heard = 0

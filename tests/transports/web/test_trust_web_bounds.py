@@ -14,12 +14,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
 import pytest
 from support.rawws import RawWs, rss_bytes
-from support.webfixtures import player, serve
+from support.webfixtures import WsClient, player, serve
 
 from bazaarbot.config import WebLimits
 
@@ -39,27 +41,40 @@ def conns_from(served, address: str) -> int:
     return sum(1 for conn in served.transport.conns if conn.address == address)
 
 
+@asynccontextmanager
+async def _tabs_that_never_read(served, address: str, n: int) -> AsyncIterator[tuple[WsClient, list[RawWs]]]:
+    """A reader's own tab, and ``n`` raw tabs of the reader from ``address`` that never read, in a room
+    with a long history; the raw tabs close at the end."""
+    owner, token = await player(served, "reader", room=None)
+    fill_history(served)
+    sockets = [await RawWs.open(served.transport.port, address) for _ in range(n)]
+    try:
+        for sock in sockets:
+            assert await sock.send(t="hello", token=token)
+        yield owner, sockets
+    finally:
+        for sock in sockets:
+            sock.close()
+
+
+async def _join_and_part(sockets: list[RawWs]) -> None:
+    """Every tab joins the long room with its history and parts again; then a quarter second."""
+    for sock in sockets:
+        await sock.send(t="join", room=LONG_ROOM, history=True)
+        await sock.send(t="part", room=LONG_ROOM)
+    await asyncio.sleep(0.25)
+
+
 async def test_tabs_that_never_read_are_disconnected_and_memory_stays_bounded(tmp_path: Path) -> None:
     limits = WebLimits(send_buffer_bytes=300_000, address_buffer_bytes=2_000_000)
     async with serve(tmp_path / "w.sqlite", limits=limits) as served:
-        _owner, token = await player(served, "reader", room=None)
-        fill_history(served)
-        sockets = [await RawWs.open(served.transport.port, "127.0.0.9") for _ in range(20)]
-        for sock in sockets:
-            assert await sock.send(t="hello", token=token)
-        before = peak = rss_bytes()
-        started = time.monotonic()
-        try:
+        async with _tabs_that_never_read(served, "127.0.0.9", 20) as (_owner, sockets):
+            before = peak = rss_bytes()
+            started = time.monotonic()
             while conns_from(served, "127.0.0.9") and time.monotonic() - started < 10:
-                for sock in sockets:  # join with history and part, four times a second, never reading
-                    await sock.send(t="join", room=LONG_ROOM, history=True)
-                    await sock.send(t="part", room=LONG_ROOM)
-                await asyncio.sleep(0.25)
+                await _join_and_part(sockets)  # four times a second, never reading
                 peak = max(peak, rss_bytes())
             held = time.monotonic() - started
-        finally:
-            for sock in sockets:
-                sock.close()
         growth = (peak - before) / 1e6
         print(f"20 non-reading tabs: RSS +{growth:.1f} MB at the peak, all cut off after {held:.1f} s")
         assert conns_from(served, "127.0.0.9") == 0, "every tab that never reads is disconnected"
@@ -73,22 +88,11 @@ async def test_tabs_that_never_read_are_disconnected_and_memory_stays_bounded(tm
 async def test_one_address_cannot_hold_more_bytes_than_its_share_over_many_tabs(tmp_path: Path) -> None:
     limits = WebLimits(send_buffer_bytes=1_000_000, address_buffer_bytes=200_000)
     async with serve(tmp_path / "w.sqlite", limits=limits) as served:
-        _owner, token = await player(served, "reader", room=None)
-        fill_history(served)
-        sockets = [await RawWs.open(served.transport.port, "127.0.0.10") for _ in range(10)]
-        started = time.monotonic()
-        try:
-            for sock in sockets:
-                await sock.send(t="hello", token=token)
+        async with _tabs_that_never_read(served, "127.0.0.10", 10) as (_owner, sockets):
+            started = time.monotonic()
             while conns_from(served, "127.0.0.10") == 10 and time.monotonic() - started < 10:
-                for sock in sockets:
-                    await sock.send(t="join", room=LONG_ROOM, history=True)
-                    await sock.send(t="part", room=LONG_ROOM)
-                await asyncio.sleep(0.25)
+                await _join_and_part(sockets)
                 assert served.transport.budget.queued.get("127.0.0.10", 0) <= 200_000
-        finally:
-            for sock in sockets:
-                sock.close()
         assert conns_from(served, "127.0.0.10") < 10, "the address's share is enforced over all its tabs"
 
 

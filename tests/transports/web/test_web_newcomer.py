@@ -75,6 +75,29 @@ async def _against_the_ai(page: Any, served: Served) -> Any:
     return served.hub.tables[("web", "#bazaar")]
 
 
+async def _alone_against_the_ai(browser: Any, served: Served) -> tuple[Any, Any]:
+    """alice's phone page at a table against an easy AI, her turn come: the page and the table."""
+    alice = await _open(browser, served, "alice")
+    table = await _against_the_ai(alice, served)
+    await _expect(alice.locator("#turn")).to_contain_text("Your turn", timeout=TIMEOUT)
+    return alice, table
+
+
+async def _with_bob(browser: Any, served: Served) -> tuple[Any, Any, Any, int]:
+    """alice (on a phone) sits down by the button, the game as set; bob (on a laptop) joins; alice
+    starts. Their pages, the table, alice's seat."""
+    alice = await _open(browser, served, "alice")
+    bob = await _open(browser, served, "bob", 1366, 768)
+    await alice.locator("#sit-down").click()
+    await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
+    await _button(bob, "/join").click()
+    await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
+    await _button(alice, "/start").click()
+    await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+    table = served.hub.tables[("web", "#bazaar")]
+    return alice, bob, table, table.game_seat_of("a:alice")
+
+
 async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -105,10 +128,8 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
     browser: Any, tmp_path: Path
 ) -> None:
     async with serve(tmp_path / "r.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        table = await _against_the_ai(alice, served)
+        alice, table = await _alone_against_the_ai(browser, served)
         await _expect(alice.locator("#controls .verb-group").first).to_be_visible(timeout=TIMEOUT)
-        await _expect(alice.locator("#turn")).to_contain_text("Your turn", timeout=TIMEOUT)
         kinds = set(table.plugin.public_data(table.state)["market"])
         missing = next(
             k for k in ("diamond", "gold", "silver", "cloth", "spice", "leather") if k not in kinds
@@ -230,9 +251,7 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
     browser: Any, tmp_path: Path
 ) -> None:
     async with serve(tmp_path / "c.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        table = await _against_the_ai(alice, served)
-        await _expect(alice.locator("#turn")).to_contain_text("Your turn", timeout=TIMEOUT)
+        alice, table = await _alone_against_the_ai(browser, served)
         clock = alice.locator("#clock")
         await _expect(clock).to_be_visible(timeout=TIMEOUT)  # the default clock: minutes, not urgent
         await _expect(clock).not_to_have_class("clock mine urgent")
@@ -263,16 +282,7 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
 async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: Any, tmp_path: Path) -> None:
     # bob plays on, so the game does not pause (a paused game gives the seat back when its owner returns)
     async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob", 1366, 768)
-        await alice.locator("#sit-down").click()  # the first seat: the game as set
-        await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
-        await _button(bob, "/join").click()
-        await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
-        await _button(alice, "/start").click()
-        await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
-        table = served.hub.tables[("web", "#bazaar")]
-        seat = table.game_seat_of("a:alice")
+        alice, bob, table, seat = await _with_bob(browser, served)
         await _type(alice, "/leave")
         back = _button(alice, "/join")
         await _expect(back).to_have_text("Take my seat back", timeout=TIMEOUT)
@@ -289,16 +299,7 @@ async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: An
 
 async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: Any, tmp_path: Path) -> None:
     async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob", 1366, 768)
-        await alice.locator("#sit-down").click()  # the first seat: the game as set
-        await _expect(alice.locator("#add-ai")).to_be_visible(timeout=TIMEOUT)
-        await _button(bob, "/join").click()
-        await _expect(alice.locator("#table")).to_contain_text("bob", timeout=TIMEOUT)
-        await _button(alice, "/start").click()
-        await _expect(alice.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
-        table = served.hub.tables[("web", "#bazaar")]
-        seat = table.game_seat_of("a:alice")
+        alice, bob, table, seat = await _with_bob(browser, served)
         # one tap only asks; "Stay" keeps the seat as it was
         await alice.locator("#leave-game").click()
         await _expect(alice.locator(".leave-question")).to_contain_text("An AI plays on for you")

@@ -31,9 +31,7 @@ def test_sit_down_is_offered_only_while_a_seat_is_free(tmp_path: Path) -> None:
 
 def test_take_my_seat_back_is_join_after_leaving_and_nothing_while_playing(tmp_path: Path) -> None:
     d = _driver(tmp_path)
-    d.line("alice", "/join")
-    d.line("bob", "/join")
-    d.line("alice", "/start")
+    d.script("alice: /join", "bob: /join", "alice: /start")
     key = "n:alice"
     assert take_back(d.table, key) is None
     d.line("alice", "/leave")

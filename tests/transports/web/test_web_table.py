@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +30,8 @@ GAMES = discover()
 ROOM = "#bazaar"
 #: players click faster than the default per-user command budget allows
 FAST = RateLimit(commands=10_000, per_seconds=1)
+PHONE = (390, 844)
+LAPTOP = (1366, 768)
 
 
 async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
@@ -48,6 +52,29 @@ async def _sit_and_start(host: Any, guest: Any, game: str | None = None) -> None
     await expect(host.locator("#table")).to_contain_text("Seat 2", timeout=TIMEOUT)
     await expect(host.locator('#controls button[data-command="/start"]')).to_be_visible(timeout=TIMEOUT)
     await button(host, "/start").click()
+
+
+@asynccontextmanager
+async def _two_at_the_table(
+    browser: Any,
+    tmp_path: Path,
+    game: str = "jaipur",
+    sizes: tuple[tuple[int, int], tuple[int, int]] = ((1200, 780), (1200, 780)),
+    start: bool = True,
+) -> AsyncIterator[tuple[Served, Any, Any]]:
+    """alice's and bob's pages at the room's ``game`` table; with ``start``, both seated and the game
+    begun by clicking, every page showing it."""
+    async with serve(tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST) as served:
+        alice = await _open(browser, served, "alice", *sizes[0])
+        bob = await _open(browser, served, "bob", *sizes[1])
+        if start:
+            await _sit_and_start(alice, bob)
+            await _settled(served, [alice, bob])
+        yield served, alice, bob
+
+
+def _table(served: Served) -> Any:
+    return served.hub.tables[("web", ROOM)]
 
 
 async def _settled(served: Served, pages: list[Any], timeout: int = TIMEOUT) -> Any:
@@ -121,11 +148,8 @@ async def _hand_names(page: Any) -> list[str]:
 
 async def test_a_whole_jaipur_match_played_by_clicking_only(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         pages = {"alice": alice, "bob": bob}
         await shot(alice, "jaipur-start.png")
         turn = 0
@@ -211,9 +235,7 @@ async def _type_through_the_hub(served: Served, plan: list[tuple[str, str]]) -> 
 
 @pytest.mark.parametrize(("name", "drawn"), [("yspahan", ".ys-tower"), ("bazaar", ".bz-exchange")])
 async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, drawn: str) -> None:
-    async with serve(tmp_path / "g.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
+    async with _two_at_the_table(browser, tmp_path, start=False) as (served, alice, bob):
         await _few_turns_by_clicking(served, name, alice, bob, 6)
         for page in (alice, bob):
             await expect(page.locator(f"#table {drawn}")).to_be_visible()
@@ -233,10 +255,7 @@ async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, 
 
 async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_path: Path) -> None:
     game = GAMES["yspahan"]
-    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
+    async with _two_at_the_table(browser, tmp_path, "yspahan") as (served, alice, bob):
         await _finish_until(
             served, lambda t: any(len(h) for h in t.state.hands) and t.state.hands[0] != t.state.hands[1]
         )
@@ -265,11 +284,8 @@ async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
 
 async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         pages = {"alice": alice, "bob": bob}
         for _ in range(2):
             seat = game.to_act(table.state)[0]
@@ -285,11 +301,8 @@ async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> N
 
 async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "r.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         pages = {"alice": alice, "bob": bob}
         seat = game.to_act(table.state)[0]
         waiting = pages[table.players[1 - seat].nick]
@@ -346,11 +359,8 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
 async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         seat = table.game_seat_of("a:alice")
         await type_line(alice, "/join #side")
         await expect(alice.locator("#room-title")).to_have_text("#side")
@@ -408,11 +418,8 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
 
 async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "k.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         seat = game.to_act(table.state)[0]
         page = {"alice": alice, "bob": bob}[table.players[seat].nick]
         focused = None
@@ -483,12 +490,8 @@ async def _play_via_hub(served: Served, pick: Any, seed: int = 5, limit: int = 4
 async def test_jaipur_marks_what_the_last_move_took_and_what_it_gave_to_the_market(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with serve(tmp_path / "j.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice", 390, 844)
-        bob = await _open(browser, served, "bob", 390, 844)
+    async with _two_at_the_table(browser, tmp_path, sizes=(PHONE, PHONE)) as (served, alice, bob):
         pages = {"alice": alice, "bob": bob}
-        await _sit_and_start(alice, bob)
-        await _settled(served, [alice, bob])
         exchange = lambda cs: next((c for c in cs if " give " in c), None)  # noqa: E731
         nick, command = await _play_via_hub(served, exchange)
         table = await _settled(served, [alice, bob])
@@ -531,11 +534,7 @@ def _cards_in(words: str) -> int:
 async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_last_move(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with serve(tmp_path / "y.sqlite", games=GAMES, default_game="yspahan", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice", 1366, 768)
-        bob = await _open(browser, served, "bob", 390, 844)
-        await _sit_and_start(alice, bob)
-        await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path, "yspahan", sizes=(LAPTOP, PHONE)) as (served, alice, bob):
         moving = lambda cs: next((c for c in cs if c.startswith("move ")), None)  # noqa: E731
         await _play_via_hub(served, moving)
         table = await _settled(served, [alice, bob])
@@ -562,11 +561,8 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
 
 
 async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
-    async with serve(tmp_path / "v.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice = await _open(browser, served, "alice")
-        bob = await _open(browser, served, "bob")
-        await _sit_and_start(alice, bob)
-        table = await _settled(served, [alice, bob])
+    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+        table = _table(served)
         takes: list[str] = []
         for _ in range(40):  # cards taken until a turn has more takes than the view carries
             seat = table.plugin.to_act(table.state)[0]
