@@ -10,7 +10,8 @@ On the player's own turn (after 3n moves and again after 4n) the same page is al
 glance: on a phone the part of the board you act on, your hand and a move control are in view
 together; every control is finger-sized; on a laptop the hand and the controls are above the fold;
 the banner stays on top; axe-core finds nothing critical or serious on the play page or the
-spectator's page; the keyboard alone reaches a move and plays it. The other seats are played by moves handed straight to the hub under their web identities.
+spectator's page; the keyboard alone reaches a move and plays it. The other seats are played by
+moves handed straight to the hub under their web identities.
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures (docs/screenshots/).
 """
 
