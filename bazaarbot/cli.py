@@ -66,8 +66,13 @@ def _console(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         # a script reads each answer at once: no pacing, and its ``---`` never waits for the
-        # quiet background review of a finished game (``/review`` still makes one on request)
-        ai = replace(config.ai, move_delay=0.0, review_after_game=0.0) if args.script else config.ai
+        # quiet background review of a finished game (``/review`` still makes one on request);
+        # nor does it think ahead while a person thinks
+        ai = (
+            replace(config.ai, move_delay=0.0, review_after_game=0.0, ponder=False)
+            if args.script
+            else config.ai
+        )
         hub = Hub.open(
             db,
             settings=settings,

@@ -208,6 +208,9 @@ class AiSettings:
     #: CPU seconds the review of each finished game may take in the background, for its replay's
     #: win-chance graph (0: none; /review still makes one on request)
     review_after_game: float = 8.0
+    #: while a person thinks, an AI that moves next thinks out its answers to their likeliest moves
+    #: (one worker at low priority)
+    ponder: bool = True
 
 
 @dataclass(frozen=True)
@@ -423,8 +426,8 @@ _LEVEL_KEYS = {"iterations": int, "time_cap": float, "depth": int, "exploration"
 
 def _ai(section: Any) -> AiSettings:
     if not isinstance(section, dict):
-        raise ConfigError("ai must be a table with workers, move_delay, review_after_game, levels")
-    _check_keys(section, "ai", {"workers", "move_delay", "review_after_game", "levels"})
+        raise ConfigError("ai must be a table with workers, move_delay, review_after_game, ponder, levels")
+    _check_keys(section, "ai", {"workers", "move_delay", "review_after_game", "ponder", "levels"})
     workers = _take(section, "ai", "workers", int, default_workers())
     if workers < 1:
         raise ConfigError("ai.workers must be at least 1")
@@ -434,6 +437,7 @@ def _ai(section: Any) -> AiSettings:
     review_after_game = _take(section, "ai", "review_after_game", float, AiSettings.review_after_game)
     if review_after_game < 0:
         raise ConfigError("ai.review_after_game must be 0 or more CPU seconds")
+    ponder = _take(section, "ai", "ponder", bool, AiSettings.ponder)
     raw_levels = section.get("levels", {})
     if not isinstance(raw_levels, dict):
         raise ConfigError("ai.levels must be a table of easy, medium, hard")
@@ -454,7 +458,11 @@ def _ai(section: Any) -> AiSettings:
             raise ConfigError(f"{where}.mistakes must be between 0 and 1")
         levels[name] = Level(name, **values)
     return AiSettings(
-        workers=workers, move_delay=move_delay, levels=levels, review_after_game=review_after_game
+        workers=workers,
+        move_delay=move_delay,
+        levels=levels,
+        review_after_game=review_after_game,
+        ponder=ponder,
     )
 
 

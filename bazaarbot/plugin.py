@@ -395,6 +395,22 @@ class GamePlugin(ABC):
         actions = self.ai_actions(state, seat)
         return actions[int(rng.random() * len(actions))]
 
+    def rollout_plies(self, state: Any, rng: random.Random, plies: int) -> None:
+        """Play up to ``plies`` plies of ``rollout_action`` in place, stopping early at the game's end
+        or when the ``horizon`` moves: the search's cut-off rollout. A plugin may do the same in one
+        tight loop of its own rules (it must draw from ``rng`` as this one does, so the same seed still
+        gives the same moves)."""
+        horizon = self.horizon(state)
+        for _ply in range(plies):
+            if self.result(state) is not None:
+                return
+            actors = self.to_act(state)
+            if not actors:
+                return
+            self.ai_play(state, actors[0], self.rollout_action(state, actors[0], rng))
+            if horizon is not None and self.horizon(state) != horizon:
+                return
+
     def greedy_action(self, state: Any, seat: int, rng: random.Random) -> Any:
         """One ply: the action whose result ``evaluate`` likes best (random when there is no evaluation)."""
         actions = self.ai_actions(state, seat)

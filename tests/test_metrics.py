@@ -31,7 +31,7 @@ async def _hub(tmp_path: Path, commands: int = 1000) -> tuple[Hub, Recorder]:
         Store(tmp_path / "bot.sqlite"),
         games={"count": COUNT},
         settings=BotSettings(default_game="count", seed=3, rate_limit=RateLimit(commands, 60)),
-        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=0.0),
+        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=0.0, ponder=False),
         ai_pool=thread_ai_pool(),
     )
     recorder = Recorder()

@@ -162,16 +162,22 @@ class Search:
 
     def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
         """Pick an edge; returns (action, child, whether it was just created)."""
-        children = node.children
         if self.has_priors:
             return self._select_puct(node, state, actor, actions)
-        untried = []
+        children = node.children
+        get = children.get
+        tried = []
+        untried = None
         for action in actions:
-            child = children.get(action)
+            child = get(action)
             if child is None:
-                untried.append(action)
+                if untried is None:
+                    untried = [action]
+                else:
+                    untried.append(action)
             else:
                 child.avail += 1
+                tried.append(child)
         if untried:
             action = untried[int(self.rng.random() * len(untried))]
             child = Node()
@@ -179,15 +185,16 @@ class Search:
             children[action] = child
             return action, child, True
         c = self.budget.exploration
-        best = None
+        best = 0
         best_score = -math.inf
         log = math.log
-        for action in actions:
-            child = children[action]
-            score = child.value / child.visits + c * math.sqrt(log(child.avail) / child.visits)
+        sqrt = math.sqrt
+        for index, child in enumerate(tried):
+            visits = child.visits
+            score = child.value / visits + c * sqrt(log(child.avail) / visits)
             if score > best_score:
-                best, best_score = action, score
-        return best, children[best], False
+                best, best_score = index, score
+        return actions[best], tried[best], False
 
     def _select_puct(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
         children = node.children
@@ -234,16 +241,7 @@ class Search:
                     game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
             result = game.result(state)
             return final_rewards(result, self.seats) if result else [0.0] * self.seats
-        horizon = game.horizon(state)
-        for _ply in range(self.depth):
-            if game.result(state) is not None:
-                break
-            actors = game.to_act(state)
-            if not actors:
-                break
-            game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
-            if horizon is not None and game.horizon(state) != horizon:
-                break
+        game.rollout_plies(state, rng, self.depth)
         values = rewards(game, state, self.seats)
         return values if values is not None else [0.0] * self.seats
 

@@ -3,6 +3,10 @@
 The state travels as the plugin's ``to_json``; the answer is the command
 text. A think can be cancelled (by its future or by the key it was started
 with, e.g. a table); an answer that arrives after that is dropped.
+
+Pondering (thinking ahead while a person thinks) runs in a worker of its own
+at a lower scheduling priority, so it takes only CPU the real thinks leave
+over and never holds one up.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ from bazaarbot.plugin import GamePlugin
 
 from .choose import choose
 from .levels import DEFAULT_LEVELS, Level
+from .ponder import PONDER_MOVES, ponder
+
+#: how much nicer than the bot a pondering worker runs (the scheduler's niceness)
+PONDER_NICENESS = 10
 
 
 def timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
@@ -26,6 +34,11 @@ def timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     started = time.process_time()
     result = work(*args)
     return result, time.process_time() - started
+
+
+def lower_priority() -> None:
+    """A pondering worker's start: yield the CPU to everything else of the bot's."""
+    os.nice(PONDER_NICENESS)
 
 
 def default_workers() -> int:
@@ -41,12 +54,17 @@ class AiPool:
         workers: int | None = None,
         levels: dict[str, Level] | None = None,
         executor: Executor | None = None,
+        ponder_executor: Executor | None = None,
+        ponder: bool = True,
     ) -> None:
         self.workers = workers if workers is not None else default_workers()
         if self.workers < 1:
             raise ValueError("an AI pool needs at least one worker")
         self.levels = dict(levels) if levels is not None else dict(DEFAULT_LEVELS)
         self._executor = executor
+        self._ponder_executor = ponder_executor
+        #: whether the hub ponders: asked to, with the pool's own workers or a pondering executor given
+        self.pondering = ponder and (executor is None or ponder_executor is not None)
         self._pending: dict[Any, set[asyncio.Future[Any]]] = {}
         self._closed = False
         #: told (CPU seconds, purpose) after every search that finished (the metrics)
@@ -61,6 +79,16 @@ class AiPool:
             self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
         return self._executor
 
+    def _ponder_pool(self) -> Executor:
+        if self._closed:
+            raise RuntimeError("the AI pool is shut down")
+        if self._ponder_executor is None:
+            context = multiprocessing.get_context("spawn")
+            self._ponder_executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=context, initializer=lower_priority
+            )
+        return self._ponder_executor
+
     def submit(
         self,
         game: str | GamePlugin,
@@ -69,21 +97,43 @@ class AiPool:
         level: str,
         seed: int,
         key: Any = None,
-    ) -> asyncio.Future[str]:
-        """Start a think now; the future gives the command, or is cancelled and never delivers."""
+        work: Callable[..., Any] = choose,
+    ) -> asyncio.Future[Any]:
+        """Start a think now; the future gives the command (``work``'s answer: ``choose_turn`` gives an
+        ``Answer`` with the seat's follow-ups in the turn), or is cancelled and never delivers."""
         if level not in self.levels and level not in ("random", "greedy"):
             raise KeyError(f"no AI level {level!r}; known: {', '.join(self.levels)}")
         args = (game, state_json, seat, level, seed, self.levels)
-        return self._start("move", key, choose, *args)
+        return self._start("move", key, work, *args)
+
+    def ponder(
+        self,
+        game: str | GamePlugin,
+        state_json: dict[str, Any],
+        person: int,
+        ai_levels: dict[int, str],
+        game_seed: int,
+        moves_made: int,
+        key: Any = None,
+    ) -> list[asyncio.Future[dict[str, str]]]:
+        """The AI seats' answers to a person's likeliest moves (``ponder.ponder``), on its own worker:
+        one task per move, likeliest first, so cancelling drops those not started yet."""
+        args = (game, state_json, person, ai_levels, game_seed, moves_made, self.levels)
+        return [
+            self._start("ponder", key, ponder, *args, rank, executor=self._ponder_pool())
+            for rank in range(PONDER_MOVES)
+        ]
 
     def run(self, work: Callable[..., Any], *args: Any, key: Any = None) -> asyncio.Future[Any]:
         """Run any picklable search function (a hint, a review) in a worker; cancellable by ``key``."""
         return self._start("teach", key, work, *args)
 
-    def _start(self, purpose: str, key: Any, work: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+    def _start(
+        self, purpose: str, key: Any, work: Callable[..., Any], *args: Any, executor: Executor | None = None
+    ) -> asyncio.Future[Any]:
         """``work`` in a worker, timed there; the future gives its result (cancelling it cancels the work)."""
         loop = asyncio.get_running_loop()
-        inner = loop.run_in_executor(self._pool(), timed, work, *args)
+        inner = loop.run_in_executor(executor or self._pool(), timed, work, *args)
         outer: asyncio.Future[Any] = loop.create_future()
 
         def finished(done: asyncio.Future[tuple[Any, float]]) -> None:
@@ -143,6 +193,7 @@ class AiPool:
         self._closed = True
         for key in list(self._pending):
             self.cancel(key)
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        for executor in (self._executor, self._ponder_executor):
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+        self._executor = self._ponder_executor = None

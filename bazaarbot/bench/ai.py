@@ -30,6 +30,7 @@ from bazaarbot.plugin import Result
 MODES = {
     "cost": "bazaarbot.bench.ai_cost",
     "review": "bazaarbot.bench.ai_review",
+    "ponder": "bazaarbot.bench.ai_ponder",
 }
 
 

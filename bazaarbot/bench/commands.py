@@ -93,6 +93,15 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="CPU of the background review (the win-chance graph) of a finished game, per table size",
     )
+    ai.add_argument(
+        "--ponder",
+        action="store_true",
+        help="wall clock from a person's move to the AI's answer, without and with pondering, over the "
+        "person's first --games moves",
+    )
+    ai.add_argument(
+        "--think", type=float, default=3.0, help="with --ponder: seconds the person thinks (default: 3)"
+    )
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))
 
 

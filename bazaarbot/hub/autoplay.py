@@ -6,6 +6,12 @@ of ``bazaarbot.ai.AiPool``, so the event loop and every other table go on
 while it thinks. An answer is played only if the table still awaits that
 very decision; otherwise it is dropped. AI moves follow the previous move
 by at least ``move_delay`` seconds so that people can follow the game.
+
+Answers known early are kept per table (``PreparedAnswers``): an AI seat's
+next decision in the same turn, read from the tree of its last search, and,
+while a person thinks, the AI's answers to the person's likeliest moves
+(pondering, in a low-priority worker, cancelled as soon as the position
+moves on). A decision whose exact position has one is answered without a search.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from bazaarbot.ai import AiPool, ai_seed
+from bazaarbot.ai.prepared import PreparedAnswers, position_key
+from bazaarbot.ai.turn import choose_turn
 from bazaarbot.i18n import language
 from bazaarbot.messages import Outgoing
 from bazaarbot.table import Table
@@ -59,6 +67,13 @@ class Autoplay:
         self.last_move: dict[Table, float] = {}
         #: networks the bot is disconnected from: their clocks stand still
         self.down: set[str] = set()
+        #: answers worked out before they were asked for, per table
+        self.prepared: dict[Table, PreparedAnswers] = {}
+        #: table -> the position (game, moves made) its pondering thinks ahead from
+        self.pondering: dict[Table, tuple[int | None, int]] = {}
+        #: decisions answered from a prepared answer, and those searched (the pondering's hit rate)
+        self.answered_early = 0
+        self.searched = 0
 
     @property
     def pool(self) -> AiPool:
@@ -79,11 +94,14 @@ class Autoplay:
 
     def consider(self, table: Table) -> None:
         if not table.running:
-            if self._pool is not None:
-                self._pool.cancel(id(table))
+            self.cancel(table)
             return
-        for decision in table.ai_decisions():
+        decisions = table.ai_decisions()
+        self._stop_pondering(table, keep=(table.game_id, table.moves_made))
+        for decision in decisions:
             self._start(table, decision)
+        if not decisions:
+            self._ponder(table)
 
     def _start(self, table: Table, decision: Decision) -> None:
         if decision in self.thinking:
@@ -92,18 +110,30 @@ class Autoplay:
         # the position is taken now: by the time the task runs the table may have moved on
         state_json = table.plugin.to_json(table.state)
         seed = ai_seed(table.game_seed, decision.moves_made, decision.seat)
-        self.spawn(self._think(table, decision, state_json, seed))
+        key = position_key(state_json, decision.seat, decision.level)
+        prepared = self.prepared.get(table)
+        command = prepared.take(key) if prepared is not None else None
+        self.spawn(self._think(table, decision, state_json, seed, command))
 
-    async def _think(self, table: Table, decision: Decision, state_json: dict[str, Any], seed: int) -> None:
+    async def _think(
+        self, table: Table, decision: Decision, state_json: dict[str, Any], seed: int, command: str | None
+    ) -> None:
         try:
-            future = self.pool.submit(
-                table.plugin, state_json, decision.seat, decision.level, seed, key=id(table)
-            )
             started = time.monotonic()
-            try:
-                command = await future
-            except asyncio.CancelledError:
-                return
+            if command is not None:
+                self.answered_early += 1
+            else:
+                self.searched += 1
+                future = self.pool.submit(
+                    table.plugin, state_json, decision.seat, decision.level, seed, id(table), choose_turn
+                )
+                try:
+                    answer = await future
+                except asyncio.CancelledError:
+                    return
+                command = answer.command
+                if answer.follow_ups:
+                    self.prepared.setdefault(table, PreparedAnswers()).add(answer.follow_ups)
             wait = self.move_delay - (time.monotonic() - max(started, self.last_move.get(table, 0.0)))
             if wait > 0:
                 await asyncio.sleep(wait)
@@ -128,8 +158,49 @@ class Autoplay:
 
     def cancel(self, table: Table) -> None:
         """Stop thinking for a table (its game ended or was reset)."""
+        self._stop_pondering(table)
+        self.prepared.pop(table, None)
         if self._pool is not None:
             self._pool.cancel(id(table))
+
+    # --- pondering ---------------------------------------------------------------------------
+    def _ponder(self, table: Table) -> None:
+        """While a person decides, think out the AI seats' answers to their likeliest moves."""
+        position = (table.game_id, table.moves_made)
+        if self.pondering.get(table) == position or table.idle_since is not None:
+            return
+        ai_levels = {i: seat.ai for i, seat in enumerate(table.players) if seat.ai is not None}
+        people = [i for i in table.plugin.to_act(table.state) if i not in ai_levels]
+        if not ai_levels or not people or not self.pool.pondering:
+            return
+        pool = self.pool
+        self.pondering[table] = position
+        futures = pool.ponder(
+            table.plugin,
+            table.plugin.to_json(table.state),
+            people[0],
+            ai_levels,
+            table.game_seed,
+            table.moves_made,
+            key=(id(table), "ponder"),
+        )
+        game_id = table.game_id
+
+        def pondered(done: asyncio.Future[dict[str, str]]) -> None:
+            if done.cancelled() or done.exception() is not None:
+                return
+            if table.running and table.game_id == game_id:
+                self.prepared.setdefault(table, PreparedAnswers()).add(done.result())
+
+        for future in futures:
+            future.add_done_callback(pondered)
+
+    def _stop_pondering(self, table: Table, keep: tuple[int | None, int] | None = None) -> None:
+        """Cancel a table's pondering, unless it thinks ahead from the position ``keep``."""
+        if table in self.pondering and self.pondering[table] != keep:
+            del self.pondering[table]
+            if self._pool is not None:
+                self._pool.cancel((id(table), "ponder"))
 
     # --- the clock ---------------------------------------------------------------------------
     def tick(

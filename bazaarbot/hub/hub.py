@@ -128,7 +128,9 @@ class Hub:
             self.send_all,
             self.spawn,
             lambda: watch_pool(
-                self.metrics, ai_pool or AiPool(self.ai_settings.workers, self.ai_settings.levels)
+                self.metrics,
+                ai_pool
+                or AiPool(self.ai_settings.workers, self.ai_settings.levels, ponder=self.ai_settings.ponder),
             ),
             self.ai_settings.move_delay,
             self.table_settings.abandon_after,

@@ -262,6 +262,13 @@ class BazaarGame(GamePlugin):
     def rollout_action(self, state: BazaarState, seat: int, rng: random.Random) -> tuple:
         return play_policy_choice(state, rng)
 
+    def rollout_plies(self, state: BazaarState, rng: random.Random, plies: int) -> None:
+        """The default's plies and draws in one loop over the rules (Bazaar has no horizon)."""
+        for _ply in range(plies):
+            if state.phase == OVER:
+                return
+            play_policy_move(state, rng)
+
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_figures(self, seconds)
 

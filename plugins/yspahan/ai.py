@@ -8,6 +8,7 @@ game runs out. Values become chances to win with a softmax over the seats.
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from bazaarbot.plugin import shared_among_the_best, win_chances
@@ -35,7 +36,17 @@ def actions(state: State, seat: int) -> list[tuple[int, ...]]:
 
 def play(state: State, action: Any) -> None:
     """One step, without ``advance``: a forced step is just a one-action decision to the search."""
-    step(state, tuple(action), None)
+    step(state, action if type(action) is tuple else tuple(action), None)
+
+
+def rollout_plies(state: State, rng: random.Random, plies: int) -> None:
+    """Up to ``plies`` uniformly random steps, fewer when the game ends (the search's cut-off rollout)."""
+    rnd = rng.random
+    for _ply in range(plies):
+        if state.phase == P_END:
+            return
+        acts = legal(state)
+        step(state, acts[int(rnd() * len(acts))], None)
 
 
 def command(state: State, action: Any) -> str:

@@ -264,6 +264,15 @@ class Yspahan(GamePlugin):
     def ai_play(self, state: State, seat: int, action: Any) -> None:
         ai.play(state, action)
 
+    def rollout_action(self, state: State, seat: int, rng: random.Random) -> tuple[int, ...]:
+        """Uniformly random, as the default, without asking whose turn it is (``seat`` is)."""
+        acts = legal(state)
+        return acts[int(rng.random() * len(acts))]
+
+    def rollout_plies(self, state: State, rng: random.Random, plies: int) -> None:
+        """The default's plies and draws in one loop over the rules (Yspahan has no horizon)."""
+        ai.rollout_plies(state, rng, plies)
+
     def ai_command(self, state: State, seat: int, action: Any) -> str:
         return ai.command(state, action)
 

@@ -319,6 +319,11 @@ def assign_tower(values: list[int], yellow: list[bool]) -> tuple[list[int], list
             cy[v] += 1
         else:
             cw[v] += 1
+    return _tower(cw, cy)
+
+
+def _tower(cw: list[int], cy: list[int]) -> tuple[list[int], list[int], list[int]]:
+    """The tower from the count of white and yellow dice of each value (index 1-6)."""
     present = [v for v in range(1, 7) if cw[v] or cy[v]]
     tv, tw, ty = [0] * 6, [0] * 6, [0] * 6
     fields = [CAMELS] if len(present) == 1 else [CAMELS, *range(1, len(present) - 1), GOLD]
@@ -332,8 +337,14 @@ def _roll(st: State, k: int, ev: Outcome | None) -> None:
     st.gold[p] -= k * YELLOW_PRICE
     rnd = st.rng.random
     white = WHITE_DICE[st.n]
-    values = [int(rnd() * 6) + 1 for _i in range(white + k)]
-    st.tower_v, st.tower_w, st.tower_y = assign_tower(values, [i >= white for i in range(white + k)])
+    # counted as rolled, white dice first (as ``assign_tower`` takes them), without a list of values
+    cw = [0] * 7
+    cy = [0] * 7
+    for _i in range(white):
+        cw[int(rnd() * 6) + 1] += 1
+    for _i in range(k):
+        cy[int(rnd() * 6) + 1] += 1
+    st.tower_v, st.tower_w, st.tower_y = _tower(cw, cy)
     st.phase = P_ACTION
     if ev is not None:
         if k:
@@ -406,8 +417,7 @@ def place_options(st: State, p: int, nb: int) -> list[int]:
 
 def can_deliver(st: State, p: int, nb: int) -> bool:
     """Whether at least one cube could go into neighbourhood nb."""
-    own = st.souk_own
-    return any(own[s] < 0 or own[s] == p and st.souk_n[s] < SOUK_SIZE[s] for s in NB_SOUKS[nb])
+    return _deliverable(st.souk_own, st.souk_n, p, nb)
 
 
 def _put(st: State, p: int, sh: int) -> None:
@@ -520,37 +530,57 @@ def _continue_queue(st: State, ev: Outcome | None) -> None:
 
 
 # --- legal actions ------------------------------------------------------------------------------
+#: the card plays that need nothing but the card, and those counted out by an amount, longest first
+#: (a slice gives the plays up to what the player holds)
+SIMPLE_PLAYS = {k: (A_PLAY, k, 0, 0) for k in (CAMELS3, GOLD3, CARAVAN_CUBE)}
+PLAY_AMOUNTS = 64
+GOLD_FOR_VP_PLAYS = tuple((A_PLAY, GOLD_FOR_VP, x, 0) for x in range(1, GOLD_FOR_VP_MAX + 1))
+CAMELS_FOR_VP_PLAYS = tuple((A_PLAY, CAMELS_FOR_VP, x, 0) for x in range(1, CAMELS_FOR_VP_MAX + 1))
+EXCHANGE_GOLD_PLAYS = tuple((A_PLAY, EXCHANGE, x, 0) for x in range(1, PLAY_AMOUNTS + 1))
+EXCHANGE_CAMEL_PLAYS = tuple((A_PLAY, EXCHANGE, x, 1) for x in range(1, PLAY_AMOUNTS + 1))
+
+
+def _counted(plays: tuple[tuple[int, ...], ...], amount: int) -> tuple[tuple[int, ...], ...] | list:
+    """The first ``amount`` of ``plays`` (made up when a hoard outgrows the table)."""
+    if amount <= 0:
+        return ()
+    if amount <= len(plays):
+        return plays[:amount]
+    _a, k, _x, y = plays[0]
+    return [(A_PLAY, k, x, y) for x in range(1, amount + 1)]
+
+
 def _card_plays(st: State, p: int, acts: list[tuple[int, ...]]) -> None:
     hand = st.hands[p]
     if not hand:
         return
     for k in sorted(set(hand)):
-        if k in (CAMELS3, GOLD3, CARAVAN_CUBE):
-            acts.append((A_PLAY, k, 0, 0))
+        simple = SIMPLE_PLAYS.get(k)
+        if simple is not None:
+            acts.append(simple)
         elif k == SOUK_CUBE:
             for nb in range(4):
                 for sh in place_options(st, p, nb):
                     acts.append((A_PLAY, k, sh, 0))
         elif k == GOLD_FOR_VP:
-            for x in range(1, min(GOLD_FOR_VP_MAX, st.gold[p]) + 1):
-                acts.append((A_PLAY, k, x, 0))
+            acts.extend(_counted(GOLD_FOR_VP_PLAYS, min(GOLD_FOR_VP_MAX, st.gold[p])))
         elif k == CAMELS_FOR_VP:
-            for x in range(1, min(CAMELS_FOR_VP_MAX, st.camels[p]) + 1):
-                acts.append((A_PLAY, k, x, 0))
+            acts.extend(_counted(CAMELS_FOR_VP_PLAYS, min(CAMELS_FOR_VP_MAX, st.camels[p])))
         elif k == EXCHANGE:
-            for x in range(1, st.gold[p] + 1):
-                acts.append((A_PLAY, k, x, 0))
-            for x in range(1, st.camels[p] + 1):
-                acts.append((A_PLAY, k, x, 1))
+            acts.extend(_counted(EXCHANGE_GOLD_PLAYS, st.gold[p]))
+            acts.extend(_counted(EXCHANGE_CAMEL_PLAYS, st.camels[p]))
 
 
-def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
-    built = st.built[p]
-    camels, gold = st.camels[p], st.gold[p]
-    hand = st.hands[p]
-    no_camels = BUILD_NO_CAMELS in hand
-    no_gold = BUILD_NO_GOLD in hand
-    both = no_camels and no_gold and st.opts["combine_discounts"]
+#: the build actions open to a player, by what decides them (see ``_build_options``), worked out once
+_BUILD_OPTIONS: dict[tuple[int, int, int, int, bool, bool, bool], tuple[tuple[int, ...], ...]] = {}
+#: no building costs more than this many camels or gold
+MOST_COST = max(max(cost) for cost in BUILDING_COST)
+
+
+def _build_options(
+    built: int, camels: int, gold: int, f: int, no_camels: bool, no_gold: bool, both: bool
+) -> tuple[tuple[int, ...], ...]:
+    acts = []
     for b in range(6):
         if built >> b & 1:
             continue
@@ -563,14 +593,81 @@ def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
             acts.append((A_BUILD, b, f, BUILD_NO_GOLD))
         if both:
             acts.append((A_BUILD, b, f, BUILD_FREE))
+    return tuple(acts)
+
+
+def _builds(st: State, p: int, f: int, acts: list[tuple[int, ...]]) -> None:
+    hand = st.hands[p]
+    no_camels = BUILD_NO_CAMELS in hand
+    no_gold = BUILD_NO_GOLD in hand
+    both = no_camels and no_gold and st.opts["combine_discounts"]
+    # beyond the dearest building more camels or gold change nothing
+    camels = st.camels[p]
+    gold = st.gold[p]
+    key = (
+        st.built[p],
+        camels if camels < MOST_COST else MOST_COST,
+        gold if gold < MOST_COST else MOST_COST,
+        f,
+        no_camels,
+        no_gold,
+        both,
+    )
+    options = _BUILD_OPTIONS.get(key)
+    if options is None:
+        options = _BUILD_OPTIONS[key] = _build_options(*key)
+    acts.extend(options)
+
+
+#: the action tuples that take no argument from the state, built once (the search lists them often)
+TAKES = tuple((A_TAKE, f) for f in range(6))
+DRAWS = tuple((A_DRAW, f) for f in range(6))
+DRAW_BLIND = (A_DRAW, -1)
+EXTRAS = tuple((A_EXTRA, k) for k in range(len(CARD_IDS)))
+#: the neighbourhood of each field, None for camels and gold
+NB_OF_FIELD = tuple(NEIGHBOURHOOD_OF_FIELD.get(f) for f in range(6))
+
+
+def _flat_moves(table: list[list[list[tuple[tuple[int, ...], ...]]]]) -> list[list[tuple[tuple, list[int]]]]:
+    """Per field and supervisor space: every move nearest first, and where each distance begins."""
+    flat = []
+    for by_space in table:
+        row = []
+        for by_dist in by_space:
+            moves: list[tuple[int, ...]] = []
+            begins = []
+            for group in by_dist:
+                begins.append(len(moves))
+                moves.extend(group)
+            begins.append(len(moves))
+            row.append((tuple(moves), begins))
+        flat.append(row)
+    return flat
+
+
+FLAT_TURN = _flat_moves(MOVES_TURN)
+FLAT_STRAIGHT = _flat_moves(MOVES_STRAIGHT)
+
+
+def _deliverable(own: list[int], count: list[int], p: int, nb: int) -> bool:
+    """``can_deliver`` on the lists themselves (the search's hot path)."""
+    for s in NB_SOUKS[nb]:
+        owner = own[s]
+        if owner < 0 or owner == p and count[s] < SOUK_SIZE[s]:
+            return True
+    return False
 
 
 def field_actions(st: State, p: int) -> list[tuple[int, ...]]:
     """take camels / take gold / deliver: the actions an extra die can boost."""
+    tw = st.tower_w
+    ty = st.tower_y if p == st.start else None
     acts = []
     for f in range(6):
-        if group_size(st, p, f) and (f in (CAMELS, GOLD) or can_deliver(st, p, NEIGHBOURHOOD_OF_FIELD[f])):
-            acts.append((A_TAKE, f))
+        if tw[f] or (ty is not None and ty[f]):
+            nb = NB_OF_FIELD[f]
+            if nb is None or _deliverable(st.souk_own, st.souk_n, p, nb):
+                acts.append(TAKES[f])
     return acts
 
 
@@ -580,35 +677,38 @@ def legal(st: State) -> list[tuple[int, ...]]:
     p = st.cur
     if ph == P_ACTION:
         fa = field_actions(st, p)
+        hand = st.hands[p]
         if st.extra:
             # a pending extra die binds the action to take camels / take gold / deliver
             if st.extra < EXTRA_DICE_PER_ACTION:
-                fa.extend((A_EXTRA, k) for k in sorted(set(st.hands[p])))
+                fa.extend([EXTRAS[k] for k in sorted(set(hand))])
             return fa
-        acts = list(fa)
-        table = MOVES_TURN if st.opts["turn_at_crossing"] else MOVES_STRAIGHT
+        acts = fa[:]
+        flat = FLAT_TURN if st.opts["turn_at_crossing"] else FLAT_STRAIGHT
         sup = st.sup
         span = (HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0) + st.gold[p]
         any_group = False
-        yellow_ok = p == st.start
+        tw = st.tower_w
+        ty = st.tower_y if p == st.start else None
         for f in range(6):
-            if not (st.tower_w[f] or (yellow_ok and st.tower_y[f])):
+            if not (tw[f] or (ty is not None and ty[f])):
                 continue
             any_group = True
             v = st.tower_v[f]
-            by_dist = table[f][sup]
+            moves, begins = flat[f][sup]
             lo = v - span
-            for d in range(lo if lo > 0 else 0, min(v + span, len(by_dist) - 1) + 1):
-                acts.extend(by_dist[d])
-            acts.append((A_DRAW, f))
+            hi = v + span + 1
+            last = len(begins) - 1
+            acts.extend(moves[begins[lo if lo > 0 else 0] : begins[hi if hi < last else last]])
+            acts.append(DRAWS[f])
             if st.n == 2:
                 _builds(st, p, f, acts)
         if not any_group:
-            acts.append((A_DRAW, -1))
-        _card_plays(st, p, acts)
-        if fa and st.hands[p]:
-            for k in sorted(set(st.hands[p])):
-                acts.append((A_EXTRA, k))
+            acts.append(DRAW_BLIND)
+        if hand:
+            _card_plays(st, p, acts)
+            if fa:
+                acts.extend([EXTRAS[k] for k in sorted(set(hand))])
         return acts
     if ph == P_PLACE:
         acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]

@@ -108,12 +108,43 @@ class State:
         new.players = list(self.players)
         new.opts = dict(self.opts)
         new.rng = rng if rng is not None else copied_rng(self.rng)
-        for name in _FLAT:
-            setattr(new, name, list(getattr(self, name)))
-        new.hands = [list(h) for h in self.hands]
-        new.log = [[list(e) for e in events] for events in self.log]
-        for name in _SCALAR:
-            setattr(new, name, getattr(self, name))
+        # spelled out, not looped over _FLAT and _SCALAR: the search copies a state every iteration
+        new.order = self.order[:]
+        new.tower_v = self.tower_v[:]
+        new.tower_w = self.tower_w[:]
+        new.tower_y = self.tower_y[:]
+        new.shop = self.shop[:]
+        new.souk_n = self.souk_n[:]
+        new.souk_own = self.souk_own[:]
+        new.caravan = self.caravan[:]
+        new.gold = self.gold[:]
+        new.camels = self.camels[:]
+        new.built = self.built[:]
+        new.nbuilt = self.nbuilt[:]
+        new.score = self.score[:]
+        new.pile = self.pile[:]
+        new.discard = self.discard[:]
+        new.queue = self.queue[:]
+        new.hands = [hand[:] for hand in self.hands]
+        # a scoring event is never changed once logged, so the copies share them
+        new.log = [events[:] for events in self.log]
+        new.n = self.n
+        new.week = self.week
+        new.day = self.day
+        new.start = self.start
+        new.turn = self.turn
+        new.cur = self.cur
+        new.phase = self.phase
+        new.extra = self.extra
+        new.built_turn = self.built_turn
+        new.place_nb = self.place_nb
+        new.place_left = self.place_left
+        new.place_done = self.place_done
+        new.place_free = self.place_free
+        new.mover = self.mover
+        new.per_row = self.per_row
+        new.cap = self.cap
+        new.sup = self.sup
         return new
 
     def to_json(self) -> dict[str, Any]:

@@ -98,3 +98,15 @@ def test_the_previous_search_plays_paired_games_with_the_level_in_each_seat():
     assert lines[0].startswith("game 1: medium in seat 1 ") and lines[1].startswith(
         "game 2: medium in seat 2 "
     )
+
+
+def test_bench_ponder_prints_the_wait_after_a_persons_move_without_and_with_pondering():
+    from bazaarbot.bench import ai_ponder
+
+    lines: list[str] = []
+    figures = ai_ponder.run(
+        ai_ponder.PonderTable("jaipur", "medium", 2, 2, 0.0, 3, SMALL_LEVELS), lines.append
+    )
+    assert len(figures[False]) == len(figures[True]) == 2 and len(lines) == 2
+    assert re.match(r"^\d+\.\d{3} s median from the person's move to the AI's \(without ", lines[0])
+    assert re.search(r"\(with pondering; .* over 2 moves, answer ready \d of 2 times\)$", lines[1]), lines[1]

@@ -8,7 +8,7 @@ import pytest
 from support.paths import REPO_ROOT
 
 from bazaarbot.ai.levels import DEFAULT_LEVELS
-from bazaarbot.ai.pool import default_workers
+from bazaarbot.ai.pool import AiPool, default_workers
 from bazaarbot.config import ConfigError, parse_config
 
 ROOT = REPO_ROOT
@@ -19,6 +19,14 @@ def test_ai_defaults():
     assert ai.workers == default_workers() >= 1
     assert ai.move_delay == 1.0
     assert ai.levels == DEFAULT_LEVELS
+    assert ai.ponder is True
+
+
+def test_pondering_can_be_switched_off():
+    assert parse_config({"ai": {"ponder": False}}).ai.ponder is False
+    with pytest.raises(ConfigError, match="ai.ponder"):
+        parse_config({"ai": {"ponder": "often"}})
+    assert not AiPool(1, ponder=False).pondering and AiPool(1).pondering
 
 
 def test_ai_levels_can_be_tuned_one_key_at_a_time():

@@ -58,7 +58,7 @@ class Driver:
             games=self.games,
             settings=self.settings,
             admins={NETWORK: self.admins},
-            ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=0.0),
+            ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=0.0, ponder=False),
             ai_pool=thread_ai_pool(),
             tables=tables,
             **kwargs,

@@ -63,7 +63,9 @@ async def serve(
         Store(db),
         games=games or {"count": COUNT},
         settings=settings,
-        ai=AiSettings(workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=review_after_game),
+        ai=AiSettings(
+            workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=review_after_game, ponder=False
+        ),
         ai_pool=thread_ai_pool(),
     )
     web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits(), **(web or {}))

@@ -35,7 +35,7 @@
     const two = pub.players.length === 2;
     let yellow = 0;
     for (const row of [...pub.tower].reverse()) {
-      const line = h.el("div", "ys-field");
+      const line = h.el("div", "ys-field" + (row.white || row.yellow ? "" : " empty"));
       line.appendChild(h.el("span", "ys-field-name", term(h, row.field)));
       const dice = h.el("span", "ys-dice");
       for (let i = 0; i < row.white; i++) dice.appendChild(h.el("span", "ys-die", String(row.value)));
@@ -349,7 +349,10 @@
     const grid = h.el("div", "ys-grid");
     const side = h.el("div", "ys-side");
     side.append(tower(pub, h, L), caravan(pub, h, L));
-    grid.append(side, cityMap(pub, h, L));
+    const map = cityMap(pub, h, L);
+    // on a phone the quarter a cube goes into now comes first, over the tower and the caravan
+    if (h.narrow && map.querySelector(":scope > .ys-nb.acting")) grid.append(map, side);
+    else grid.append(side, map);
     root.appendChild(grid);
     root.appendChild(players(pub, h, L));
     return root;

@@ -137,6 +137,13 @@ def test_clone_is_independent():
     assert GAME.to_json(st) == before and GAME.result(copy) is not None
 
 
+def test_a_clone_copies_every_field():
+    for n in (2, 4):
+        st = GAME.setup(NAMES[:n], random.Random(n), {})
+        GAME.rollout_plies(st, random.Random(5), 90)
+        assert GAME.to_json(GAME.clone(st)) == GAME.to_json(st)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4])
 def test_rollout_finishes_the_game(n):
     for seed in range(10):

@@ -30,7 +30,7 @@ def ai_hub(directory: Path, games: dict[str, Any], seed: int) -> Hub:
         Store(directory / "bot.sqlite"),
         games=games,
         settings=settings,
-        ai=AiSettings(workers=1, move_delay=0.0),
+        ai=AiSettings(workers=1, move_delay=0.0, ponder=False),
     )
 
 

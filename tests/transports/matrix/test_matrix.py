@@ -375,7 +375,7 @@ async def test_a_person_against_addbot_hard(tmp_path: Path, cast: Cast, game: st
     hub = make_hub(
         tmp_path,
         {game: discover()[game]},
-        ai=AiSettings(workers=1, move_delay=0.0, levels=levels, review_after_game=0.0),
+        ai=AiSettings(workers=1, move_delay=0.0, levels=levels, review_after_game=0.0, ponder=False),
     )
     cast.closing.append(hub)
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
@@ -565,7 +565,7 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     from bazaarbot.messages import Tell
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7, ai=AiSettings(workers=1, move_delay=0.0))
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7, ai=AiSettings(workers=1, move_delay=0.0, ponder=False))
     cast.closing.append(hub)
     bot, room, channel, (alice,) = await table_room(cast, hub, "alice")
     me = bot.settings.user_id

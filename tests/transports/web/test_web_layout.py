@@ -6,11 +6,12 @@ mid-game on the player's own turn, mid-game off it, the end). Everything that ho
 market, tower or exchange, the hand, every opponent's panel) must lie inside the viewport or inside
 the page's own scroll: no box of the table may scroll inside itself, none may collapse.
 
-On the player's own turn the same page is also checked at a glance: on a phone the part of the board
-you act on, your hand and a move control are in view together; every control is finger-sized; on a
-laptop the hand and the controls are above the fold; the banner stays on top; axe-core finds nothing
-critical or serious on the play page or the spectator's page; the keyboard alone reaches a move and
-plays it. The other seats are played by moves handed straight to the hub under their web identities.
+On the player's own turn (after 3n moves and again after 4n) the same page is also checked at a
+glance: on a phone the part of the board you act on, your hand and a move control are in view
+together; every control is finger-sized; on a laptop the hand and the controls are above the fold;
+the banner stays on top; axe-core finds nothing critical or serious on the play page or the
+spectator's page; the keyboard alone reaches a move and plays it. The other seats are played by
+moves handed straight to the hub under their web identities.
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures (docs/screenshots/).
 """
 
@@ -246,11 +247,14 @@ async def test_whole_table_in_view_on_phone_tablet_and_laptop_and_own_turn_at_a_
         await _caught_up(page, served)
         await _check_everywhere(page, game, "start", n, hand)
         mine = lambda t: seat in t.plugin.to_act(t.state)  # noqa: E731
-        since = await _play_until([page, watcher], served, rng, mine, at_least=3 * n, seat=seat)
-        await _caught_up(page, served)
-        await expect(page.locator("button.move").first).to_be_visible()
-        await _check_everywhere(page, game, "my-turn", n, [*hand, "button.move"])
-        await _check_at_a_glance(page, watcher, served, f"{game} {n}p", since)
+        # the own turn after 3n moves, and again after 4n (a longer banner, another tower and hand)
+        for stage, moves in (("my-turn", 3 * n), ("my-turn-later", 4 * n)):
+            later = max(0, moves - table.moves_made)
+            since = await _play_until([page, watcher], served, rng, mine, at_least=later, seat=seat)
+            await _caught_up(page, served)
+            await expect(page.locator("button.move").first).to_be_visible()
+            await _check_everywhere(page, game, stage, n, [*hand, "button.move"])
+            await _check_at_a_glance(page, watcher, served, f"{game} {n}p after {moves} moves", since)
         await _play_until([page, watcher], served, rng, lambda t: not mine(t), at_least=1)
         await _caught_up(page, served)
         await _check_everywhere(page, game, "off-turn", n, hand)

@@ -9,12 +9,15 @@
   const NICK_RE = /^[A-Za-z0-9_\-[\]{}|^`]{1,24}$/;
   const MAX_LINES = 500;
   const MAX_LOG = 400;
-  //: moves the banner lists at most (a six-player table: the five others' since your turn)
-  const MAX_BANNER_MOVES = 6;
+  //: moves the banner lists at most (a six-player table: the five others' since your turn; a
+  //: four-player Yspahan: the others' dice, cubes and buildings)
+  const MAX_BANNER_MOVES = 10;
   //: a verb with more commands than this is offered as a list, not as buttons
   const MAX_BUTTONS = 8;
   //: on a phone, where each button takes a row of its own
   const MAX_BUTTONS_NARROW = 4;
+  //: on a phone, the rows a verb's buttons may take before they become a list (the board stays in view)
+  const MAX_ROWS_NARROW = 2;
   const $ = (id) => document.getElementById(id);
   //: a phone or tablet: the chat is a drawer, the table is drawn for a finger
   const NARROW = window.matchMedia("(max-width: 900px)");
@@ -890,7 +893,6 @@
       }
     }
     const groups = new Map();
-    const shown = (command) => h.said(command); // the reader's words; the English is sent
     for (const command of commands) {
       if (drawnOffers(renderer, command, h)) continue; // the drawn table offers it itself
       const verb = verbOf(command);
@@ -898,32 +900,52 @@
       groups.get(verb).push(command);
     }
     for (const list of groups.values()) {
-      const verb = shown(list[0]).split(" ")[0]; // the group is named in the reader's words
-      const group = el("div", "verb-group");
-      group.appendChild(el("span", "verb", verb));
+      const verb = h.said(list[0]).split(" ")[0]; // the group is named in the reader's words
       if (list.length <= (NARROW.matches ? MAX_BUTTONS_NARROW : MAX_BUTTONS)) {
-        for (const command of list) {
-          const words = shown(command);
-          const rest = words.slice(words.split(" ")[0].length).trim();
-          const b = commandButton(command, describe(renderer, command, h) || rest || verb);
-          b.title = shown(command);
-          group.appendChild(b);
-        }
-      } else {
-        const select = el("select", "move-list");
-        select.setAttribute("aria-label", t("{verb} moves", { verb }));
-        for (const command of list) {
-          const option = el("option", "", describe(renderer, command, h) || shown(command));
-          option.value = command;
-          select.appendChild(option);
-        }
-        const go = button(t("Play"), () => playCommand(select.value), "btn move play-selected");
-        go.dataset.verb = verb;
-        group.append(select, go);
+        const group = controls.appendChild(verbButtons(list, verb, renderer, h));
+        // on a phone, long buttons stacked row on row would push the board under the chat drawer
+        if (!NARROW.matches || rowsOf(group) <= MAX_ROWS_NARROW) continue;
+        group.remove();
       }
-      controls.appendChild(group);
+      controls.appendChild(verbList(list, verb, renderer, h));
     }
     if (!controls.childElementCount) controls.hidden = true;
+  }
+
+  /** A verb's commands as one button each. */
+  function verbButtons(list, verb, renderer, h) {
+    const group = el("div", "verb-group");
+    group.appendChild(el("span", "verb", verb));
+    for (const command of list) {
+      const words = h.said(command); // the reader's words; the English is sent
+      const rest = words.slice(words.split(" ")[0].length).trim();
+      const b = commandButton(command, describe(renderer, command, h) || rest || verb);
+      b.title = words;
+      group.appendChild(b);
+    }
+    return group;
+  }
+
+  /** How many rows a group's buttons are laid out on (as drawn now). */
+  function rowsOf(group) {
+    return new Set([...group.querySelectorAll("button")].map((b) => b.offsetTop)).size;
+  }
+
+  /** A verb's commands as a list and a Play button. */
+  function verbList(list, verb, renderer, h) {
+    const group = el("div", "verb-group");
+    group.appendChild(el("span", "verb", verb));
+    const select = el("select", "move-list");
+    select.setAttribute("aria-label", t("{verb} moves", { verb }));
+    for (const command of list) {
+      const option = el("option", "", describe(renderer, command, h) || h.said(command));
+      option.value = command;
+      select.appendChild(option);
+    }
+    const go = button(t("Play"), () => playCommand(select.value), "btn move play-selected");
+    go.dataset.verb = verb;
+    group.append(select, go);
+    return group;
   }
 
   /** Whether the drawn table has its own control for a command (optional ``handles`` hook). */

@@ -1,0 +1,24 @@
+"""``rollout_plies``: a plugin's own loop plays and draws exactly as the contract's default, so the
+same seed still gives the AI the same moves."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from support.ai_helpers import GAMES, random_position, sizes
+
+from bazaarbot.plugin import GamePlugin
+
+
+@pytest.mark.parametrize(("name", "players"), sizes())
+def test_a_plugins_rollout_plies_play_and_draw_as_the_default_does(name, players):
+    game = GAMES[name]
+    for seed in range(4):
+        state = random_position(game, players, seed)
+        own, default = game.clone(state), game.clone(state)
+        own_rng, default_rng = random.Random(seed), random.Random(seed)
+        game.rollout_plies(own, own_rng, 5 + 5 * seed)
+        GamePlugin.rollout_plies(game, default, default_rng, 5 + 5 * seed)
+        assert game.to_json(own) == game.to_json(default)
+        assert own_rng.getstate() == default_rng.getstate()
