@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -36,9 +37,25 @@ def timed(work: Callable[..., Any], *args: Any) -> tuple[Any, float]:
     return result, time.process_time() - started
 
 
-def lower_priority() -> None:
-    """A pondering worker's start: yield the CPU to everything else of the bot's."""
+#: how often a worker looks whether the bot that started it is still there (seconds)
+ORPHAN_CHECK = 0.5
+
+
+def stop_with_the_bot(bot: int) -> None:
+    """A worker's start: it ends as soon as its bot is gone (a kill -9 leaves no search running on)."""
+
+    def watch() -> None:
+        while os.getppid() == bot:
+            time.sleep(ORPHAN_CHECK)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="bazaarbot-orphan-watch", daemon=True).start()
+
+
+def lower_priority(bot: int) -> None:
+    """A pondering worker's start: yield the CPU to everything else of the bot's, and end with it."""
     os.nice(PONDER_NICENESS)
+    stop_with_the_bot(bot)
 
 
 def default_workers() -> int:
@@ -76,7 +93,12 @@ class AiPool:
         if self._executor is None:
             # spawn: a forked copy of a running event loop (threads, sockets) is not safe
             context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.workers,
+                mp_context=context,
+                initializer=stop_with_the_bot,
+                initargs=(os.getpid(),),
+            )
         return self._executor
 
     def _ponder_pool(self) -> Executor:
@@ -85,7 +107,7 @@ class AiPool:
         if self._ponder_executor is None:
             context = multiprocessing.get_context("spawn")
             self._ponder_executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=lower_priority
+                max_workers=1, mp_context=context, initializer=lower_priority, initargs=(os.getpid(),)
             )
         return self._ponder_executor
 
