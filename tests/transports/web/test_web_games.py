@@ -72,8 +72,8 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
             await clients[nick].say(ROOM, command)
             await wait_for(lambda made=made: table.moves_made > made or not table.running)
             decisions += 1
-        for client in clients.values():
-            await client.expect("bot", lambda f: f["text"].startswith("Game over:"))
+        for client in clients.values():  # each tab reads a whole game's frames, unread until now
+            await client.expect("bot", lambda f: f["text"].startswith("Game over:"), timeout=60)
         # a private view went to its owner only
         for nick in nicks:
             mine = set(clients[nick].texts("tell"))
