@@ -227,8 +227,9 @@ async def start_jaipur(bot: Any, room: str, alice: Player, bob: Player) -> list[
     await bob.say(room, "!join")
     await bob.expect(lambda s: s.room_id == room and names(s, bob) and "joins" in s.body)
     await alice.say(room, "!start")
+    # a first hand opens a direct chat (several homeserver round trips): slow while a run starts up
     return [
-        await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body)
+        await person.expect(lambda s, p=person: s.room_id in p.direct and "Your hand" in s.body, timeout=30)
         for person in (alice, bob)
     ]
 
