@@ -54,6 +54,24 @@ async def type_line(page: Any, text: str) -> None:
     await page.press("#line", "Enter")
 
 
+#: true once the table is drawn at the given number of moves (``data-moves``)
+_DRAWN_AT = "n => { const t = document.querySelector('#table'); return !!t && t.dataset.moves === n; }"
+
+
+async def drawn_at(page: Any, moves: int, timeout: float = TIMEOUT) -> None:
+    """Wait until ``page`` has drawn its table at ``moves`` moves.
+
+    Checked at every frame the page draws, so the wait ends with the frame that
+    shows it (an ``expect`` backs off to a check a second, which idles a test
+    that waits on every move).
+    """
+    try:
+        await page.wait_for_function(_DRAWN_AT, arg=str(moves), polling="raf", timeout=timeout)
+    except Exception as error:  # Playwright's TimeoutError: say what the page shows instead
+        shown = await page.evaluate("() => document.querySelector('#table')?.dataset.moves")
+        raise AssertionError(f"the page shows the table at {shown!r} moves, not {moves}") from error
+
+
 def button(page: Any, command: str) -> Any:
     """The control button that sends ``command``."""
     return page.locator(f'#controls button[data-command="{command}"]')

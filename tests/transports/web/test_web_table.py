@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from support.webfixtures import Served, frames_in, player, serve
-from support.webpage import button, expect, open_page, shot, sign_in, type_line
+from support.webpage import button, drawn_at, expect, open_page, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -81,9 +81,7 @@ async def _settled(served: Served, pages: list[Any], timeout: int = TIMEOUT) -> 
     """Wait until every page shows the table's latest state; the table."""
     table = served.hub.tables[("web", ROOM)]
     for page in pages:
-        await expect(page.locator("#table")).to_have_attribute(
-            "data-moves", str(table.moves_made), timeout=timeout
-        )
+        await drawn_at(page, table.moves_made, timeout)
     return table
 
 

@@ -102,15 +102,49 @@
     return span;
   }
 
+  // A pane follows its newest line while the reader has not scrolled up from it. Whether it does is
+  // read when the reader scrolls, and the pane is moved down once per frame: a pane that measured
+  // itself at every line would lay the page out again for each line of a burst (a fast game).
+  const unpinned = new WeakSet();
+  const pending = new Set(); // panes to move down at the next frame
+  const settling = new Set(); // panes just moved down: their scroll event is not the reader's
+  function nearItsBottom(pane) {
+    return pane.scrollHeight - pane.scrollTop - pane.clientHeight < 60;
+  }
+  function follow(pane) {
+    pane.addEventListener(
+      "scroll",
+      () => {
+        if (pending.has(pane) || settling.has(pane)) return; // moved by the lines coming in
+        if (nearItsBottom(pane)) unpinned.delete(pane);
+        else unpinned.add(pane);
+      },
+      { passive: true }
+    );
+    return pane;
+  }
+  function moveDown() {
+    for (const pane of pending) {
+      pane.scrollTop = pane.scrollHeight;
+      settling.add(pane);
+    }
+    pending.clear();
+    window.requestAnimationFrame(() => settling.clear()); // after the scroll events of this move
+  }
+  function keepAtBottom(pane) {
+    if (unpinned.has(pane) || pending.has(pane)) return;
+    if (!pending.size) window.requestAnimationFrame(moveDown);
+    pending.add(pane);
+  }
+
   function append(container, kind, nick, text, at) {
-    const nearBottom = container.scrollHeight - container.scrollTop - container.clientHeight < 60;
     const line = el("div", "line " + kind.split(" ").map((k) => "k-" + k).join(" "));
     line.appendChild(el("span", "time", stamp(at)));
     if (nick) line.appendChild(el("span", "nick", nick));
     line.appendChild(withLinks(text));
     container.appendChild(line);
     while (container.childElementCount > MAX_LINES) container.removeChild(container.firstElementChild);
-    if (nearBottom) container.scrollTop = container.scrollHeight;
+    keepAtBottom(container);
   }
 
   const sameNick = (a, b) => typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase();
@@ -124,13 +158,13 @@
   function room(name) {
     let r = state.rooms.get(name);
     if (r) return r;
-    const log = el("div", "log");
+    const log = follow(el("div", "log"));
     log.hidden = true;
     log.tabIndex = 0; // a pane that scrolls is reached by the keyboard too
     log.setAttribute("role", "log");
     log.setAttribute("aria-label", t("Chat"));
     $("logs").appendChild(log);
-    const gamelog = el("div", "log gamelog");
+    const gamelog = follow(el("div", "log gamelog"));
     gamelog.hidden = true;
     gamelog.tabIndex = 0;
     gamelog.setAttribute("aria-label", t("Game log"));
@@ -329,7 +363,6 @@
       r.logged = -1;
       r.entries = [];
     }
-    const nearBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 60;
     for (const entry of f.entries || []) {
       if (typeof entry.n !== "number" || entry.n <= r.logged) continue;
       r.logged = entry.n;
@@ -348,7 +381,7 @@
     if (!box.childElementCount) box.appendChild(el("p", "muted empty-log", t("Accepted moves and round results appear here.")));
     while (box.childElementCount > MAX_LOG) box.removeChild(box.firstElementChild);
     if (r.entries.length > MAX_LOG) r.entries.splice(0, r.entries.length - MAX_LOG);
-    if (nearBottom) box.scrollTop = box.scrollHeight;
+    keepAtBottom(box);
     if (name === state.active) renderTableSoon(); // the banner lists the moves since the reader's turn
   }
 
@@ -1445,6 +1478,8 @@
 
   function init() {
     initTabs();
+    const privatePane = $("private");
+    if (privatePane) follow(privatePane);
     NARROW.addEventListener("change", () => renderTable()); // the table is drawn anew for the new size
     const boardText = document.querySelector("details.board-text");
     if (boardText) boardText.addEventListener("toggle", askTextBoard);
