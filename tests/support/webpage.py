@@ -54,22 +54,30 @@ async def type_line(page: Any, text: str) -> None:
     await page.press("#line", "Enter")
 
 
-#: true once the table is drawn at the given number of moves (``data-moves``)
-_DRAWN_AT = "n => { const t = document.querySelector('#table'); return !!t && t.dataset.moves === n; }"
+#: resolves true once the table is drawn at ``n`` moves (``data-moves``), false after ``ms``: told by
+#: the page itself when it sets the attribute, so waiting costs the page nothing
+_DRAWN_AT = """([n, ms]) => new Promise((done) => {
+  const table = document.querySelector('#table');
+  if (!table) return done(false);
+  if (table.dataset.moves === n) return done(true);
+  const seen = new MutationObserver(() => {
+    if (table.dataset.moves === n) { seen.disconnect(); clearTimeout(late); done(true); }
+  });
+  seen.observe(table, { attributes: true, attributeFilter: ['data-moves'] });
+  const late = setTimeout(() => { seen.disconnect(); done(false); }, ms);
+})"""
 
 
 async def drawn_at(page: Any, moves: int, timeout: float = TIMEOUT) -> None:
     """Wait until ``page`` has drawn its table at ``moves`` moves.
 
-    Checked at every frame the page draws, so the wait ends with the frame that
-    shows it (an ``expect`` backs off to a check a second, which idles a test
-    that waits on every move).
+    The page tells when it draws it (an ``expect`` backs off to a check a
+    second, which idles a test that waits on every move; a check at every
+    frame keeps the page drawing frames while it waits).
     """
-    try:
-        await page.wait_for_function(_DRAWN_AT, arg=str(moves), polling="raf", timeout=timeout)
-    except Exception as error:  # Playwright's TimeoutError: say what the page shows instead
+    if not await page.evaluate(_DRAWN_AT, [str(moves), timeout]):
         shown = await page.evaluate("() => document.querySelector('#table')?.dataset.moves")
-        raise AssertionError(f"the page shows the table at {shown!r} moves, not {moves}") from error
+        raise AssertionError(f"the page shows the table at {shown!r} moves, not {moves}")
 
 
 def button(page: Any, command: str) -> Any:
