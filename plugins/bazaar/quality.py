@@ -12,6 +12,7 @@ solves all five colours in well under a second or two of pure Python.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from itertools import product
 
 from .colours import NCOL, Group, Row
@@ -25,17 +26,26 @@ GATE_SPREAD = 3.0
 TOLERANCE = 1e-4
 MAX_SWEEPS = 2000
 
-_HANDS: tuple[Group, ...] = tuple(
-    sorted((h for h in product(range(MAX_HAND + 1), repeat=NCOL) if sum(h) <= MAX_HAND), key=sum)  # type: ignore[misc]
-)
-_INDEX: dict[Group, int] = {h: i for i, h in enumerate(_HANDS)}
+
+@cache
+def _hands() -> tuple[tuple[Group, ...], dict[Group, int]]:
+    """Every hand of at most ``MAX_HAND`` stones, smallest first, and each hand's index.
+
+    Worked out on the gate's first use, not when the game is loaded: every
+    process that loads the games (a bot, an AI worker) would pay for it, and
+    only table generation with the gate on needs it.
+    """
+    hands: tuple[Group, ...] = tuple(
+        sorted((h for h in product(range(MAX_HAND + 1), repeat=NCOL) if sum(h) <= MAX_HAND), key=sum)  # type: ignore[misc]
+    )
+    return hands, {h: i for i, h in enumerate(hands)}
 
 
 def _shrink(hand: Sequence[int]) -> list[int]:
     """Indices of the hands a too-big hand can be cut down to (player's choice), or the hand itself."""
     total = sum(hand)
     if total <= MAX_HAND:
-        return [_INDEX[tuple(hand)]]  # type: ignore[index]
+        return [_hands()[1][tuple(hand)]]  # type: ignore[index]
     found: set[int] = set()
     for c in range(NCOL):
         if hand[c]:
@@ -49,7 +59,7 @@ def _successors(rows: Sequence[Row]) -> tuple[list[list[list[int]]], list[list[i
     """For every hand: per drawn colour the choice of hands after it; and the hands one trade reaches."""
     draws: list[list[list[int]]] = []
     trades: list[list[int]] = []
-    for hand in _HANDS:
+    for hand in _hands()[0]:
         per_colour = []
         for c in range(NCOL):
             grown = list(hand)
@@ -120,12 +130,13 @@ def expected_turns(rows: Sequence[Row], targets: Sequence[Group]) -> list[float]
     (infinity when the table cannot guarantee it)."""
     draws, trades = _successors(rows)
     preds = _predecessors(draws, trades)
-    n = len(_HANDS)
-    start = _INDEX[(0, 0, 0, 0, 0)]
+    hands, index = _hands()
+    n = len(hands)
+    start = index[(0, 0, 0, 0, 0)]
     results = []
     inf = float("inf")
     for target in targets:
-        goal = _INDEX[tuple(target)]  # type: ignore[index]
+        goal = index[tuple(target)]  # type: ignore[index]
         region = _sure_region(goal, draws, trades, preds)
         if not region[start]:
             results.append(inf)
