@@ -29,6 +29,8 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+#: ms an ``expect`` waits when its test gives no timeout (Playwright's own default is 5 s)
+EXPECT_TIMEOUT = 15_000
 #: seconds a context may take to close before the browser is deemed hung and replaced
 CLOSE_WITHIN = 10.0
 
@@ -56,9 +58,12 @@ class WorkerChromium:
 
     async def browser(self) -> Any:
         """The running Chromium; a new one when there is none yet or the last one is gone."""
-        from playwright.async_api import async_playwright
+        from playwright.async_api import async_playwright, expect
 
         if self._playwright is None:
+            # an ``expect`` without its own timeout: ends as soon as it holds, so the room it leaves
+            # costs nothing but keeps a loaded machine (a CI run's six workers) from failing it
+            expect.set_options(timeout=EXPECT_TIMEOUT)
             self._playwright = await async_playwright().start()
         if self._browser is None or not self._browser.is_connected():
             self._browser = await self._playwright.chromium.launch(

@@ -219,7 +219,7 @@ class RawClient:
     def say(self, target: str, text: str) -> None:
         self.send(f"PRIVMSG {target} :{text}")
 
-    async def expect(self, match: Callable[[str], bool] | str, timeout: float = 10.0) -> str:
+    async def expect(self, match: Callable[[str], bool] | str, timeout: float = 20.0) -> str:
         """The next unseen line that matches (a predicate, or a substring); fails after ``timeout``."""
         test = match if callable(match) else (lambda line: match in line)
         deadline = asyncio.get_running_loop().time() + timeout
@@ -256,7 +256,7 @@ class RawClient:
                 await self._task
 
 
-async def wait_until(predicate: Callable[[], object], timeout: float = 10.0, what: str = "") -> None:
+async def wait_until(predicate: Callable[[], object], timeout: float = 20.0, what: str = "") -> None:
     """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():

@@ -410,7 +410,7 @@ class Player:
         """What the bot said in this player's direct rooms."""
         return [s for s in self.messages(sender=bot) if s.room_id in self.direct]
 
-    async def expect(self, match: Any, timeout: float = 10.0, start: int = 0) -> Seen:
+    async def expect(self, match: Any, timeout: float = 20.0, start: int = 0) -> Seen:
         """The first message (from index ``start``) whose body contains ``match`` or satisfies it."""
         import asyncio
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from support.webfixtures import Served
 
-TIMEOUT = 10_000  # ms: Playwright's waits
+TIMEOUT = 20_000  # ms: Playwright's waits (they end as soon as they hold: room for a loaded machine)
 
 
 def expect(locator: Any) -> Any:

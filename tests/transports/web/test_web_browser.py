@@ -14,11 +14,9 @@ from typing import Any
 import pytest
 from support.countgame import GAME as COUNT
 from support.webfixtures import Served, serve
-from support.webpage import expect, open_page, shot, sign_in, type_line
+from support.webpage import TIMEOUT, expect, open_page, shot, sign_in, type_line
 
 pytestmark = pytest.mark.browser
-
-TIMEOUT = 10_000  # ms: Playwright's waits
 
 
 async def _page(browser: Any, served: Served, path: str = "/") -> Any:

@@ -7,10 +7,9 @@ from typing import Any
 
 import pytest
 from support.webfixtures import serve
+from support.webpage import TIMEOUT
 
 pytestmark = pytest.mark.browser
-
-TIMEOUT = 10_000  # ms
 
 
 def _expect(locator: Any) -> Any:

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from support.paths import TESTS_DIR
 from support.webfixtures import Served, serve
-from support.webpage import drawn_at, expect, no_serious_violation, open_page, sign_in
+from support.webpage import TIMEOUT, drawn_at, expect, no_serious_violation, open_page, sign_in
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -33,7 +33,6 @@ from bazaarbot.registry import discover
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 10_000  # ms: Playwright's waits
 PHONE = (390, 844)
 LAPTOP = (1366, 768)
 VIEWPORTS = {"phone": PHONE, "tablet": (768, 1024), "laptop": LAPTOP}

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from support.webfixtures import Served, serve
+from support.webpage import TIMEOUT
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, Say, Tell, User
@@ -22,7 +23,6 @@ from bazaarbot.table.options import hints_on
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 10_000  # ms: Playwright's waits
 GAMES = discover()
 FAST = RateLimit(commands=10_000, per_seconds=1)
 ALICE = User("alice", account="alice")  # the web identity of the page's player

@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from support.english_words import english_terms_in
 from support.webfixtures import serve
+from support.webpage import TIMEOUT
 
 from bazaarbot.config import RateLimit
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 10_000  # ms
 #: a person clicking quickly through a game is no flood
 FAST = RateLimit(commands=1000, per_seconds=1)
 DRAWN = "#turn, #table, #controls, #hand-panel, #ratings"

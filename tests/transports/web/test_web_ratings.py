@@ -9,12 +9,11 @@ from typing import Any
 import aiohttp
 import pytest
 from support.webfixtures import player, serve
+from support.webpage import TIMEOUT
 
 from bazaarbot.plugin import Result
 from bazaarbot.ratings import record_result
 from bazaarbot.store import Store
-
-TIMEOUT = 10_000  # ms: Playwright's waits
 
 
 def earlier_games(db: Path, winners: list[str]) -> None:

@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from support.countgame import GAME as COUNT
 from support.webfixtures import Served, serve
-from support.webpage import no_serious_violation
+from support.webpage import TIMEOUT, no_serious_violation
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -20,7 +20,6 @@ from bazaarbot.table.steps import replay
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 10_000  # ms: Playwright's waits
 
 #: the test types many moves through the hub at once
 PLENTY = RateLimit(commands=100_000, per_seconds=1)

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from support.webfixtures import Served, frames_in, player, serve
-from support.webpage import button, drawn_at, expect, open_page, shot, sign_in, type_line
+from support.webpage import TIMEOUT, button, drawn_at, expect, open_page, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -25,7 +25,6 @@ from bazaarbot.tableview.table import INLINE_COMMANDS
 
 pytestmark = pytest.mark.browser
 
-TIMEOUT = 10_000  # ms: Playwright's waits
 GAMES = discover()
 ROOM = "#bazaar"
 #: players click faster than the default per-user command budget allows
