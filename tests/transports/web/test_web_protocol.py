@@ -9,6 +9,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from support.ircserver import wait_until
 from support.webfixtures import Served, WsClient, player, serve, two_seated
 
 from bazaarbot.config import WebLimits
@@ -258,21 +259,20 @@ async def test_rename_moves_the_seat(served: Served) -> None:
 
 
 async def test_disconnect_gives_the_seat_up_after_the_grace(tmp_path: Path) -> None:
-    async with serve(tmp_path / "g.sqlite", leave_grace=0.2) as served:
+    async with serve(tmp_path / "g.sqlite", leave_grace=60.0) as served:
+        leaves = served.hub.identity.leaves.pending
         alice, token = await player(served, "alice")
         await alice.say("#bazaar", "/join")
         await alice.expect("bot", lambda f: "alice joins" in f["text"])
         await alice.close()
+        await wait_until(lambda: leaves, 20, "alice's leave to wait for the grace")
         back = await served.connect()
         assert (await back.hello(token))["nick"] == "alice"
-        await asyncio.sleep(0.4)
+        await wait_until(lambda: not leaves, 20, "back within the grace: her leave is off")
         assert [s.nick for s in served.hub.tables[("web", "#bazaar")].seats] == ["alice"]
+        served.transport.leave_grace = 0.05  # this time the grace runs out
         await back.close()
-        for _ in range(50):
-            await asyncio.sleep(0.05)
-            if not served.hub.tables[("web", "#bazaar")].seats:
-                break
-        assert not served.hub.tables[("web", "#bazaar")].seats
+        await wait_until(lambda: not served.hub.tables[("web", "#bazaar")].seats, 20, "the seat given up")
 
 
 async def test_healthz_and_pages(served: Served) -> None:
