@@ -359,6 +359,42 @@ async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
         assert not alice.errors, alice.errors
 
 
+#: true once the visible chat pane shows its last line (within a pixel)
+_CHAT_AT_BOTTOM = """() => { const e = document.querySelector('#logs .log:not([hidden])');
+  return !!e && e.scrollHeight - e.scrollTop - e.clientHeight < 2; }"""
+#: resolves after two frames: a scroll's event, and what the page does at the next frame, have run
+_TWO_FRAMES = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+
+
+async def test_the_chat_follows_its_newest_line_until_the_reader_scrolls_up(
+    browser: Any, tmp_path: Path
+) -> None:
+    fast = {"rate_limit": FAST, "frame_rate": 100_000, "frame_burst": 100_000}
+    async with serve(tmp_path / "c.sqlite", **fast) as served:
+        alice = await _open(browser, served, "alice", *LAPTOP)
+        bob, _token = await player(served, "bob")
+        log = alice.locator("#logs .log:not([hidden])")
+        for n in range(80):  # a burst: the pane stays at its newest line
+            await bob.say(ROOM, f"chat line {n}")
+        await expect(log).to_contain_text("chat line 79", timeout=TIMEOUT)
+        await alice.wait_for_function(_CHAT_AT_BOTTOM, timeout=TIMEOUT)
+        # the reader scrolls up to read: new lines do not pull the pane down
+        await log.evaluate("e => { e.scrollTop = 0; }")
+        await alice.evaluate(_TWO_FRAMES)  # the pane's scroll event
+        for n in range(80, 90):
+            await bob.say(ROOM, f"chat line {n}")
+        await expect(log).to_contain_text("chat line 89", timeout=TIMEOUT)
+        await alice.evaluate(_TWO_FRAMES)  # the frames in which the pane would have moved
+        assert await log.evaluate("e => e.scrollTop") == 0, "the pane stays where the reader put it"
+        # back at the bottom, it follows again
+        await log.evaluate("e => { e.scrollTop = e.scrollHeight; }")
+        await alice.evaluate(_TWO_FRAMES)
+        await bob.say(ROOM, "chat line 90")
+        await expect(log).to_contain_text("chat line 90", timeout=TIMEOUT)
+        await alice.wait_for_function(_CHAT_AT_BOTTOM, timeout=TIMEOUT)
+        assert not alice.errors, alice.errors
+
+
 async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
     browser: Any, tmp_path: Path
 ) -> None:
