@@ -58,6 +58,18 @@ def lower_priority(bot: int) -> None:
     stop_with_the_bot(bot)
 
 
+def _spawned(workers: int, watch_the_bot: Callable[[int], None]) -> Executor:
+    """Worker processes that each run ``watch_the_bot(this bot's pid)`` first.
+
+    Spawned, not forked: a forked copy of a running event loop (threads,
+    sockets) is not safe.
+    """
+    context = multiprocessing.get_context("spawn")
+    return ProcessPoolExecutor(
+        max_workers=workers, mp_context=context, initializer=watch_the_bot, initargs=(os.getpid(),)
+    )
+
+
 def default_workers() -> int:
     """One less than the cores (the event loop keeps one), at least one."""
     return max(1, (os.cpu_count() or 1) - 1)
@@ -91,24 +103,14 @@ class AiPool:
         if self._closed:
             raise RuntimeError("the AI pool is shut down")
         if self._executor is None:
-            # spawn: a forked copy of a running event loop (threads, sockets) is not safe
-            context = multiprocessing.get_context("spawn")
-            self._executor = ProcessPoolExecutor(
-                max_workers=self.workers,
-                mp_context=context,
-                initializer=stop_with_the_bot,
-                initargs=(os.getpid(),),
-            )
+            self._executor = _spawned(self.workers, stop_with_the_bot)
         return self._executor
 
     def _ponder_pool(self) -> Executor:
         if self._closed:
             raise RuntimeError("the AI pool is shut down")
         if self._ponder_executor is None:
-            context = multiprocessing.get_context("spawn")
-            self._ponder_executor = ProcessPoolExecutor(
-                max_workers=1, mp_context=context, initializer=lower_priority, initargs=(os.getpid(),)
-            )
+            self._ponder_executor = _spawned(1, lower_priority)
         return self._ponder_executor
 
     def submit(
