@@ -9,15 +9,15 @@ against the same list of English game words as the console games.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
+from support.ircserver import wait_until
 from support.webfixtures import serve
-from support.webpage import TIMEOUT
+from support.webpage import TIMEOUT, drawn_at
 
 from bazaarbot.config import RateLimit
 
@@ -80,20 +80,17 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
         assert await page.evaluate("document.documentElement.lang") == "de"
         table = served.hub.tables[("web", "#bazaar")]
         nicks = [s.nick for s in table.players]
-        for _attempt in range(100):  # wait for the person's decision, then play it from a German button
-            if table.players[YSPAHAN.to_act(table.state)[0]].nick == "otto":
-                break
-            await asyncio.sleep(0.1)
+        # wait for the person's decision, then play it from a German button
+        await wait_until(
+            lambda: table.players[YSPAHAN.to_act(table.state)[0]].nick == "otto", what="otto's turn"
+        )
+        before = table.moves_made
+        await drawn_at(page, before)  # the buttons are those of otto's decision
         button = page.locator(MOVE_BUTTON).first
         await _expect(button).to_be_visible(timeout=TIMEOUT)
         shown = await button.get_attribute("title")
-        before = table.moves_made
         await _type(page, shown)
-        for _wait in range(100):
-            if table.moves_made > before:
-                break
-            await asyncio.sleep(0.05)
-        assert table.moves_made > before, f"the German move {shown!r} was not played"
+        await wait_until(lambda: table.moves_made > before, what=f"the German move {shown!r}")
         await _expect(page.locator("#ratings")).to_contain_text("Beste Spieler", timeout=TIMEOUT)
         german = await _drawn_text(page)
         for nick in nicks:
@@ -167,19 +164,16 @@ async def test_a_german_room_on_the_page_writes_no_english_game_word(browser: An
             await _type(page, line)
         table = served.hub.tables[("web", "#bazaar")]
         for _move in range(4):  # the person's moves from the page's German buttons; the AI answers
-            for _attempt in range(100):
-                if table.running and table.players[JAIPUR.to_act(table.state)[0]].nick == "otto":
-                    break
-                await asyncio.sleep(0.1)
+            await wait_until(
+                lambda: table.running and table.players[JAIPUR.to_act(table.state)[0]].nick == "otto",
+                what="otto's turn",
+            )
+            before = table.moves_made
+            await drawn_at(page, before)  # the buttons are those of otto's turn, not of the AI's
             button = page.locator("#controls button.move[title]").first
             await _expect(button).to_be_visible(timeout=TIMEOUT)
-            before = table.moves_made
             await _type(page, await button.get_attribute("title"))
-            for _wait in range(100):
-                if table.moves_made > before:
-                    break
-                await asyncio.sleep(0.05)
-            assert table.moves_made > before
+            await wait_until(lambda made=before: table.moves_made > made, what=f"otto's move after {before}")
         await _type(page, "/moves")
         await _type(page, "/status")
         await _expect(page.locator("#logs")).to_contain_text("Am Zug", timeout=TIMEOUT)
