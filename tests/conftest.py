@@ -10,7 +10,6 @@ that test on the worker's session-wide event loop.
 
 from __future__ import annotations
 
-import compileall
 import functools
 import os
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -22,6 +21,7 @@ import pytest_asyncio
 from support.browsers import WorkerChromium, require_chromium
 from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require_server
 from support.pgcluster import Cluster, start_or_reason
+from support.precompile import precompile
 
 RUN_SLOW = os.environ.get("CI", "").lower() in ("1", "true", "yes") or os.environ.get("BAZAARBOT_SLOW") == "1"
 #: the checkout: its packages are compiled once per run (see ``pytest_configure``)
@@ -29,16 +29,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile the bot's and the games' sources once, before the test workers start.
+    """Compile the sources and rewrite the test modules once, before the test workers start.
 
-    Hundreds of processes load them (each console, ``run``, AI worker and test
-    worker); where PYTHONDONTWRITEBYTECODE is set none would keep its compiled
-    code, and each would compile every module again.
+    Hundreds of processes load the sources (each console, ``run``, AI worker and
+    test worker) and every worker imports every test module (support.precompile).
     """
     if hasattr(config, "workerinput"):
         return  # a test worker: the run that started it compiled them
-    for package in ("bazaarbot", "plugins"):
-        compileall.compile_dir(ROOT / package, quiet=1)
+    precompile(config, [ROOT / "bazaarbot", ROOT / "plugins"], ROOT / "tests")
 
 
 #: the files whose tests take longest (whole games through a process, a browser or Synapse): they
