@@ -18,8 +18,6 @@ from typing import Any
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
-from bazaarbot.store.dbfile import DbFileError, check_db, check_server
-from bazaarbot.store.postgres import is_postgres_url, shown
 
 log = logging.getLogger("bazaarbot")
 
@@ -29,6 +27,8 @@ def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, writ
 
     ``--store URL``, else ``--db FILE``, else the config's ``[store] url``, else its ``[bot] db``.
     """
+    from bazaarbot.store.dbfile import check_db, check_server
+
     url = getattr(args, "store", None) or (None if args.db else config.store.url)
     if url:
         check_server(url)
@@ -132,6 +132,8 @@ def _run(args: argparse.Namespace) -> int:
         + [n.name for n in config.irc]
         + [m.name for m in config.matrix]
     )
+
+    from bazaarbot.store.postgres import is_postgres_url
 
     async def main() -> int:
         stop = asyncio.Event()
@@ -286,6 +288,7 @@ def web_admin_policy(configured: AdminPolicy) -> AdminPolicy:
 def _admin_token(args: argparse.Namespace) -> int:
     import sqlite3
 
+    from bazaarbot.store.postgres import is_postgres_url
     from bazaarbot.transports.web.admins import AdminTokenError, AdminTokens
 
     config = load_config(args.config)
@@ -314,6 +317,7 @@ def _admin_token(args: argparse.Namespace) -> int:
 
 def _export(args: argparse.Namespace) -> int:
     from bazaarbot.store import open_store
+    from bazaarbot.store.postgres import shown
 
     config = load_config(args.config)
     path = _db(args, config, must_exist=True, write=False)
@@ -333,6 +337,7 @@ def _export(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     from bazaarbot.store.backup import BackupError, backup, describe_copy
+    from bazaarbot.store.dbfile import check_server
 
     config = load_config(args.config)
     url = args.store or (None if args.db else config.store.url)
@@ -389,6 +394,7 @@ def _port(text: str) -> int:
 def _ratings(args: argparse.Namespace) -> int:
     from bazaarbot.ratings import Ratings
     from bazaarbot.store import open_store
+    from bazaarbot.store.postgres import shown
 
     config = load_config(args.config)
     path = _db(args, config, must_exist=True)
@@ -474,6 +480,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    # the store's modules (sqlite-utils) only here, not when the module is imported: an AI worker,
+    # spawned from a bot started as ``python -m bazaarbot.cli``, imports this module again
+    from bazaarbot.store.dbfile import DbFileError
+
     parser = build_parser()
     args = parser.parse_args(argv)
     logging.basicConfig(
