@@ -94,12 +94,11 @@ def _exchanges(market_goods: tuple[int, ...], hand: tuple[int, ...], camel_room:
     """Every legal exchange for this market, hand and room for camels given (memoised)."""
     actions: list[Action] = []
     for take in sub_multisets(market_goods, 2, MARKET_SIZE):
-        bounds = tuple(0 if take[g] else hand[g] for g in range(6)) + (camel_room,)
+        bounds = (*[0 if took else held for took, held in zip(take, hand, strict=True)], camel_room)
         k = sum(take)
         if sum(bounds) < k:
             continue
-        for give in exact_multisets(bounds, k):
-            actions.append((EXCHANGE, take, give))
+        actions += [(EXCHANGE, take, give) for give in exact_multisets(bounds, k)]
     return tuple(actions)
 
 
