@@ -96,7 +96,12 @@ async def test_moves_are_answered_while_the_store_is_slow_to_read_and_the_loop_s
         ], late
         for _ in range(3):
             await say(to_move("#a"), "#a", "add 1")
+        top = len(seen.sent)
         await say("alice", "#a", "/top")
+        # its answer is read after the line, off the loop: awaited here, so no read of this store is
+        # still under way once the test closes it
+        await asyncio.wait_for(hub.idle(), 10)
+        assert answers("#a", top) == ["Nobody is ranked at Count yet (it takes 3 rated games)."]
         assert store.db.conn.loop_calls + store.writer.conn.loop_calls == sent_on_loop
     finally:
         reopen.cancel()
