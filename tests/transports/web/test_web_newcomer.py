@@ -270,15 +270,15 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
         views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
         assert views[0]["deadline"] == views[1]["deadline"]
         # each tab ticks on its own timer, which a loaded machine may run late: read both until the
-        # reads fall within one tick of each other (a few seconds at most)
-        for _ in range(20):
+        # reads fall within one tick of each other (ten seconds at most)
+        for _ in range(40):
             shown = [await p.locator("#clock").inner_text() for p in (alice, second)]
             times = [re.search(r"(\d+):(\d\d)", text) for text in shown]
             left = [int(m.group(1)) * 60 + int(m.group(2)) for m in times if m]
             if len(left) == 2 and abs(left[0] - left[1]) <= 1:
                 break
             await asyncio.sleep(0.25)
-        assert abs(left[0] - left[1]) <= 1 and 35 <= left[0] <= 45, shown
+        assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 45, shown
         await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
         await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)
         await _expect(second.locator("#clock")).to_have_class("clock mine urgent", timeout=TIMEOUT)

@@ -505,13 +505,24 @@
   const URGENT = 30; // seconds: the last call
   let ticking = null;
 
+  // how far the server's clock is ahead of this page's: each view says what the server read as it
+  // sent it, and a view that waited on the way (a busy machine, a slow network) tells a smaller lead
+  // than the true one; of the last few readings the least delayed, the largest, is the truest
+  const CLOCK_READINGS = 8;
+  const serverLeads = [];
+  function readServerClock(now) {
+    serverLeads.push(now - Date.now() / 1000);
+    if (serverLeads.length > CLOCK_READINGS) serverLeads.shift();
+  }
+
   /** Seconds left on the room's clock, by the server's clock (the view says what it read). */
   function secondsLeft(r) {
     const c = r && r.view && r.view.clock;
     if (!c || r.view.phase !== "running") return null;
     if (typeof c.paused === "number") return c.paused;
     if (typeof c.deadline !== "number") return null;
-    return Math.max(0, c.deadline - (Date.now() / 1000 + (r.clockOffset || 0)));
+    const lead = serverLeads.length ? Math.max(...serverLeads) : 0;
+    return Math.max(0, c.deadline - (Date.now() / 1000 + lead));
   }
 
   function clockText(left) {
@@ -1039,7 +1050,7 @@
     }
     if (view && name === state.active) window.bazaarbotI18n.setLanguage(view.lang || null);
     if (view && view.clock && typeof view.clock.now === "number") {
-      r.clockOffset = view.clock.now - Date.now() / 1000;
+      readServerClock(view.clock.now);
       startTicking();
     }
     const me = view && view.you && view.you.seat;
