@@ -104,6 +104,7 @@ def _run(args: argparse.Namespace) -> int:
     from bazaarbot.collector import CollectorPolicy
     from bazaarbot.hub.hub import Hub
     from bazaarbot.shutdown import shut_down
+    from bazaarbot.store.postgres import is_postgres_url
 
     config = load_config(args.config)
     if args.host is not None:
@@ -132,8 +133,6 @@ def _run(args: argparse.Namespace) -> int:
         + [n.name for n in config.irc]
         + [m.name for m in config.matrix]
     )
-
-    from bazaarbot.store.postgres import is_postgres_url
 
     async def main() -> int:
         stop = asyncio.Event()

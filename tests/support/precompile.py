@@ -26,6 +26,11 @@ from pathlib import Path
 
 import pytest
 
+try:
+    from _pytest.assertion import rewrite
+except ImportError:  # this pytest keeps its rewrites some other way: its workers make their own
+    rewrite = None
+
 #: the run's config, for the forked helpers that rewrite test modules with it
 _CONFIG: pytest.Config | None = None
 
@@ -33,13 +38,12 @@ _CONFIG: pytest.Config | None = None
 def precompile(config: pytest.Config, packages: list[Path], tests: Path) -> None:
     """Compile ``packages`` and rewrite every test module under ``tests``, on every core."""
     cores = os.cpu_count() or 1
-    for package in packages:
+    for package in [*packages, tests / "support"]:
         compileall.compile_dir(package, quiet=1, workers=cores)
-    compileall.compile_dir(tests / "support", quiet=1, workers=cores)
-    if config.getoption("assertmode", "rewrite") != "rewrite":
+    if rewrite is None or config.getoption("assertmode", "rewrite") != "rewrite":
         return
     modules = sorted(p for p in tests.rglob("*.py") if p.name.startswith("test_") or p.name == "conftest.py")
-    stale = [p for p in modules if not _current(p)]
+    stale = [p for p in modules if rewrite._read_pyc(p, _kept_at(p)) is None]
     if not stale:
         return
     global _CONFIG
@@ -51,27 +55,17 @@ def precompile(config: pytest.Config, packages: list[Path], tests: Path) -> None
         _CONFIG = None
 
 
-def _current(source: Path) -> bool:
-    """Whether pytest's rewrite of ``source`` is kept and not older than it (or cannot be made here)."""
-    try:
-        from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc, get_cache_dir
-    except ImportError:
-        return True  # this pytest keeps its rewrites some other way: its workers make their own
-    return _read_pyc(source, get_cache_dir(source) / (source.name[:-3] + PYC_TAIL)) is not None
+def _kept_at(source: Path) -> Path:
+    """Where pytest keeps ``source`` rewritten."""
+    return rewrite.get_cache_dir(source) / (source.name[:-3] + rewrite.PYC_TAIL)
 
 
 def _rewrite(source: Path) -> None:
     """Rewrite one test module's asserts and keep the result as pytest would."""
-    try:
-        from _pytest.assertion import rewrite
-    except ImportError:
-        return
     assert _CONFIG is not None
-    state = _CONFIG.stash[rewrite.assertstate_key]
     try:
         stat, code = rewrite._rewrite_test(source, _CONFIG)
     except (OSError, SyntaxError, ValueError):
         return  # pytest reports it when it collects the module
-    folder = rewrite.get_cache_dir(source)
-    if rewrite.try_makedirs(folder):
-        rewrite._write_pyc(state, code, stat, folder / (source.name[:-3] + rewrite.PYC_TAIL))
+    if rewrite.try_makedirs(rewrite.get_cache_dir(source)):
+        rewrite._write_pyc(_CONFIG.stash[rewrite.assertstate_key], code, stat, _kept_at(source))
