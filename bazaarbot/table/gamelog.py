@@ -19,8 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from bazaarbot.i18n import language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
+from bazaarbot.table.ai_names import ai_name
 from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
@@ -94,7 +96,9 @@ class Replay:
         for entry in self.entries[len(made) :]:
             # an /undo or a seat taken out is no command of the game: it stays as it was logged
             said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
-            made.append(entry.as_dict() | {"text": said})
+            with language(lang):  # an AI is named in the reader's words too
+                nick = str(ai_name(entry.nick))
+            made.append(entry.as_dict() | {"text": said, "nick": nick})
         return [e for e in made[start:] if e is not None]
 
     def settled_state(self) -> Any:

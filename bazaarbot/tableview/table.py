@@ -126,9 +126,11 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
     if replay is not None and view["phase"] != "lobby":
         view["log"] = replay.as_read(current_language(), LOG_TAIL)
         # the last move, for the table to point out (the log is sent apart; this stays with the view):
-        # ``text`` as played (English, what a drawn table reads), ``said`` as the reader types it
+        # ``text`` as played (English, what a drawn table reads), ``said`` as the reader types it,
+        # ``nick`` as the reader names the seat
         last = replay.entries[-1] if replay.entries else None
-        view["last"] = last.as_dict() | {"said": view["log"][-1]["text"]} if last is not None else None
+        read = view["log"][-1] if last is not None else None
+        view["last"] = last.as_dict() | {"said": read["text"], "nick": read["nick"]} if read else None
     return view
 
 

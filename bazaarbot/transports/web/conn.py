@@ -94,8 +94,8 @@ class Conn:
         self.wanted: dict[str, set[str]] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON
         self.tables = ""
-        #: per room, (game id, last move number) of the game log entries already sent
-        self.logged: dict[str, tuple[int | None, int]] = {}
+        #: per room, (game id, language, last move number) of the game log entries already sent
+        self.logged: dict[str, tuple[int | None, str | None, int]] = {}
         self.warned = False
         self.dropped = 0
         self.dead = False

@@ -979,13 +979,13 @@ class WebTransport:
         if parts is None:
             conn.views[room] = NO_TABLE
             return None
-        _lang, public, you = parts[key]
+        lang, public, you = parts[key]
         encoded = EncodedPublic.of(public)
         # the frame that carries this view carries it whole
         conn.views[room] = encoded.frame(dumps(room), encode_you(you), None)[1]
         conn.logged.pop(room, None)
         view = {k: v for k, v in public.items() if k != "log"} | {"you": you}
-        asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, encoded.entries)
+        asyncio.get_running_loop().call_soon(self._send_log, conn, room, view, encoded.entries, lang)
         return view
 
     def _view_key(self, conn: Conn) -> str | None:
@@ -993,16 +993,22 @@ class WebTransport:
         return None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
 
     def _send_log(
-        self, conn: Conn, room: str, view: dict[str, Any] | None, entries: list[dict[str, Any]]
+        self,
+        conn: Conn,
+        room: str,
+        view: dict[str, Any] | None,
+        entries: list[dict[str, Any]],
+        lang: str | None,
     ) -> None:
-        """The log entries this tab has not had yet (all of them when the game changed)."""
+        """The log entries this tab has not had yet: all of them, read in ``lang``, when the game
+        or the reader's language changed (the moves listed since a turn are then in the new words)."""
         game = view.get("game_id") if view else None
-        seen_game, seen_n = conn.logged.get(room, (None, -1))
-        reset = seen_game != game
+        seen_game, seen_lang, seen_n = conn.logged.get(room, (None, None, -1))
+        reset = seen_game != game or seen_lang != lang
         fresh = [e for e in entries if reset or e["n"] > seen_n]
         if not fresh and not reset:
             return
-        conn.logged[room] = (game, fresh[-1]["n"] if fresh else -1)
+        conn.logged[room] = (game, lang, fresh[-1]["n"] if fresh else -1)
         conn.send("log", room=room, game=game, entries=fresh, reset=reset)
 
     def views_changed(self, channel: str) -> None:
@@ -1046,7 +1052,7 @@ class WebTransport:
             yours: dict[str | None, str] = {}
             for tab in tabs:
                 key = keys[tab]
-                _lang, public, you = parts[key]
+                lang, public, you = parts[key]
                 encoded = publics.get(id(public))
                 if encoded is None:
                     encoded = publics[id(public)] = EncodedPublic.of(public)
@@ -1058,5 +1064,5 @@ class WebTransport:
                 )
                 if frame is not None:
                     tab.push(frame)
-                    self._send_log(tab, room, encoded.view, encoded.entries)
+                    self._send_log(tab, room, encoded.view, encoded.entries, lang)
                     self._send_tables(tab)

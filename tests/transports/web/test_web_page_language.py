@@ -28,6 +28,8 @@ FAST = RateLimit(commands=1000, per_seconds=1)
 DRAWN = "#turn, #table, #controls, #hand-panel, #ratings"
 #: a move button of the drawn table or the controls, its title the move as the reader types it
 MOVE_BUTTON = "#table button.ys-act[title], #controls button.move[title]"
+#: a move of the game log as the page shows it (its pane hidden or not)
+LOGGED_MOVE = "#gamelogs .entry-text"
 
 
 def _expect(locator: Any) -> Any:
@@ -86,6 +88,10 @@ async def test_the_page_switches_language_at_once_and_shows_no_english_game_word
         )
         before = table.moves_made
         await drawn_at(page, before)  # the buttons are those of otto's decision
+        # the moves played before the switch, in the game log and the banner, are read again in German
+        await _expect(page.locator(LOGGED_MOVE)).to_have_count(before, timeout=TIMEOUT)
+        logged = await page.locator(f"{LOGGED_MOVE}, #last-move li").all_text_contents()
+        assert not english_terms_in("\n".join(logged), "de"), logged
         button = page.locator(MOVE_BUTTON).first
         await _expect(button).to_be_visible(timeout=TIMEOUT)
         shown = await button.get_attribute("title")
