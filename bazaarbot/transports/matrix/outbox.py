@@ -1,12 +1,15 @@
-"""What the bot still has to send on Matrix: per-room queues taken round-robin, a 429 holds one room only.
+"""What the bot still has to send on Matrix: per-room queues taken round-robin, paused by a 429.
 
 The same fairness as the IRC send queue (``irc/fairqueue.py``): lines wait per
 room (a channel, or a player's direct-message room) and the next event is
 taken from the next room in turn, so one player's long listing never holds up
 another table; bulk listings wait behind game lines. When the homeserver
-answers ``429`` with ``retry_after_ms``, only that room waits that long; the
-event stays at the head of its room's queue and is sent again, never dropped,
-and the room keeps its turn (rooms refused earlier go first once they may).
+answers ``429`` with ``retry_after_ms``, the bot sends nothing for that long:
+a homeserver limits an account, not a room, so trying another room meanwhile
+only earns another 429 (Synapse answers each one half a second late, which
+held every room up). The event stays at the head of its room's queue and is
+sent again, never dropped, and the room keeps its turn (rooms refused earlier
+go first). A room can also be held alone, while its direct room is opened.
 Consecutive plain lines for one room are merged into one event when they
 leave (fewer events, fewer 429s), and an edit of a board that is still waiting
 takes the newer text instead of queueing a second edit.
@@ -59,13 +62,16 @@ class Item:
     txn: str = field(default_factory=lambda: uuid.uuid4().hex)
     #: when it was queued (the outbox's clock): how long it waited is the transport's to report
     queued: float = 0.0
+    #: how many events had left the outbox when it was queued
+    sent_before: int = 0
 
     def mergeable(self, other: Item) -> bool:
         return self.kind == other.kind == "text" and (self.bulk, self.colors) == (other.bulk, other.colors)
 
 
 class Outbox:
-    """Per-room queues, handed out round-robin; a room held by a 429 is skipped until its time."""
+    """Per-room queues, handed out round-robin; nothing while a 429 pauses the account; a room
+    held alone is skipped until its time."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic, merge_chars: int = 4000) -> None:
         self.clock = clock
@@ -73,15 +79,23 @@ class Outbox:
         self.rooms: dict[str, collections.deque[Item]] = {}
         self.ring: collections.deque[str] = collections.deque()
         self.held: dict[str, float] = {}
+        #: until when the homeserver's last 429 asked the account to wait
+        self.paused_until = 0.0
         #: rooms refused by a 429 since their last event left, and since when
         self.refused: dict[str, float] = {}
         self.retries = 0
+        #: events that left (sent, or refused for good)
+        self.sent = 0
+        #: room -> how many events of other rooms left while its last event waited: the measure of
+        #: fairness that does not depend on how fast the homeserver answers
+        self.overtaken: dict[str, int] = {}
 
     def __len__(self) -> int:
         return sum(len(queue) for queue in self.rooms.values())
 
     def put(self, item: Item) -> None:
-        item.queued = item.queued or self.clock()
+        if not item.queued:
+            item.queued, item.sent_before = self.clock(), self.sent
         queue = self.rooms.get(item.room_id)
         if queue is None:
             queue = self.rooms[item.room_id] = collections.deque()
@@ -118,11 +132,14 @@ class Outbox:
         if not self.rooms:
             return None
         now = self.clock()
-        return max(0.0, min(self.held.get(room, 0.0) - now for room in self.rooms))
+        room_free = min(self.held.get(room, 0.0) for room in self.rooms)
+        return max(0.0, self.paused_until - now, room_free - now)
 
     def take(self) -> Item | None:
         """The next event to send, merged with the plain lines after it; it stays queued until ``done``."""
         now = self.clock()
+        if now < self.paused_until:
+            return None
         ready = [room for room in self.ring if self.held.get(room, 0.0) <= now]
         if not ready:
             return None
@@ -147,6 +164,8 @@ class Outbox:
         """The event was sent: take it off its room and give the turn to the next room."""
         queue = self.rooms.get(item.room_id)
         if queue and queue[0] is item:
+            self.overtaken[item.room_id] = self.sent - item.sent_before
+            self.sent += 1
             queue.popleft()
             self.ring.remove(item.room_id)
             if queue:
@@ -157,11 +176,15 @@ class Outbox:
         self.refused.pop(item.room_id, None)
 
     def hold(self, room_id: str, seconds: float, limited: bool = True) -> None:
-        """The homeserver said 429 for this room (``limited``): it waits ``seconds``, the others go on."""
+        """The homeserver said 429 to an event for this room (``limited``): nothing is sent for
+        ``seconds``, then this room goes first. Not ``limited``: this room alone waits."""
+        until = self.clock() + seconds
         if limited:
             self.retries += 1
             self.refused.setdefault(room_id, self.clock())
-        self.held[room_id] = self.clock() + seconds
+            self.paused_until = max(self.paused_until, until)
+        else:
+            self.held[room_id] = until
 
     def release(self, room_id: str) -> None:
         """A room held for something else than a 429 (its direct room being opened) may send again."""

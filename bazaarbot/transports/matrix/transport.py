@@ -311,7 +311,7 @@ class MatrixTransport:
         self._wake.set()
 
     async def _sender(self) -> None:
-        """Events leave one at a time, room after room; a 429 holds only its room; nothing is dropped."""
+        """Events leave one at a time, room after room; a 429 pauses them all; nothing is dropped."""
         while True:
             wait = self.outbox.wait()
             if wait is None:
@@ -351,6 +351,7 @@ class MatrixTransport:
             self.waited[item.room_id] = self.outbox.clock() - item.queued
         item.tried = True
         event_type = "m.reaction" if item.kind == "reaction" else "m.room.message"
+        asked = self.outbox.clock()
         answer = await client.room_send(room_id, event_type, body, tx_id=item.txn)
         if isinstance(answer, RoomSendResponse):
             self.outbox.done(item)
@@ -369,14 +370,19 @@ class MatrixTransport:
             elif board is not None and board.event_id is None:
                 board.event_id = answer.event_id
             return
-        self._refused(item, answer)
+        self._refused(item, answer, asked)
 
-    def _refused(self, item: Item, answer: Any) -> None:
-        """A 429 holds the room for as long as the homeserver asks; any other refusal drops the event."""
+    def _refused(self, item: Item, answer: Any, asked: float) -> None:
+        """A 429 pauses sending for as long as the homeserver asks; any other refusal drops the event.
+
+        The wait counts from when the event was sent (``asked``): Synapse reckons it then, and
+        answers a refused request half a second late.
+        """
         limited = getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED"
         if limited or getattr(answer, "retry_after_ms", None):
+            retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
             # at least a moment: a 429 that says "retry after 0 ms" must not become a busy loop
-            seconds = max(MIN_HOLD, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
+            seconds = max(MIN_HOLD, asked + retry - self.outbox.clock())
             log.info("%s: rate limited in %s for %.1f s", self.network, item.room_id, seconds)
             self.outbox.hold(item.room_id, seconds)
             return
@@ -433,6 +439,7 @@ class MatrixTransport:
         client = self.client
         assert client is not None
         wait, limited = 0.0, False
+        asked = self.outbox.clock()
         try:
             answer = await client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
@@ -443,7 +450,8 @@ class MatrixTransport:
                 self._wake.set()
                 await self._mark_direct(user_id, answer.room_id)
             elif getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
-                wait = max(MIN_HOLD, (getattr(answer, "retry_after_ms", None) or 1000) / 1000)
+                retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
+                wait = max(MIN_HOLD, asked + retry - self.outbox.clock())  # reckoned when asked
                 limited = True
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)

@@ -420,11 +420,16 @@ async def test_a_flood_in_one_room_does_not_delay_another_rooms_answer(tmp_path:
     await asyncio.gather(*(fred.say(flood_room, word) for _ in range(lines) for word in ("!hand", "!status")))
     await carol.say(calm_room, "!join")
     started = time.monotonic()  # the homeserver has her line
-    await carol.expect(lambda s: s.room_id == calm_room and "joins Jaipur" in s.body, 10)
+    await carol.expect(lambda s: s.room_id == calm_room and "joins Jaipur" in s.body, 60)
     seen = time.monotonic() - started
-    queued = bot.waited[calm_room]
-    print(f"an answer in a quiet room while another floods: {queued:.2f} s queued, {seen:.2f} s seen")
-    assert queued < 3.0, "the flood held up another room's answer"
+    queued, overtaken = bot.waited[calm_room], bot.outbox.overtaken[calm_room]
+    print(
+        f"an answer in a quiet room while another floods: {queued:.2f} s queued, {seen:.2f} s seen, "
+        f"{overtaken} events of other rooms sent meanwhile"
+    )
+    # at most one event of each other room with lines waiting (the flood's room, fred's and carol's
+    # direct rooms) left before it, however slowly the homeserver answered
+    assert overtaken <= 3, "the flood held up another room's answer"
     me = bot.settings.user_id
 
     def answered() -> int:  # lines waiting together for one room leave as one event

@@ -34,7 +34,8 @@ def test_rooms_take_turns_so_one_long_answer_never_holds_up_another_table() -> N
     assert [room for room, _ in drain(outbox)] == ["!a", "!b", "!a", "!a"]
 
 
-def test_a_429_holds_its_room_only_and_the_event_is_sent_again() -> None:
+def test_a_429_pauses_every_room_and_its_event_is_sent_first_again() -> None:
+    """A homeserver limits the account: another room tried meanwhile would only earn another 429."""
     clock = Clock()
     outbox = Outbox(clock)
     outbox.put(Item("!a", "first", kind="pre"))
@@ -43,32 +44,49 @@ def test_a_429_holds_its_room_only_and_the_event_is_sent_again() -> None:
     assert held is not None and held.room_id == "!a"
     held.tried = True
     outbox.hold("!a", 2.0)
-    other = outbox.take()
-    assert other is not None and other.room_id == "!b"
-    outbox.done(other)
     assert outbox.take() is None and outbox.wait() == pytest.approx(2.0)
     clock.now += 2.0
     again = outbox.take()
     assert again is held and again.text == "first" and outbox.retries == 1
+    outbox.done(again)
+    assert [room for room, _ in drain(outbox)] == ["!b"]
 
 
-def test_a_room_refused_by_a_429_keeps_its_turn() -> None:
+def test_rooms_refused_by_429s_go_first_in_the_order_they_were_refused() -> None:
     clock = Clock()
     outbox = Outbox(clock)
-    for room in ("!a", "!b"):
+    for room in ("!a", "!b", "!c"):
         outbox.put(Item(room, room + "1", kind="pre"))
     refused = outbox.take()
     assert refused is not None and refused.room_id == "!a"
     outbox.hold("!a", 1.0)
+    clock.now += 1.0
+    again = outbox.take()
+    assert again is refused
+    outbox.hold("!a", 0.5)  # refused once more: it keeps its place
     clock.now += 0.5
     sent = outbox.take()
-    assert sent is not None and sent.room_id == "!b"
+    assert sent is refused
     outbox.done(sent)
-    outbox.put(Item("!b", "b2", kind="pre"))
-    outbox.put(Item("!c", "c1", kind="pre"))
-    outbox.hold("!b", 0.5)  # the account's limit: !b is refused too, later than !a
+    outbox.put(Item("!a", "a2", kind="pre"))
+    nxt = outbox.take()
+    assert nxt is not None and nxt.room_id == "!b"
+    outbox.hold("!b", 0.5)
     clock.now += 0.5
-    assert [room for room, _ in drain(outbox)][:2] == ["!a", "!b"]
+    assert [room for room, _ in drain(outbox)] == ["!b", "!c", "!a"]
+
+
+def test_a_room_held_alone_lets_the_others_go() -> None:
+    """While a player's direct room is opened, only their lines wait."""
+    clock = Clock()
+    outbox = Outbox(clock)
+    outbox.put(Item("@bob:hs", "your hand", kind="pre"))
+    outbox.put(Item("!a", "alice takes 2 spice.", kind="pre"))
+    outbox.hold("@bob:hs", 5.0, limited=False)
+    assert [room for room, _ in drain(outbox)] == ["!a"] and outbox.retries == 0
+    assert outbox.wait() == pytest.approx(5.0)
+    clock.now += 5.0
+    assert [room for room, _ in drain(outbox)] == ["@bob:hs"]
 
 
 def test_plain_lines_waiting_for_one_room_leave_as_one_event() -> None:
