@@ -164,10 +164,16 @@ class Search:
         """Pick an edge; returns (action, child, whether it was just created)."""
         if self.has_priors:
             return self._select_puct(node, state, actor, actions)
-        children = node.children
-        get = children.get
-        tried = []
+        # one pass: every edge available here counts it, and while none is untried the UCT score
+        # of each is taken (the same sum, the first of equal scores wins)
+        get = node.children.get
+        c = self.budget.exploration
+        log = math.log
+        sqrt = math.sqrt
         untried = None
+        best_action = None
+        best_child = None
+        best_score = -math.inf
         for action in actions:
             child = get(action)
             if child is None:
@@ -175,26 +181,22 @@ class Search:
                     untried = [action]
                 else:
                     untried.append(action)
-            else:
-                child.avail += 1
-                tried.append(child)
+                continue
+            avail = child.avail + 1
+            child.avail = avail
+            if untried is None:
+                visits = child.visits
+                score = child.value / visits + c * sqrt(log(avail) / visits)
+                if score > best_score:
+                    best_action, best_child, best_score = action, child, score
         if untried:
             action = untried[int(self.rng.random() * len(untried))]
             child = Node()
             child.avail = 1
-            children[action] = child
+            node.children[action] = child
             return action, child, True
-        c = self.budget.exploration
-        best = 0
-        best_score = -math.inf
-        log = math.log
-        sqrt = math.sqrt
-        for index, child in enumerate(tried):
-            visits = child.visits
-            score = child.value / visits + c * sqrt(log(child.avail) / visits)
-            if score > best_score:
-                best, best_score = index, score
-        return actions[best], tried[best], False
+        assert best_child is not None
+        return best_action, best_child, False
 
     def _select_puct(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
         children = node.children
