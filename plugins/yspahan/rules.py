@@ -550,25 +550,55 @@ def _counted(plays: tuple[tuple[int, ...], ...], amount: int) -> tuple[tuple[int
     return [(A_PLAY, k, x, y) for x in range(1, amount + 1)]
 
 
+Plays = tuple[tuple[int, ...], ...]
+HandPlays = tuple[Plays, bool, Plays]
+#: the card plays of a hand that take nothing from the board, by (kinds held, gold, camels): those
+#: of the kinds before the souk cube card, whether that one is held, those after it (the search
+#: lists a hand's plays at most of its steps, and the same few hands come back again and again)
+_HAND_PLAYS: dict[tuple[frozenset[int], int, int], HandPlays] = {}
+#: more keys than this and the table is started afresh (a long game never grows it without end)
+HAND_PLAYS_KEPT = 65536
+
+
+def _hand_plays(kinds: frozenset[int], gold: int, camels: int) -> HandPlays:
+    before: list[tuple[int, ...]] = []
+    after: list[tuple[int, ...]] = []
+    souk_cube = False
+    for k in sorted(kinds):
+        plays = after if souk_cube else before
+        simple = SIMPLE_PLAYS.get(k)
+        if simple is not None:
+            plays.append(simple)
+        elif k == SOUK_CUBE:
+            souk_cube = True
+        elif k == GOLD_FOR_VP:
+            plays.extend(_counted(GOLD_FOR_VP_PLAYS, min(GOLD_FOR_VP_MAX, gold)))
+        elif k == CAMELS_FOR_VP:
+            plays.extend(_counted(CAMELS_FOR_VP_PLAYS, min(CAMELS_FOR_VP_MAX, camels)))
+        elif k == EXCHANGE:
+            plays.extend(_counted(EXCHANGE_GOLD_PLAYS, gold))
+            plays.extend(_counted(EXCHANGE_CAMEL_PLAYS, camels))
+    return tuple(before), souk_cube, tuple(after)
+
+
 def _card_plays(st: State, p: int, acts: list[tuple[int, ...]]) -> None:
+    """The cards ``p`` may play now, kind by kind in order of kind."""
     hand = st.hands[p]
     if not hand:
         return
-    for k in sorted(set(hand)):
-        simple = SIMPLE_PLAYS.get(k)
-        if simple is not None:
-            acts.append(simple)
-        elif k == SOUK_CUBE:
-            for nb in range(4):
-                for sh in place_options(st, p, nb):
-                    acts.append((A_PLAY, k, sh, 0))
-        elif k == GOLD_FOR_VP:
-            acts.extend(_counted(GOLD_FOR_VP_PLAYS, min(GOLD_FOR_VP_MAX, st.gold[p])))
-        elif k == CAMELS_FOR_VP:
-            acts.extend(_counted(CAMELS_FOR_VP_PLAYS, min(CAMELS_FOR_VP_MAX, st.camels[p])))
-        elif k == EXCHANGE:
-            acts.extend(_counted(EXCHANGE_GOLD_PLAYS, st.gold[p]))
-            acts.extend(_counted(EXCHANGE_CAMEL_PLAYS, st.camels[p]))
+    key = (frozenset(hand), st.gold[p], st.camels[p])
+    plays = _HAND_PLAYS.get(key)
+    if plays is None:
+        if len(_HAND_PLAYS) >= HAND_PLAYS_KEPT:
+            _HAND_PLAYS.clear()
+        plays = _HAND_PLAYS[key] = _hand_plays(*key)
+    before, souk_cube, after = plays
+    acts.extend(before)
+    if souk_cube:
+        for nb in range(4):
+            for sh in place_options(st, p, nb):
+                acts.append((A_PLAY, SOUK_CUBE, sh, 0))
+    acts.extend(after)
 
 
 #: the build actions open to a player, by what decides them (see ``_build_options``), worked out once
@@ -628,6 +658,18 @@ EXTRAS = tuple((A_EXTRA, k) for k in range(len(CARD_IDS)))
 NB_OF_FIELD = tuple(NEIGHBOURHOOD_OF_FIELD.get(f) for f in range(6))
 
 
+#: a hand's extra-die actions (one per kind of card held, in order of kind), by the kinds held
+_EXTRAS_OF: dict[frozenset[int], tuple[tuple[int, ...], ...]] = {}
+
+
+def _extras_of(hand: list[int]) -> tuple[tuple[int, ...], ...]:
+    kinds = frozenset(hand)
+    extras = _EXTRAS_OF.get(kinds)
+    if extras is None:  # at most one entry per set of kinds: a few hundred
+        extras = _EXTRAS_OF[kinds] = tuple(EXTRAS[k] for k in sorted(kinds))
+    return extras
+
+
 def _flat_moves(table: list[list[list[tuple[tuple[int, ...], ...]]]]) -> list[list[tuple[tuple, list[int]]]]:
     """Per field and supervisor space: every move nearest first, and where each distance begins."""
     flat = []
@@ -681,7 +723,7 @@ def legal(st: State) -> list[tuple[int, ...]]:
         if st.extra:
             # a pending extra die binds the action to take camels / take gold / deliver
             if st.extra < EXTRA_DICE_PER_ACTION:
-                fa.extend([EXTRAS[k] for k in sorted(set(hand))])
+                fa.extend(_extras_of(hand))
             return fa
         acts = fa[:]
         flat = FLAT_TURN if st.opts["turn_at_crossing"] else FLAT_STRAIGHT
@@ -708,7 +750,7 @@ def legal(st: State) -> list[tuple[int, ...]]:
         if hand:
             _card_plays(st, p, acts)
             if fa:
-                acts.extend([EXTRAS[k] for k in sorted(set(hand))])
+                acts.extend(_extras_of(hand))
         return acts
     if ph == P_PLACE:
         acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]
