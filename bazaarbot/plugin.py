@@ -23,6 +23,7 @@ import math
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -330,6 +331,13 @@ class GamePlugin(ABC):
     @abstractmethod
     def determinize(self, state: Any, seat: int, rng: random.Random) -> Any:
         """A copy in which everything ``seat`` cannot see is re-dealt consistently."""
+
+    def redealer(self, state: Any, seat: int) -> Callable[[random.Random], Any]:
+        """``determinize`` of one position, to be asked again and again (the search re-deals at
+        every iteration): a game may work out once what does not depend on the deal, such as
+        what ``seat`` has seen. Each call must equal ``determinize(state, seat, rng)``, drawing
+        the same numbers from ``rng``; ``state`` must not change while it is used."""
+        return lambda rng: self.determinize(state, seat, rng)
 
     def rollout(self, state: Any, rng: random.Random) -> None:
         """Play random legal moves in place until the game ends (the fast rollout policy)."""

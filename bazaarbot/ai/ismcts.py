@@ -89,6 +89,8 @@ class Search:
     has_eval: bool = field(init=False)
     has_priors: bool = field(init=False)
     fast_rollout: bool = field(init=False)
+    #: the root position re-dealt for one iteration (the game's ``redealer``)
+    redeal: Callable[[random.Random], Any] = field(init=False)
     iterations: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -98,6 +100,7 @@ class Search:
         self.has_eval = game.evaluate(self.state, self.seat) is not None
         self.has_priors = _overrides(game, "priors")
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
+        self.redeal = game.redealer(self.state, self.seat)
 
     def run(self) -> dict[Any, Node]:
         """Iterate until the budget is spent; the root's children by action.
@@ -139,7 +142,7 @@ class Search:
     def iterate(self) -> None:
         game = self.game
         rng = self.rng
-        state = game.determinize(self.state, self.seat, rng)
+        state = self.redeal(rng)
         node = self.root
         path: list[tuple[Node, int]] = []
         while True:

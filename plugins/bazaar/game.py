@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.i18n import N_, _, ngettext
@@ -202,18 +203,28 @@ class BazaarGame(GamePlugin):
 
     def determinize(self, state: BazaarState, seat: int, rng: random.Random) -> BazaarState:
         """Re-draw the face-down combinations from those nobody has seen, and re-seed future draws."""
-        new = state.clone(random.Random(rng.getrandbits(64)))
-        seen = [c for p in new.purchases for (_f, c, _l, _v, _p) in p] + [f[-1] for f in new.fields if f]
-        slots = [max(0, len(f) - 1) for f in new.fields]
+        return self.redealer(state, seat)(rng)
+
+    def redealer(self, state: BazaarState, seat: int) -> Callable[[random.Random], BazaarState]:
+        """``determinize`` with what everybody has seen (bought and face-up combinations), the
+        unseen pool and the deck check worked out once for the position."""
+        seen = [c for p in state.purchases for (_f, c, _l, _v, _p) in p] + [f[-1] for f in state.fields if f]
+        slots = [max(0, len(f) - 1) for f in state.fields]
         hidden_n = sum(slots)
-        if hidden_n:
-            seen_set = set(seen)
-            pool = [c for c in ALL_COMBOS if c not in seen_set]
+        seen_set = set(seen)
+        pool = [c for c in ALL_COMBOS if c not in seen_set] if hidden_n else []
+        completes: Callable[[list[Any]], bool]
+        if len(seen_set) == len(seen) and len(seen) + hidden_n == DECK_SIZE:
+            completes = DeckCompletion(seen).accepts
+        else:  # not a deck the rules deal (a hand-made test position): the plain check
+            completes = lambda more: not deck_problems(seen + more)  # noqa: E731
+        filled = [(f, n) for f, n in enumerate(slots) if n]
+
+        def redeal(rng: random.Random) -> BazaarState:
+            new = state.clone(random.Random(rng.getrandbits(64)))
+            if not hidden_n:
+                return new
             hidden = None
-            if len(seen_set) == len(seen) and len(seen) + hidden_n == DECK_SIZE:
-                completes = DeckCompletion(seen).accepts
-            else:  # not a deck the rules deal (a hand-made test position): the plain check
-                completes = lambda more: not deck_problems(seen + more)  # noqa: E731
             for _i in range(DETERMINIZE_TRIES):
                 candidate = rng.sample(pool, hidden_n)
                 if completes(candidate):
@@ -222,12 +233,13 @@ class BazaarGame(GamePlugin):
             if hidden is None:  # constraints too tight to re-draw: reshuffle the actual hidden ones
                 hidden = sorted(c for f in new.fields for c in f[:-1])
                 rng.shuffle(hidden)
-            for f, n in enumerate(slots):
-                if n:
-                    top = new.fields[f][-1]
-                    new.fields[f] = hidden[:n] + [top]
-                    hidden = hidden[n:]
-        return new
+            at = 0
+            for f, n in filled:
+                new.fields[f] = [*hidden[at : at + n], new.fields[f][-1]]
+                at += n
+            return new
+
+        return redeal
 
     def rollout(self, state: BazaarState, rng: random.Random) -> None:
         """Random play that always buys when it can, so the game ends."""

@@ -133,9 +133,19 @@ def contains(hand: Sequence[int], combo: Sequence[int]) -> bool:
 
 
 def buyable_fields(s: BazaarState, seat: int) -> list[int]:
-    """Fields whose top combination the seat holds (ignoring the phase)."""
-    hand = s.hands[seat]
-    return [f for f in range(N_FIELDS) if s.fields[f] and contains(hand, s.fields[f][-1])]
+    """Fields whose top combination the seat holds (ignoring the phase).
+
+    ``contains`` spelled out for the five colours, as in ``possible_trades``: the search's
+    playouts ask this at every step.
+    """
+    h0, h1, h2, h3, h4 = s.hands[seat]
+    found = []
+    for f, field in enumerate(s.fields):
+        if field:
+            c0, c1, c2, c3, c4 = field[-1]
+            if h0 >= c0 and h1 >= c1 and h2 >= c2 and h3 >= c3 and h4 >= c4:
+                found.append(f)
+    return found
 
 
 def may_buy_now(s: BazaarState) -> bool:
