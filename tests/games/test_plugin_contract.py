@@ -74,6 +74,11 @@ def test_random_legal_play_keeps_the_contract(name, players):
                 assert game.private_data(seen, seat) == game.private_data(state, seat)
                 assert game.to_act(seen) == to_act
                 assert game.to_json(state) == snapshot, "determinize must not touch the original"
+                redeal = game.redealer(state, seat)
+                for draw in range(2):  # the search's re-deal is determinize, number for number
+                    ours, theirs = random.Random(draw), random.Random(draw)
+                    assert game.to_json(redeal(ours)) == game.to_json(game.determinize(state, seat, theirs))
+                    assert ours.random() == theirs.random(), "the redealer draws what determinize draws"
                 with pytest.raises(MoveError):
                     game.parse(state, seat, "xyzzy plugh")
             command = rng.choice(commands)
