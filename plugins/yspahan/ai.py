@@ -53,18 +53,26 @@ def command(state: State, action: Any) -> str:
     return format_action(state, tuple(action))
 
 
-def seat_value(state: State, seat: int, caravan: list[int]) -> float:
-    value = float(state.score[seat])
+def seat_values(state: State, caravan: list[int]) -> list[float]:
+    """Every seat's value, the souks read once for all seats (each seat's sum in the same order:
+    score, its souks in order, caravan, resources)."""
+    n = state.n
+    values = [float(points) for points in state.score[:n]]
+    souk_n = state.souk_n
     for s, owner in enumerate(state.souk_own):
-        if owner == seat and state.souk_n[s]:
-            share = 1.0 if state.souk_n[s] >= SOUK_SIZE[s] else PARTIAL_SOUK * state.souk_n[s] / SOUK_SIZE[s]
-            value += SOUK_POINTS[s] * share
-    value += CARAVAN_SHARE * caravan[seat]
+        count = souk_n[s]
+        if owner >= 0 and count:
+            size = SOUK_SIZE[s]
+            share = 1.0 if count >= size else PARTIAL_SOUK * count / size
+            values[owner] += SOUK_POINTS[s] * share
     days_left = (WEEKS - state.week) * DAYS + (DAYS - state.day) + 1
     time_left = 0.1 + 0.9 * days_left / (WEEKS * DAYS)
-    resources = GOLD_VALUE * state.gold[seat] + CAMEL_VALUE * state.camels[seat]
-    resources += CARD_VALUE * len(state.hands[seat])
-    return value + time_left * resources
+    gold, camels, hands = state.gold, state.camels, state.hands
+    for p in range(n):
+        resources = GOLD_VALUE * gold[p] + CAMEL_VALUE * camels[p]
+        resources += CARD_VALUE * len(hands[p])
+        values[p] = values[p] + CARAVAN_SHARE * caravan[p] + time_left * resources
+    return values
 
 
 def chances(state: State) -> list[float]:
@@ -72,7 +80,7 @@ def chances(state: State) -> list[float]:
     if state.phase == P_END:
         return shared_among_the_best(state.score[: state.n])
     caravan = caravan_scores(state)
-    return win_chances([seat_value(state, p, caravan) for p in range(state.n)], TEMPERATURE)
+    return win_chances(seat_values(state, caravan), TEMPERATURE)
 
 
 def evaluate(state: State, seat: int) -> float:
