@@ -70,6 +70,9 @@ ANSWERED_PRIVATELY = "\u2709\ufe0f"
 RECONNECT_CAP = 4.0
 #: the shortest wait after a 429 (seconds)
 MIN_HOLD = 0.1
+#: added to a 429's wait: the homeserver reckons it from when the request reached it, a little
+#: after it was sent, and a retry that comes even a moment early is refused (half a second late)
+RETRY_MARGIN = 0.1
 #: a player's lines wait at most this long for their direct room to open (it is released at once when open)
 OPENING_HOLD = 60.0
 #: errors that mean "not connected now": the line waits for the reconnect
@@ -382,7 +385,7 @@ class MatrixTransport:
         if limited or getattr(answer, "retry_after_ms", None):
             retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
             # at least a moment: a 429 that says "retry after 0 ms" must not become a busy loop
-            seconds = max(MIN_HOLD, asked + retry - self.outbox.clock())
+            seconds = max(MIN_HOLD, asked + retry + RETRY_MARGIN - self.outbox.clock())
             log.info("%s: rate limited in %s for %.1f s", self.network, item.room_id, seconds)
             self.outbox.hold(item.room_id, seconds)
             return
@@ -439,8 +442,11 @@ class MatrixTransport:
         client = self.client
         assert client is not None
         wait, limited = 0.0, False
-        asked = self.outbox.clock()
         try:
+            paused = self.outbox.paused_until - self.outbox.clock()
+            if paused > 0:  # a 429 holds the account: asking now would only earn another
+                await asyncio.sleep(paused)
+            asked = self.outbox.clock()
             answer = await client.room_create(
                 is_direct=True, invite=[user_id], preset=RoomPreset.trusted_private_chat
             )
@@ -451,7 +457,7 @@ class MatrixTransport:
                 await self._mark_direct(user_id, answer.room_id)
             elif getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
                 retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
-                wait = max(MIN_HOLD, asked + retry - self.outbox.clock())  # reckoned when asked
+                wait = max(MIN_HOLD, asked + retry + RETRY_MARGIN - self.outbox.clock())
                 limited = True
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)
