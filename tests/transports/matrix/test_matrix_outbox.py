@@ -212,3 +212,14 @@ async def test_a_private_line_goes_only_to_the_identity_it_is_meant_for() -> Non
     assert len(bot.outbox) == 0
     await bot.send(Tell("m", "@alice:hs", "Your hand: 2 gold", key="a:@alice:hs"))
     assert list(bot.outbox.rooms) == ["@alice:hs"]  # her direct room, opened when it leaves
+
+
+def test_an_event_counts_the_other_rooms_events_that_left_while_it_waited() -> None:
+    """The fairness measure: how many events of other rooms went first, however slow the homeserver."""
+    outbox = Outbox()
+    for n in range(3):
+        outbox.put(Item("!flood", f"f{n}", kind="pre"))
+    outbox.put(Item("@fred:hs", "your hand", kind="pre"))
+    outbox.put(Item("!calm", "carol joins", kind="pre"))
+    assert [room for room, _ in drain(outbox)] == ["!flood", "@fred:hs", "!calm", "!flood", "!flood"]
+    assert outbox.overtaken["!calm"] == 2 and outbox.overtaken["@fred:hs"] == 1
