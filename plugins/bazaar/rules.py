@@ -128,15 +128,11 @@ def stuck(s: BazaarState) -> bool:
     return s.phase == ACTION and not can_draw(s) and not possible_trades(s, s.turn)
 
 
-def contains(hand: Sequence[int], combo: Sequence[int]) -> bool:
-    return all(hand[c] >= combo[c] for c in range(NCOL))
-
-
 def buyable_fields(s: BazaarState, seat: int) -> list[int]:
     """Fields whose top combination the seat holds (ignoring the phase).
 
-    ``contains`` spelled out for the five colours, as in ``possible_trades``: the search's
-    playouts ask this at every step.
+    Spelled out for the five colours, as in ``possible_trades``: the search's playouts ask this
+    at every step.
     """
     h0, h1, h2, h3, h4 = s.hands[seat]
     found = []

@@ -383,14 +383,18 @@ class MatrixTransport:
         """
         limited = getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED"
         if limited or getattr(answer, "retry_after_ms", None):
-            retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
-            # at least a moment: a 429 that says "retry after 0 ms" must not become a busy loop
-            seconds = max(MIN_HOLD, asked + retry + RETRY_MARGIN - self.outbox.clock())
+            seconds = self._retry_wait(answer, asked)
             log.info("%s: rate limited in %s for %.1f s", self.network, item.room_id, seconds)
             self.outbox.hold(item.room_id, seconds)
             return
         log.warning("%s: %s refused an event: %s", self.network, item.room_id, answer)
         self.outbox.drop(item)
+
+    def _retry_wait(self, answer: Any, asked: float) -> float:
+        """Seconds until a request refused by a 429 may be sent again, counted from ``asked``
+        (when it was sent), at least a moment: "retry after 0 ms" must not become a busy loop."""
+        retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
+        return max(MIN_HOLD, asked + retry + RETRY_MARGIN - self.outbox.clock())
 
     def _content(self, item: Item, room_id: str) -> dict[str, Any]:
         """The event for one queued item, its commands named with ``!`` (a Matrix client keeps ``/``)
@@ -456,8 +460,7 @@ class MatrixTransport:
                 self._wake.set()
                 await self._mark_direct(user_id, answer.room_id)
             elif getattr(answer, "status_code", None) == "M_LIMIT_EXCEEDED":
-                retry = (getattr(answer, "retry_after_ms", None) or 1000) / 1000
-                wait = max(MIN_HOLD, asked + retry + RETRY_MARGIN - self.outbox.clock())
+                wait = self._retry_wait(answer, asked)
                 limited = True
             else:
                 log.warning("%s: cannot open a direct room with %s: %s", self.network, user_id, answer)
