@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.ircserver import wait_until
 from support.webfixtures import Served, serve
 from support.webpage import TIMEOUT
 
@@ -172,8 +173,9 @@ async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_op
         await alice.locator('.setup-choice button[data-choice="on"]').click()
         await alice.locator('.setup-choice button[data-choice="5m"]').click()
         await alice.locator("#sit-down").click()
-        table = served.hub.tables[("web", "#bazaar")]
         await _expect(alice.locator("#table")).to_contain_text("alice", timeout=TIMEOUT)
+        await wait_until(lambda: ("web", "#bazaar") in served.hub.tables, TIMEOUT / 1000, "alice's table")
+        table = served.hub.tables[("web", "#bazaar")]
         assert table.game_name == "yspahan" and hints_on(table.options)
         await _expect(alice.locator("#logs")).to_contain_text("/clock 5m", timeout=TIMEOUT)
         assert table.clock_seconds() == 300
