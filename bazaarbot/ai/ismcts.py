@@ -82,10 +82,12 @@ class Search:
     budget: SearchBudget
     rng: random.Random
     clock: Callable[[], float] = time.process_time
+    #: the tree the iterations grow: a new one, or a subtree of an earlier search from this very
+    #: information set (a later decision in the same turn, when nothing was revealed since)
+    root: Node = field(default_factory=Node)
     #: what the game offers the search, found once: its seats, rollout depth, evaluation, priors
     seats: int = field(init=False)
     depth: int = field(init=False)
-    root: Node = field(init=False, default_factory=Node)
     has_eval: bool = field(init=False)
     has_priors: bool = field(init=False)
     fast_rollout: bool = field(init=False)

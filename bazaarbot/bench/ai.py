@@ -18,12 +18,15 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from bazaarbot.ai.choose import choose_action, game_named
+from bazaarbot.ai.choose import choose_action, game_named, resolve_level
 from bazaarbot.ai.levels import Level
+from bazaarbot.ai.prepared import PreparedAnswers, position_key
 from bazaarbot.ai.seed import ai_seed
-from bazaarbot.bench.previous import PREVIOUS, previous_action
-from bazaarbot.plugin import Result
+from bazaarbot.ai.turn import choose_turn
+from bazaarbot.bench.previous import AFRESH, PREVIOUS, previous_action
+from bazaarbot.plugin import GamePlugin, Result
 
 #: the other measurements of ``bench ai``, each chosen by its flag: the module whose ``main(args,
 #: levels, sizes)`` runs it
@@ -80,11 +83,14 @@ def run(
     say: Callable[[str], None] = print,
     record: Callable[[list[str], Result], None] | None = None,
     paired: bool = False,
+    as_bot: bool = False,
 ) -> BenchResult:
     """Play ``games`` games of ``level`` against ``vs`` and report each one and the summary.
 
     ``record`` is given each game's seat keys (``ai:<policy>:<seat number>``) and result, so the
-    games can be rated (``bazaarbot bench ai --record``).
+    games can be rated (``bazaarbot bench ai --record``). ``as_bot`` plays every move as a command
+    the way the table does, a search level's turn as ``choose_turn`` answers it (its later
+    decisions from the turn's tree); else each decision is one search (``choose_action``).
     """
     game = game_named(game_name)
     if not game.min_players <= players <= game.max_players:
@@ -97,20 +103,27 @@ def run(
         game_seed = seed * 1_000_003 + (index // players if paired else index)
         ai_seat = index % players
         state = game.setup(names, random.Random(game_seed), defaults)
+        prepared = PreparedAnswers()
         move = 0
         while (result := game.result(state)) is None:
             actor = game.to_act(state)[0]
             policy = level if actor == ai_seat else vs
-            rng = random.Random(ai_seed(game_seed, move, actor))
+            seed_now = ai_seed(game_seed, move, actor)
+            choices = len(game.ai_actions(state, actor))
             started = time.process_time()
-            if policy == PREVIOUS:
-                action = previous_action(game, state, actor, rng, levels)
+            if as_bot:
+                command = _bot_command(game, state, actor, policy, seed_now, levels, prepared)
+            elif policy == PREVIOUS:
+                action = previous_action(game, state, actor, random.Random(seed_now), levels)
             else:
-                action = choose_action(game, state, actor, policy, rng, levels)
+                action = choose_action(game, state, actor, policy, random.Random(seed_now), levels)
             spent = time.process_time() - started
-            if actor == ai_seat and len(game.ai_actions(state, actor)) > 1:
+            if actor == ai_seat and choices > 1:
                 outcome.times.append(spent)
-            game.ai_play(state, actor, action)
+            if as_bot:
+                game.apply(state, actor, game.parse(state, actor, command))
+            else:
+                game.ai_play(state, actor, action)
             move += 1
         if record is not None:
             record([f"ai:{level if i == ai_seat else vs}:{i + 1}" for i in range(players)], result)
@@ -128,6 +141,34 @@ def run(
     return outcome
 
 
+def _bot_command(
+    game: GamePlugin,
+    state: Any,
+    seat: int,
+    policy: str,
+    seed: int,
+    levels: dict[str, Level] | None,
+    prepared: PreparedAnswers,
+) -> str:
+    """The command the bot plays for ``policy``: a search level's as ``choose_turn`` answers the turn
+    (a later decision of the turn prepared by its first), the rest as ``choose_action`` does."""
+    name = "hard" if policy == AFRESH else policy
+    level = None if policy == PREVIOUS else resolve_level(name, levels)
+    searches = isinstance(level, Level) and level.iterations > 0
+    if not searches:
+        rng = random.Random(seed)
+        if policy == PREVIOUS:
+            return game.ai_command(state, seat, previous_action(game, state, seat, rng, levels))
+        return game.ai_command(state, seat, choose_action(game, state, seat, policy, rng, levels))
+    state_json = game.to_json(state)
+    command = prepared.take(position_key(state_json, seat, name))  # filed by seat: one seat, one policy
+    if command is None:
+        answer = choose_turn(game, state_json, seat, name, seed, levels, top_up=policy != AFRESH)
+        command = answer.command
+        prepared.add(answer.follow_ups)
+    return command
+
+
 def main(args: argparse.Namespace) -> int:
     """``bazaarbot bench ai <game>``: checks the game, the levels and the players, then plays."""
     from bazaarbot.config import load_config
@@ -140,7 +181,7 @@ def main(args: argparse.Namespace) -> int:
         return 2
     levels = config.ai.levels
     for policy in (args.level, args.vs):
-        if policy not in levels and policy not in ("random", "greedy", PREVIOUS):
+        if policy not in levels and policy not in ("random", "greedy", PREVIOUS, AFRESH):
             print(f"no AI level {policy!r}; known: random, greedy, {', '.join(levels)}", file=sys.stderr)
             return 2
     game = games[args.game]
@@ -173,6 +214,7 @@ def main(args: argparse.Namespace) -> int:
             say=lambda line: print(line, flush=True),
             record=record,
             paired=args.paired,
+            as_bot=args.as_bot,
         )
         if store is not None:
             from bazaarbot.bench.ai_ratings import ai_ratings_line

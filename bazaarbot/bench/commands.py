@@ -74,11 +74,17 @@ def _ai(sub: argparse._SubParsersAction) -> None:
     ai.add_argument(
         "--vs",
         default="greedy",
-        help="the opponent: random, greedy, a level, or previous (hard's search before each edge counted "
-        "an iteration once) (default: greedy)",
+        help="the opponent: random, greedy, a level, previous (hard's search before each edge counted "
+        "an iteration once) or afresh (hard with a turn's later decisions searched afresh, with --as-bot) "
+        "(default: greedy)",
     )
     ai.add_argument(
         "--paired", action="store_true", help="play each deal with the level in every seat in turn"
+    )
+    ai.add_argument(
+        "--as-bot",
+        action="store_true",
+        help="play the searching seats as the bot does: a turn's later decisions from its first search",
     )
     ai.add_argument("--record", action="store_true", help="file and rate the games in the store (AI ratings)")
     ai.add_argument("--db", help="with --record: the sqlite file (default: the config's)")

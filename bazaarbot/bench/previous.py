@@ -1,10 +1,18 @@
-"""The search as it was before each edge counted an iteration once: for paired matches, new against old.
+"""Earlier versions of ``hard``, for paired matches, new against old.
+
+``previous``: the search as it was before each edge counted an iteration once.
 
 It differed in three ways: the descent added a visit to every node it selected
 from (beside the backup's), so inner edges counted their iterations twice; the
 exploration constant was tuned to that (0.7); and rollouts ran the level's full
 depth at every table size. The plugins' faster rules play the same moves, so
 only the search's choices differ. Only the benchmark plays it (``--vs previous``).
+
+``afresh``: today's search, with a turn's later decisions as they were made
+before they were searched on from the turn's tree: read from it where its
+subtree already held their share of the budget, else searched afresh. It only
+differs as the bot plays (``--as-bot``), where a turn's decisions come from
+``choose_turn``.
 """
 
 from __future__ import annotations
@@ -21,6 +29,9 @@ from bazaarbot.plugin import GamePlugin
 
 #: the policy name ``bench ai --level/--vs`` know it by
 PREVIOUS = "previous"
+
+#: the policy name of today's ``hard`` without searching on from the turn's tree (``--as-bot``)
+AFRESH = "afresh"
 
 #: the exploration constant the double counting was tuned with
 PREVIOUS_EXPLORATION = 0.7

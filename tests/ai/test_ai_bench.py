@@ -110,3 +110,20 @@ def test_bench_ponder_prints_the_wait_after_a_persons_move_without_and_with_pond
     assert len(figures[False]) == len(figures[True]) == 2 and len(lines) == 2
     assert re.match(r"^\d+\.\d{3} s median from the person's move to the AI's \(without ", lines[0])
     assert re.search(r"\(with pondering; .* over 2 moves, answer ready \d of 2 times\)$", lines[1]), lines[1]
+
+
+def test_as_the_bot_plays_a_level_meets_hard_with_its_turns_later_decisions_searched_afresh():
+    lines: list[str] = []
+    result = bench.run(
+        "yspahan",
+        level="medium",
+        vs="afresh",
+        games=2,
+        players=2,
+        levels=SMALL_LEVELS,
+        say=lines.append,
+        paired=True,
+        as_bot=True,
+    )
+    assert result.games == 2 and result.times
+    assert lines[0].startswith("game 1: medium in seat 1 ") and LAST_LINE.match(lines[-1]), lines

@@ -3,6 +3,7 @@ from the same tree, only for the exact position they answer and only when nothin
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -71,11 +72,40 @@ def test_a_follow_up_answers_the_seats_next_decision_after_the_command_as_the_ta
     assert with_follow_ups, "no turn had a second decision read from its tree"
 
 
-def test_no_follow_up_from_a_subtree_below_its_share_of_the_budget(monkeypatch):
+def test_a_later_decision_below_its_share_is_searched_on_from_the_turns_tree_up_to_its_share(monkeypatch):
+    monkeypatch.setattr(turn, "FOLLOW_UP_SHARE", 1.01)  # more than the whole budget: never reached
+    least = math.ceil(LEVELS["hard"].iterations * 1.01)
+    searches: list[tuple[int, int]] = []  # each search's (iterations in its tree before, added)
+
+    class RecordedSearch(turn.Search):
+        def run(self):
+            before = self.root.visits
+            children = super().run()
+            searches.append((before, self.iterations))
+            return children
+
+    monkeypatch.setattr(turn, "Search", RecordedSearch)
+    followed = 0
+    for state in yspahan_positions(P_ACTION, 6, 3):
+        seat = YSPAHAN.to_act(state)[0]
+        data = YSPAHAN.to_json(state)
+        searches.clear()
+        answer = choose_turn("yspahan", data, seat, "hard", 5, LEVELS)
+        first, *grown = searches
+        assert first == (0, LEVELS["hard"].iterations), "the turn's own search is a whole one"
+        assert len(grown) == len(answer.follow_ups), "every later decision was searched on from the tree"
+        assert all(before + added == least for before, added in grown), grown
+        followed += len(answer.follow_ups)
+        assert choose_turn("yspahan", data, seat, "hard", 5, LEVELS) == answer, "seeded: the same answers"
+    assert followed, "no turn had a later decision"
+
+
+def test_without_searching_on_no_follow_up_from_a_subtree_below_its_share_of_the_budget(monkeypatch):
     monkeypatch.setattr(turn, "FOLLOW_UP_SHARE", 1.01)  # more than the whole budget: never reached
     for state in yspahan_positions(P_ACTION, 3, 3):
         seat = YSPAHAN.to_act(state)[0]
-        assert choose_turn("yspahan", YSPAHAN.to_json(state), seat, "hard", 5, LEVELS).follow_ups == {}
+        data = YSPAHAN.to_json(state)
+        assert choose_turn("yspahan", data, seat, "hard", 5, LEVELS, top_up=False).follow_ups == {}
 
 
 def test_no_follow_up_after_a_roll_of_the_dice(monkeypatch):
