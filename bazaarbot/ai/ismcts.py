@@ -104,20 +104,27 @@ class Search:
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
         self.redeal = game.redealer(self.state, self.seat)
 
-    def run(self) -> dict[Any, Node]:
+    def run(self, choices: list[Any] | None = None) -> dict[Any, Node]:
         """Iterate until the budget is spent; the root's children by action.
 
         The time cap is kept, not overrun: no iteration starts that would, at the pace so far,
         end after it. The clock is read every 8 iterations, and after each one near the cap.
+
+        With ``choices`` (the root actions a caller picks the most visited of), the search also
+        ends once one of them is ahead of every other by more than the iterations left: none
+        could catch up, so the pick is the one the whole budget makes, for fewer iterations.
         """
         clock = self.clock
         started = clock()
         deadline = started + self.budget.time_cap
+        total = self.budget.iterations
         every = 8
-        for i in range(self.budget.iterations):
+        for i in range(total):
             self.iterate()
             self.iterations = i + 1
             if self.iterations % every == 0:
+                if choices is not None and self._settled(choices, total - self.iterations):
+                    break
                 now = clock()
                 pace = (now - started) / self.iterations
                 left = deadline - now
@@ -127,10 +134,25 @@ class Search:
                     every = 1
         return self.root.children
 
+    def _settled(self, choices: list[Any], left: int) -> bool:
+        """Whether the most visited of ``choices`` leads every other by more than ``left`` visits."""
+        get = self.root.children.get
+        first = second = 0
+        for action in choices:
+            child = get(action)
+            visits = child.visits if child is not None else 0
+            if visits > first:
+                first, second = visits, first
+            elif visits > second:
+                second = visits
+        return first - second > left
+
     def best_action(self) -> Any:
-        """The most visited root action that is legal in the real state (ties: the better mean)."""
+        """The most visited root action that is legal in the real state (ties: the better mean).
+
+        The search stops as soon as that action is settled (``run``'s ``choices``)."""
         legal = self.game.ai_actions(self.state, self.seat)
-        children = self.run()
+        children = self.run(legal)
         best = None
         best_key = (-1, -1.0)
         for action in legal:

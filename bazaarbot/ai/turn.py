@@ -123,7 +123,7 @@ def _follow_ups(
             if budget is None:
                 return answers
             more = replace(budget, iterations=least - node.visits)
-            Search(game, walked, seat, more, rng, root=node).run()
+            Search(game, walked, seat, more, rng, root=node).run(game.ai_actions(walked, seat))
         action = _most_visited(game.ai_actions(walked, seat), node)
         if action is None:
             return answers

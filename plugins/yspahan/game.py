@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.i18n import N_, SOURCE_LANGUAGE, _
@@ -249,6 +250,36 @@ class Yspahan(GamePlugin):
                 i += k
         st.pile = pool[i:]
         return st
+
+    def redealer(self, state: State, seat: int) -> Callable[[random.Random], State]:
+        """``determinize`` with the unseen cards pooled and sorted once for the position, and
+        ``Random.shuffle``'s draws taken inline (the same numbers, without a call per card)."""
+        pool = list(state.pile)
+        for p in range(state.n):
+            if p != seat:
+                pool.extend(state.hands[p])
+        pool.sort()
+        others = [(p, len(state.hands[p])) for p in range(state.n) if p != seat]
+        # Random.shuffle swaps position i with one drawn below i + 1, from the last position down
+        swaps = [(i, (i + 1).bit_length()) for i in reversed(range(1, len(pool)))]
+
+        def redeal(rng: random.Random) -> State:
+            st = state.clone(random.Random(rng.getrandbits(64)))
+            cards = pool[:]
+            bits = rng.getrandbits
+            for i, k in swaps:
+                j = bits(k)
+                while j > i:
+                    j = bits(k)
+                cards[i], cards[j] = cards[j], cards[i]
+            at = 0
+            for p, k in others:
+                st.hands[p] = cards[at : at + k]
+                at += k
+            st.pile = cards[at:]
+            return st
+
+        return redeal
 
     def rollout(self, state: State, rng: random.Random) -> None:
         """Uniformly random legal actions on the compact path until the game ends."""

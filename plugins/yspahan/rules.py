@@ -718,24 +718,32 @@ def legal(st: State) -> list[tuple[int, ...]]:
     ph = st.phase
     p = st.cur
     if ph == P_ACTION:
-        fa = field_actions(st, p)
         hand = st.hands[p]
         if st.extra:
             # a pending extra die binds the action to take camels / take gold / deliver
+            fa = field_actions(st, p)
             if st.extra < EXTRA_DICE_PER_ACTION:
                 fa.extend(_extras_of(hand))
             return fa
-        acts = fa[:]
+        # one pass over the tower: the field actions (``field_actions``) first, then each
+        # group's moves, draw and (two players) builds
+        takes: list[tuple[int, ...]] = []
+        acts = []
         flat = FLAT_TURN if st.opts["turn_at_crossing"] else FLAT_STRAIGHT
         sup = st.sup
         span = (HAMMAM_FREE_STEPS if st.built[p] >> HAMMAM & 1 else 0) + st.gold[p]
         any_group = False
         tw = st.tower_w
         ty = st.tower_y if p == st.start else None
+        own = st.souk_own
+        count = st.souk_n
         for f in range(6):
             if not (tw[f] or (ty is not None and ty[f])):
                 continue
             any_group = True
+            nb = NB_OF_FIELD[f]
+            if nb is None or _deliverable(own, count, p, nb):
+                takes.append(TAKES[f])
             v = st.tower_v[f]
             moves, begins = flat[f][sup]
             lo = v - span
@@ -749,8 +757,11 @@ def legal(st: State) -> list[tuple[int, ...]]:
             acts.append(DRAW_BLIND)
         if hand:
             _card_plays(st, p, acts)
-            if fa:
+            if takes:
                 acts.extend(_extras_of(hand))
+        if takes:
+            takes.extend(acts)
+            return takes
         return acts
     if ph == P_PLACE:
         acts = [(A_PLACE, sh) for sh in place_options(st, p, st.place_nb)]
