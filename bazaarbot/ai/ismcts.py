@@ -93,6 +93,9 @@ class Search:
     fast_rollout: bool = field(init=False)
     #: the root position re-dealt for one iteration (the game's ``redealer``)
     redeal: Callable[[random.Random], Any] = field(init=False)
+    #: the root's actions when the decision there is the seat's own: they depend only on what the
+    #: seat knows, so they are the same in every re-deal and are listed once (else None)
+    root_actions: list[Any] | None = field(init=False, default=None)
     iterations: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
@@ -103,6 +106,8 @@ class Search:
         self.has_priors = _overrides(game, "priors")
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
         self.redeal = game.redealer(self.state, self.seat)
+        if game.result(self.state) is None and game.to_act(self.state)[:1] == [self.seat]:
+            self.root_actions = game.ai_actions(self.state, self.seat)
 
     def run(self, choices: list[Any] | None = None) -> dict[Any, Node]:
         """Iterate until the budget is spent; the root's children by action.
@@ -169,22 +174,26 @@ class Search:
         state = self.redeal(rng)
         node = self.root
         path: list[tuple[Node, int]] = []
+        actions = self.root_actions
+        actor = self.seat
         while True:
-            result = game.result(state)
-            if result is not None:
-                self._backprop(path, final_rewards(result, self.seats))
-                return
-            actors = game.to_act(state)
-            if not actors:
-                return
-            actor = actors[0]
-            actions = game.ai_actions(state, actor)
+            if actions is None:
+                result = game.result(state)
+                if result is not None:
+                    self._backprop(path, final_rewards(result, self.seats))
+                    return
+                actors = game.to_act(state)
+                if not actors:
+                    return
+                actor = actors[0]
+                actions = game.ai_actions(state, actor)
             action, child, expanded = self._select(node, state, actor, actions)
             game.ai_play(state, actor, action)
             path.append((child, actor))
             node = child
             if expanded:
                 break
+            actions = None
         self._backprop(path, self._rollout(state))
 
     def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:

@@ -54,6 +54,27 @@ def test_the_search_works_without_any_hook():
     assert Search(COUNT, state, 0, SearchBudget(iterations=2000), random.Random(3)).best_action() == "add 1"
 
 
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_search_stops_once_its_pick_cannot_change_and_picks_what_the_whole_budget_picks(name):
+    game = GAMES[name]
+    stopped = 0
+    for seed in range(8):
+        state = choice_position(game, max(2, game.min_players), seed)
+        seat = game.to_act(state)[0]
+        budget = SearchBudget(iterations=400, time_cap=60)
+        early = Search(game, state, seat, budget, random.Random(seed))
+        whole = Search(game, state, seat, budget, random.Random(seed))
+        children = whole.run()  # no choices: every iteration of the budget
+        assert whole.iterations == 400
+        legal = game.ai_actions(state, seat)
+        most = max(
+            legal, key=lambda a: (children[a].visits, children[a].mean()) if a in children else (0, -1)
+        )
+        assert early.best_action() == most
+        stopped += early.iterations < 400
+    assert stopped, "no search was settled before the end of its budget"
+
+
 def test_the_search_stops_at_the_time_cap_not_the_iterations():
     state = COUNT.setup(["a", "b"], random.Random(1), {"target": 30})
     ticks = iter(range(10**6))  # an injected clock: one second passes at every look

@@ -75,13 +75,14 @@ def test_a_follow_up_answers_the_seats_next_decision_after_the_command_as_the_ta
 def test_a_later_decision_below_its_share_is_searched_on_from_the_turns_tree_up_to_its_share(monkeypatch):
     monkeypatch.setattr(turn, "FOLLOW_UP_SHARE", 1.01)  # more than the whole budget: never reached
     least = math.ceil(LEVELS["hard"].iterations * 1.01)
-    searches: list[tuple[int, int]] = []  # each search's (iterations in its tree before, added)
+    searches: list[tuple[int, int, bool]] = []  # each search's tree before, iterations added, pick settled
 
     class RecordedSearch(turn.Search):
-        def run(self):
+        def run(self, choices=None):
             before = self.root.visits
-            children = super().run()
-            searches.append((before, self.iterations))
+            children = super().run(choices)
+            left = self.budget.iterations - self.iterations
+            searches.append((before, self.iterations, bool(choices) and self._settled(choices, left)))
             return children
 
     monkeypatch.setattr(turn, "Search", RecordedSearch)
@@ -91,10 +92,11 @@ def test_a_later_decision_below_its_share_is_searched_on_from_the_turns_tree_up_
         data = YSPAHAN.to_json(state)
         searches.clear()
         answer = choose_turn("yspahan", data, seat, "hard", 5, LEVELS)
-        first, *grown = searches
-        assert first == (0, LEVELS["hard"].iterations), "the turn's own search is a whole one"
+        (_before, added, settled), *grown = searches
+        assert added == LEVELS["hard"].iterations or settled, "the turn's own search is a whole one"
         assert len(grown) == len(answer.follow_ups), "every later decision was searched on from the tree"
-        assert all(before + added == least for before, added in grown), grown
+        for before, added, settled in grown:
+            assert before + added == least or (before + added < least and settled), grown
         followed += len(answer.follow_ups)
         assert choose_turn("yspahan", data, seat, "hard", 5, LEVELS) == answer, "seeded: the same answers"
     assert followed, "no turn had a later decision"

@@ -73,6 +73,9 @@ def test_random_legal_play_keeps_the_contract(name, players):
                 assert game.public_data(seen) == public, "public_data must not depend on hidden cards"
                 assert game.private_data(seen, seat) == game.private_data(state, seat)
                 assert game.to_act(seen) == to_act
+                assert game.ai_actions(seen, seat) == game.ai_actions(state, seat), (
+                    "a seat's own choices depend only on what it knows (the search lists them once)"
+                )
                 assert game.to_json(state) == snapshot, "determinize must not touch the original"
                 redeal = game.redealer(state, seat)
                 for draw in range(2):  # the search's re-deal is determinize, number for number
