@@ -44,6 +44,10 @@ class PreviousSearch(Search):
         super().__init__(*args, **kwargs)
         self.depth = self.budget.depth
 
+    def _settled(self, choices: list[Any], left: int) -> bool:
+        # an iteration may count a root edge twice here, so one could gain two visits per iteration
+        return super()._settled(choices, 2 * left)
+
     def iterate(self) -> None:
         game = self.game
         state = game.determinize(self.state, self.seat, self.rng)
