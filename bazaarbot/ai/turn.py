@@ -70,7 +70,7 @@ def choose_turn(
     command = game.ai_command(state, seat, action)
     node = search.root.children.get(action)
     least = math.ceil(policy.iterations * FOLLOW_UP_SHARE)
-    budget = replace(policy.budget(), iterations=least) if top_up else None
+    budget = policy.budget() if top_up else None
     follow_ups = _follow_ups(game, state, seat, level, action, command, node, least, budget, rng)
     return Answer(command, follow_ups)
 
@@ -90,7 +90,7 @@ def _follow_ups(
     """Walk the tree along the chosen moves while the seat keeps deciding and nothing is revealed.
 
     A decision whose subtree holds fewer than ``least`` iterations is searched on from it up to
-    ``least`` with ``budget`` (its time cap too); without a budget the walk ends there.
+    ``least`` (with ``budget``'s time cap and rollouts); without a budget the walk ends there.
     """
     answers: dict[str, str] = {}
     played = game.clone(state)  # as the table plays it: the command, then its forced steps
