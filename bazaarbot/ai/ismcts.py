@@ -101,7 +101,10 @@ class Search:
     def __post_init__(self) -> None:
         game = self.game
         self.seats = len(self.state.players)
-        self.depth = rollout_depth(self.budget.depth, self.seats)
+        if game.rollout_shortens_with_seats:
+            self.depth = rollout_depth(self.budget.depth, self.seats)
+        else:
+            self.depth = self.budget.depth
         self.has_eval = game.evaluate(self.state, self.seat) is not None
         self.has_priors = _overrides(game, "priors")
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")
