@@ -1,5 +1,5 @@
 """``rollout_plies``: a plugin's own loop plays and draws exactly as the contract's default, so the
-same seed still gives the AI the same moves."""
+same seed still gives the AI the same moves; and how deep the search's rollouts go at each table."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 import pytest
 from support.ai_helpers import GAMES, random_position, sizes
 
+from bazaarbot.ai.ismcts import Search, SearchBudget, rollout_depth
 from bazaarbot.plugin import GamePlugin
 
 
@@ -22,3 +23,15 @@ def test_a_plugins_rollout_plies_play_and_draw_as_the_default_does(name, players
         GamePlugin.rollout_plies(game, default, default_rng, 5 + 5 * seed)
         assert game.to_json(own) == game.to_json(default)
         assert own_rng.getstate() == default_rng.getstate()
+
+
+@pytest.mark.parametrize(("name", "players"), sizes())
+def test_the_rollout_is_shorter_at_bigger_tables_unless_the_game_keeps_its_whole_depth(name, players):
+    game = GAMES[name]
+    state = random_position(game, players, 1)
+    seat = game.to_act(state)[0]
+    search = Search(game, state, seat, SearchBudget(iterations=1, depth=20), random.Random(1))
+    if game.rollout_shortens_with_seats:
+        assert search.depth == rollout_depth(20, players) == max(10, min(20, 40 // players))
+    else:
+        assert search.depth == 20, "Bazaar's rollouts play the seats' next turns out at every table"
