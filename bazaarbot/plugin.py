@@ -403,11 +403,6 @@ class GamePlugin(ABC):
         actions = self.ai_actions(state, seat)
         return actions[int(rng.random() * len(actions))]
 
-    #: whether the search's cut-off rollout is shorter at bigger tables (``ai.ismcts.rollout_depth``);
-    #: a game whose seats can gain much in one turn that its evaluation cannot foresee keeps the
-    #: level's whole depth at every table, so that rollouts play the seats' next turns out
-    rollout_shortens_with_seats: ClassVar[bool] = True
-
     def rollout_plies(self, state: Any, rng: random.Random, plies: int) -> None:
         """Play up to ``plies`` plies of ``rollout_action`` in place, stopping early at the game's end
         or when the ``horizon`` moves: the search's cut-off rollout. A plugin may do the same in one

@@ -101,10 +101,7 @@ class Search:
     def __post_init__(self) -> None:
         game = self.game
         self.seats = len(self.state.players)
-        if game.rollout_shortens_with_seats:
-            self.depth = rollout_depth(self.budget.depth, self.seats)
-        else:
-            self.depth = self.budget.depth
+        self.depth = rollout_depth(self.budget.depth, self.seats)
         self.has_eval = game.evaluate(self.state, self.seat) is not None
         self.has_priors = _overrides(game, "priors")
         self.fast_rollout = not _overrides(game, "rollout_action") and _overrides(game, "rollout")

@@ -26,12 +26,9 @@ def test_a_plugins_rollout_plies_play_and_draw_as_the_default_does(name, players
 
 
 @pytest.mark.parametrize(("name", "players"), sizes())
-def test_the_rollout_is_shorter_at_bigger_tables_unless_the_game_keeps_its_whole_depth(name, players):
+def test_the_rollout_is_shorter_at_bigger_tables(name, players):
     game = GAMES[name]
     state = random_position(game, players, 1)
     seat = game.to_act(state)[0]
     search = Search(game, state, seat, SearchBudget(iterations=1, depth=20), random.Random(1))
-    if game.rollout_shortens_with_seats:
-        assert search.depth == rollout_depth(20, players) == max(10, min(20, 40 // players))
-    else:
-        assert search.depth == 20, "Bazaar's rollouts play the seats' next turns out at every table"
+    assert search.depth == rollout_depth(20, players) == max(10, min(20, 40 // players))
