@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.ai_helpers import SMALL_LEVELS
 from support.botrun import bazaarbot
 from support.paths import REPO_ROOT
@@ -82,22 +83,29 @@ def test_bench_review_prints_the_cpu_of_a_background_review():
     assert re.match(r"^\d+\.\d\d s CPU/review \(jaipur, 2 players, budget 1 s; ", lines[0]), lines[0]
 
 
-def test_the_previous_search_plays_paired_games_with_the_level_in_each_seat():
+@pytest.mark.parametrize(
+    ("vs", "as_bot"),
+    [("previous", False), ("afresh", True)],
+    ids=["the previous search", "as the bot plays, against later decisions searched afresh"],
+)
+def test_a_level_plays_paired_games_against_an_earlier_hard_with_the_level_in_each_seat(vs, as_bot):
     lines: list[str] = []
     result = bench.run(
         "yspahan",
         level="medium",
-        vs="previous",
+        vs=vs,
         games=2,
         players=2,
         levels=SMALL_LEVELS,
         say=lines.append,
         paired=True,
+        as_bot=as_bot,
     )
-    assert result.games == 2
+    assert result.games == 2 and result.times
     assert lines[0].startswith("game 1: medium in seat 1 ") and lines[1].startswith(
         "game 2: medium in seat 2 "
     )
+    assert LAST_LINE.match(lines[-1]), lines
 
 
 def test_bench_ponder_prints_the_wait_after_a_persons_move_without_and_with_pondering():
@@ -110,20 +118,3 @@ def test_bench_ponder_prints_the_wait_after_a_persons_move_without_and_with_pond
     assert len(figures[False]) == len(figures[True]) == 2 and len(lines) == 2
     assert re.match(r"^\d+\.\d{3} s median from the person's move to the AI's \(without ", lines[0])
     assert re.search(r"\(with pondering; .* over 2 moves, answer ready \d of 2 times\)$", lines[1]), lines[1]
-
-
-def test_as_the_bot_plays_a_level_meets_hard_with_its_turns_later_decisions_searched_afresh():
-    lines: list[str] = []
-    result = bench.run(
-        "yspahan",
-        level="medium",
-        vs="afresh",
-        games=2,
-        players=2,
-        levels=SMALL_LEVELS,
-        say=lines.append,
-        paired=True,
-        as_bot=True,
-    )
-    assert result.games == 2 and result.times
-    assert lines[0].startswith("game 1: medium in seat 1 ") and LAST_LINE.match(lines[-1]), lines
