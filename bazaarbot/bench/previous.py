@@ -24,7 +24,6 @@ from typing import Any
 from bazaarbot.ai.ismcts import Search
 from bazaarbot.ai.levels import DEFAULT_LEVELS, Level
 from bazaarbot.ai.node import Node
-from bazaarbot.ai.rewards import final_rewards
 from bazaarbot.plugin import GamePlugin
 
 #: the policy name ``bench ai --level/--vs`` know it by
@@ -48,29 +47,9 @@ class PreviousSearch(Search):
         # an iteration may count a root edge twice here, so one could gain two visits per iteration
         return super()._settled(choices, 2 * left)
 
-    def iterate(self) -> None:
-        game = self.game
-        state = game.determinize(self.state, self.seat, self.rng)
-        node = self.root
-        path: list[tuple[Node, int]] = []
-        while True:
-            result = game.result(state)
-            if result is not None:
-                self._backprop(path, final_rewards(result, self.seats))
-                return
-            actors = game.to_act(state)
-            if not actors:
-                return
-            actor = actors[0]
-            actions = game.ai_actions(state, actor)
-            node.visits += 1  # the second count of an inner edge
-            action, child, expanded = self._select(node, state, actor, actions)
-            game.ai_play(state, actor, action)
-            path.append((child, actor))
-            node = child
-            if expanded:
-                break
-        self._backprop(path, self._rollout(state))
+    def _select(self, node: Node, state: Any, actor: int, actions: list[Any]) -> tuple[Any, Node, bool]:
+        node.visits += 1  # the second count of an inner edge, as the descent passes it
+        return super()._select(node, state, actor, actions)
 
 
 def previous_action(
