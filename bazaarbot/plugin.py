@@ -419,6 +419,13 @@ class GamePlugin(ABC):
             if horizon is not None and self.horizon(state) != horizon:
                 return
 
+    def rollout_for(self, state: Any, seat: int, rng: random.Random, plies: int) -> None:
+        """The cut-off rollout of ``seat``'s search, in place (default: ``rollout_plies``).
+
+        A game may play on to what decides the searching seat's next move instead, say its next
+        turn, where ``plies`` would stop short of it (Bazaar at five and six seats)."""
+        self.rollout_plies(state, rng, plies)
+
     def greedy_action(self, state: Any, seat: int, rng: random.Random) -> Any:
         """One ply: the action whose result ``evaluate`` likes best (random when there is no evaluation)."""
         actions = self.ai_actions(state, seat)

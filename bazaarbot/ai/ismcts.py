@@ -279,9 +279,13 @@ class Search:
                     game.ai_play(state, actors[0], game.rollout_action(state, actors[0], rng))
             result = game.result(state)
             return final_rewards(result, self.seats) if result else [0.0] * self.seats
-        game.rollout_plies(state, rng, self.depth)
+        self._cut_off_rollout(state)
         values = rewards(game, state, self.seats)
         return values if values is not None else [0.0] * self.seats
+
+    def _cut_off_rollout(self, state: Any) -> None:
+        """The rollout before the evaluation: the game's for this seat, of the search's depth."""
+        self.game.rollout_for(state, self.seat, self.rng, self.depth)
 
     @staticmethod
     def _backprop(path: list[tuple[Node, int]], values: list[float]) -> None:

@@ -5,7 +5,8 @@
 It differed in three ways: the descent added a visit to every node it selected
 from (beside the backup's), so inner edges counted their iterations twice; the
 exploration constant was tuned to that (0.7); and rollouts ran the level's full
-depth at every table size. The plugins' faster rules play the same moves, so
+depth at every table size, as random plies (``rollout_plies``, at five and six
+Bazaar seats too). The plugins' faster rules play the same moves, so
 only the search's choices differ. Only the benchmark plays it (``--vs previous``).
 
 ``afresh``: today's search, with a turn's later decisions as they were made
@@ -42,6 +43,9 @@ class PreviousSearch(Search):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.depth = self.budget.depth
+
+    def _cut_off_rollout(self, state: Any) -> None:
+        self.game.rollout_plies(state, self.rng, self.depth)  # before a game could roll out its own way
 
     def _settled(self, choices: list[Any], left: int) -> bool:
         # an iteration may count a root edge twice here, so one could gain two visits per iteration

@@ -9,7 +9,7 @@ from typing import Any
 from bazaarbot.i18n import N_, _, ngettext
 from bazaarbot.plugin import GamePlugin, MoveError, Option, Outcome, Result, options_text
 
-from . import breakdown, data, render, rules
+from . import breakdown, data, next_turn, render, rules
 from . import colours as col
 from . import parse as parsing
 from .bench import bench_figures, play_policy_move
@@ -280,6 +280,13 @@ class BazaarGame(GamePlugin):
             if state.phase == OVER:
                 return
             play_policy_move(state, rng)
+
+    def rollout_for(self, state: BazaarState, seat: int, rng: random.Random, plies: int) -> None:
+        """From five seats on: to ``seat``'s next turn and through it, planned (see next_turn.py)."""
+        if state.n >= next_turn.NEXT_TURN_SEATS:
+            next_turn.rollout(state, seat, rng)
+        else:
+            self.rollout_plies(state, rng, plies)
 
     def bench(self, seconds: float) -> list[tuple[str, float]]:
         return bench_figures(self, seconds)
