@@ -97,12 +97,12 @@ def _draw_value(state: BazaarState, seat: int) -> float:
     joker as the best of them (an empty colour is rolled again)."""
     colours = rules.joker_colours(state)
     hand = state.hands[seat]
-    total = 0.0
+    values = []
     for c in colours:
         hand[c] += 1
-        total += hand_value(state, seat)
+        values.append(hand_value(state, seat))
         hand[c] -= 1
-    return (total + _best_colour(state, seat, colours)[0]) / (len(colours) + 1)
+    return (sum(values) + max(values)) / (len(values) + 1)
 
 
 def _best_purchase(state: BazaarState, seat: int) -> tuple:
