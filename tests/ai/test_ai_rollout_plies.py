@@ -4,6 +4,7 @@ same seed still gives the AI the same moves; and how deep the search's rollouts 
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from support.ai_helpers import GAMES, random_position, sizes
@@ -32,3 +33,21 @@ def test_the_rollout_is_shorter_at_bigger_tables(name, players):
     seat = game.to_act(state)[0]
     search = Search(game, state, seat, SearchBudget(iterations=1, depth=20), random.Random(1))
     assert search.depth == rollout_depth(20, players) == max(10, min(20, 40 // players))
+
+
+@pytest.mark.parametrize(("name", "players"), [(name, GAMES[name].max_players) for name in sorted(GAMES)])
+def test_the_search_rolls_out_through_the_games_rollout_for_the_seat_that_searches(name, players):
+    game = GAMES[name]
+    asked: list[tuple[int, int]] = []
+
+    class Recording(type(game)):  # type: ignore[misc]
+        def rollout_for(self, state: Any, seat: int, rng: random.Random, plies: int) -> None:
+            asked.append((seat, plies))
+            super().rollout_for(state, seat, rng, plies)
+
+    recording = Recording()
+    state = random_position(recording, players, 2)
+    seat = recording.to_act(state)[0]
+    search = Search(recording, state, seat, SearchBudget(iterations=60, depth=20), random.Random(1))
+    search.run()
+    assert asked and set(asked) == {(seat, search.depth)}

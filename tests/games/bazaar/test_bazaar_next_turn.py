@@ -10,7 +10,7 @@ from support.ai_helpers import random_position
 from plugins.bazaar import GAME
 from plugins.bazaar import next_turn as NT
 from plugins.bazaar.scenario import build_state, stones_of
-from plugins.bazaar.state import ACTION, OVER
+from plugins.bazaar.state import ACTION, BUY, OVER
 
 
 def _acted(state, seat: int) -> int:
@@ -57,7 +57,7 @@ def test_the_planned_turn_trades_into_a_purchase_and_buys_it():
 
 def test_the_planned_turn_buys_the_purchase_worth_most():
     state = build_state(hands=("4 red 2 blue", "", "", "", ""), tops=("3 red 2 blue", "4 red blue"))
-    state.phase = "buy"
+    state.phase = BUY
     assert NT._best_purchase(state, 0) == ("buy", 1)  # valuable, 5 points with one stone left
 
 
