@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from . import rules
-from .ai import POTENTIAL_WEIGHT, potential
+from .ai import seat_value
 from .bench import play_policy_move
 from .colours import NCOL
 from .deck import VALUABLE
@@ -26,11 +26,6 @@ NEXT_TURN_SEATS = 5
 #: the most random plies played while waiting for the seat's turn: three per seat covers a round
 #: with a joker in every turn
 PLIES_PER_SEAT = 3
-
-
-def hand_value(state: BazaarState, seat: int) -> float:
-    """What the evaluation counts for ``seat``: its points and part of what its hand can buy."""
-    return state.scores[seat] + POTENTIAL_WEIGHT * potential(state, seat)
 
 
 def rollout(state: BazaarState, seat: int, rng: random.Random) -> None:
@@ -62,7 +57,7 @@ def play_turn(state: BazaarState, seat: int, rng: random.Random) -> None:
         give, get = rules.trade_sides(state, row, back)
         for c in range(NCOL):
             hand[c] += get[c] - give[c]
-        value = hand_value(state, seat)
+        value = seat_value(state, seat)
         for c in range(NCOL):
             hand[c] -= get[c] - give[c]
         if value > best_value:
@@ -72,36 +67,34 @@ def play_turn(state: BazaarState, seat: int, rng: random.Random) -> None:
         return
     rules.apply_move(state, best)
     if state.phase == JOKER:
-        rules.apply_move(state, ("joker", _best_colour(state, seat, rules.joker_colours(state))[1]))
+        rules.apply_move(state, ("joker", _best_colour(state, seat, rules.joker_colours(state))))
     if state.phase == BUY:
         rules.apply_move(state, _best_purchase(state, seat))
     while state.phase == DISCARD:  # the hand limit option: give back at random, as the policy does
         play_policy_move(state, rng)
 
 
-def _best_colour(state: BazaarState, seat: int, colours: list[int]) -> tuple[float, int]:
-    """(value, colour) of the stone the hand gains most from; first such colour on a tie."""
+def _values_with_one_more(state: BazaarState, seat: int, colours: list[int]) -> list[float]:
+    """The seat's value with one more stone of each of ``colours``."""
     hand = state.hands[seat]
-    best = (-1.0, colours[0])
+    values = []
     for c in colours:
         hand[c] += 1
-        value = hand_value(state, seat)
+        values.append(seat_value(state, seat))
         hand[c] -= 1
-        if value > best[0]:
-            best = (value, c)
-    return best
+    return values
+
+
+def _best_colour(state: BazaarState, seat: int, colours: list[int]) -> int:
+    """The colour whose stone the hand gains most from (the first such colour on a tie)."""
+    values = _values_with_one_more(state, seat, colours)
+    return colours[values.index(max(values))]
 
 
 def _draw_value(state: BazaarState, seat: int) -> float:
     """The hand's value after a draw, averaged over the die: each colour the bank has, and the
     joker as the best of them (an empty colour is rolled again)."""
-    colours = rules.joker_colours(state)
-    hand = state.hands[seat]
-    values = []
-    for c in colours:
-        hand[c] += 1
-        values.append(hand_value(state, seat))
-        hand[c] -= 1
+    values = _values_with_one_more(state, seat, rules.joker_colours(state))
     return (sum(values) + max(values)) / (len(values) + 1)
 
 
@@ -110,14 +103,14 @@ def _best_purchase(state: BazaarState, seat: int) -> tuple:
     hand = state.hands[seat]
     high = state.high_rates()
     best: tuple = ("pass",)
-    best_value = hand_value(state, seat)
+    best_value = seat_value(state, seat)
     for field in rules.buyable_fields(state, seat):
         stack = state.fields[field]
         combo = stack.pop()
         for c in range(NCOL):
             hand[c] -= combo[c]
         _level, points = rules.points_for(VALUABLE[combo], high, sum(hand))
-        value = points + hand_value(state, seat)
+        value = points + seat_value(state, seat)
         for c in range(NCOL):
             hand[c] += combo[c]
         stack.append(combo)

@@ -9,6 +9,7 @@ from support.ai_helpers import random_position
 
 from plugins.bazaar import GAME
 from plugins.bazaar import next_turn as NT
+from plugins.bazaar.ai import seat_value
 from plugins.bazaar.scenario import build_state, stones_of
 from plugins.bazaar.state import ACTION, BUY, OVER
 
@@ -67,7 +68,7 @@ def test_a_planned_draw_is_worth_the_die_on_average_and_the_joker_as_the_best_co
     after = []
     for colour in range(5):
         hand[colour] += 1
-        after.append(NT.hand_value(state, 0))
+        after.append(seat_value(state, 0))
         hand[colour] -= 1
     assert NT._draw_value(state, 0) == pytest.approx((sum(after) + max(after)) / 6)
     assert min(after) < NT._draw_value(state, 0) < max(after)
