@@ -34,6 +34,7 @@ MODES = {
     "cost": "bazaarbot.bench.ai_cost",
     "review": "bazaarbot.bench.ai_review",
     "ponder": "bazaarbot.bench.ai_ponder",
+    "sweep": "bazaarbot.bench.ai_sweep",
 }
 
 

@@ -106,6 +106,12 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         "person's first --games moves",
     )
     ai.add_argument(
+        "--sweep",
+        metavar="C,C,...",
+        help="each exploration constant's regret against a deep search, and the previous search's, on "
+        "the positions of --games two-player games of the level",
+    )
+    ai.add_argument(
         "--think", type=float, default=3.0, help="with --ponder: seconds the person thinks (default: 3)"
     )
     ai.set_defaults(func=_runner("bazaarbot.bench.ai"))

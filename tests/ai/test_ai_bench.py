@@ -118,3 +118,39 @@ def test_bench_ponder_prints_the_wait_after_a_persons_move_without_and_with_pond
     assert len(figures[False]) == len(figures[True]) == 2 and len(lines) == 2
     assert re.match(r"^\d+\.\d{3} s median from the person's move to the AI's \(without ", lines[0])
     assert re.search(r"\(with pondering; .* over 2 moves, answer ready \d of 2 times\)$", lines[1]), lines[1]
+
+
+def test_a_sweeps_regret_is_the_reference_worth_lost_by_each_pick():
+    from bazaarbot.bench.ai_sweep import regret_of
+
+    worths = {"sell": 0.6, "take": 0.5, "camels": 0.2}
+    figures = regret_of([(worths, "sell"), (worths, "take"), (worths, "never tried")])
+    assert figures.picks == 3
+    assert abs(figures.regret - (0.0 + 0.1 + 0.4) / 3) < 1e-9, "an untried pick is worth the worst tried"
+    assert abs(figures.agreement - 1 / 3) < 1e-9
+
+
+def test_a_sweep_lists_the_previous_search_first_and_refuses_a_negative_constant():
+    from bazaarbot.bench.ai_sweep import searchers_named
+
+    assert searchers_named("0.7,1.4") == ["previous", 0.7, 1.4]
+    with pytest.raises(ValueError):
+        searchers_named("1.0,-1")
+
+
+def test_bench_sweep_prints_each_searchers_regret_on_the_same_positions():
+    from bazaarbot.bench import ai_sweep
+
+    lines: list[str] = []
+    sweep = ai_sweep.Sweep(
+        "jaipur", "hard", 1, 4, SMALL_LEVELS, reference_iterations=200, seeds_per_position=1
+    )
+    judged = ai_sweep.run(sweep, ["previous", 0.5, 2.0], lines.append, workers=1)
+    found = int(lines[0].split()[0])
+    assert found > 0 and lines[0].endswith("reference 2 x 200 iterations"), lines[0]
+    assert [line.split(":")[0] for line in lines[1:]] == ["previous", "exploration 0.5", "exploration 2"]
+    for figures in judged.values():
+        assert figures.picks == found and figures.regret >= 0 and 0 <= figures.agreement <= 1
+    assert re.match(
+        r"^exploration 2: regret \d\.\d{4}, agrees with the reference \d+\.\d% \(\d+ picks\)$", lines[3]
+    )
