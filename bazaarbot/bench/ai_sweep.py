@@ -197,6 +197,10 @@ def main(args: argparse.Namespace, levels: dict[str, Level], sizes: list[int]) -
     except ValueError as error:
         print(f"--sweep takes exploration constants, such as 0.7,1.0,1.4: {error}", file=sys.stderr)
         return 2
+    level = levels.get(args.level)
+    if level is None or level.iterations == 0:
+        print(f"--sweep judges a search level, not {args.level!r}", file=sys.stderr)
+        return 2
     sweep = Sweep(args.game, args.level, args.games, args.seed, levels)
     run(sweep, searchers, lambda line: print(line, flush=True))
     return 0

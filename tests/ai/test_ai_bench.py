@@ -154,3 +154,10 @@ def test_bench_sweep_prints_each_searchers_regret_on_the_same_positions():
     assert re.match(
         r"^exploration 2: regret \d\.\d{4}, agrees with the reference \d+\.\d% \(\d+ picks\)$", lines[3]
     )
+
+
+def test_bench_sweep_refuses_a_level_without_search_and_a_constant_that_is_no_number():
+    easy = bazaarbot("bench", "ai", "jaipur", "--sweep", "1.0", "--level", "easy", timeout=60)
+    assert easy.returncode == 2 and "--sweep judges a search level, not 'easy'" in easy.stderr
+    word = bazaarbot("bench", "ai", "jaipur", "--sweep", "1.0,high", timeout=60)
+    assert word.returncode == 2 and "--sweep takes exploration constants" in word.stderr
