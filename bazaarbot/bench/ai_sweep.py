@@ -5,7 +5,8 @@ dear to try several constants. This asks each one instead what it would play
 at the same positions, and judges the pick by a deep search's estimate:
 
 - the positions are every fourth decision with at least three actions in
-  ``--games`` games of the level in every seat, from ``--seed`` on;
+  ``--games`` two-player greedy games from ``--seed`` on (``played_game``, as
+  ``--review`` and ``bench teach`` play them: real positions, at no search's cost);
 - the reference is two searches of ``REFERENCE_ITERATIONS`` at the level's
   own constant, their counts summed; an action's worth is its mean reward;
 - each constant, and the previous search, picks ``SEEDS_PER_POSITION`` times
@@ -29,12 +30,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bazaarbot.ai.choose import choose_action, game_named, resolve_level
+from bazaarbot.ai.choose import game_named, resolve_level
 from bazaarbot.ai.ismcts import Search
 from bazaarbot.ai.levels import Level
 from bazaarbot.ai.seed import ai_seed
 
 from .previous import PREVIOUS, previous_action
+from .teach import played_game
 
 #: the reference's iterations per search (two searches): eight times ``hard``'s budget each
 REFERENCE_ITERATIONS = 12_000
@@ -42,7 +44,7 @@ REFERENCE_ITERATIONS = 12_000
 SEEDS_PER_POSITION = 4
 #: the fewest actions a position needs to be asked about: with two, most searches agree
 LEAST_ACTIONS = 3
-#: one decision in this many is asked about, so a game's positions are spread over it
+#: one such decision in this many is asked about, so a game's positions are spread over it
 EVERY = 4
 
 
@@ -69,22 +71,18 @@ class Regret:
 
 
 def positions(sweep: Sweep) -> list[tuple[dict[str, Any], int]]:
-    """(position as JSON, seat to decide) pairs from games of the level in every seat."""
-    game = game_named(sweep.game_name)
-    options = {o.name: o.default for o in game.options}
+    """(position as JSON, seat to decide) pairs from two-player greedy games (``played_game``)."""
     found = []
     for index in range(sweep.games):
-        game_seed = sweep.seed * 1_000_003 + index
-        state = game.setup(["p1", "p2"], random.Random(game_seed), options)
-        move = 0
-        while game.result(state) is None:
-            seat = game.to_act(state)[0]
-            if len(game.ai_actions(state, seat)) >= LEAST_ACTIONS and move % EVERY == index % EVERY:
-                found.append((game.to_json(state), seat))
-            rng = random.Random(ai_seed(game_seed, move, seat))
-            game.ai_play(state, seat, choose_action(game, state, seat, sweep.level, rng, sweep.levels))
-            move += 1
+        _record, choices = played_game(sweep.game_name, 2, sweep.seed * 1_000_003 + index)
+        wide = [(data, seat) for data, seat in choices if len(_actions(sweep, data, seat)) >= LEAST_ACTIONS]
+        found.extend(wide[index % EVERY :: EVERY])
     return found
+
+
+def _actions(sweep: Sweep, data: dict[str, Any], seat: int) -> list[Any]:
+    game = game_named(sweep.game_name)
+    return game.ai_actions(game.from_json(data), seat)
 
 
 def _budget(sweep: Sweep) -> Any:
@@ -105,8 +103,7 @@ def reference_worths(sweep: Sweep, position: tuple[dict[str, Any], int]) -> dict
         for action, child in children.items():
             won[action] = won.get(action, 0.0) + child.value
             visits[action] = visits.get(action, 0) + child.visits
-    legal = game.ai_actions(game.from_json(data), seat)
-    return {a: won[a] / visits[a] for a in legal if visits.get(a)}
+    return {a: won[a] / visits[a] for a in _actions(sweep, data, seat) if visits.get(a)}
 
 
 def pick(sweep: Sweep, position: tuple[dict[str, Any], int], searcher: float | str, seed: int) -> Any:

@@ -109,7 +109,7 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         "--sweep",
         metavar="C,C,...",
         help="each exploration constant's regret against a deep search, and the previous search's, on "
-        "the positions of --games two-player games of the level",
+        "the positions of --games two-player greedy games",
     )
     ai.add_argument(
         "--think", type=float, default=3.0, help="with --ponder: seconds the person thinks (default: 3)"
