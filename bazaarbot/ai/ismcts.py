@@ -10,9 +10,10 @@ has one; and backpropagation of each seat's own reward to the edges that seat
 chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
-With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(1+n),
-unvisited edges valued at the mean of the tried ones); without, it is UCT over the
-availability counts, trying every available edge once first.
+With priors from the plugin the selection rule is PUCT (Q + c·P·√N/n, an
+untried edge's bonus counted as if it had ``UNTRIED_VISITS`` visits and its Q
+the mean of the tried ones); without, it is UCT over the availability counts,
+trying every available edge once first.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ from .rewards import final_rewards, rewards
 #: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
 EXPLORATION = 1.0
 
+#: the visits PUCT's bonus counts for an untried edge: half a visit, so it explores twice as hard as a
+#: once-tried edge, and the bonus falls as 1/n after that. This is how the search explored when inner
+#: edges counted twice (the doubled visits and halved means came to c·P·√N/n at the constant above);
+#: the usual 1/(1+n) tries new moves half as hard, and Jaipur lost paired matches to the old search by it
+UNTRIED_VISITS = 0.5
+
 
 @dataclass(frozen=True)
 class SearchBudget:
@@ -44,7 +51,7 @@ class SearchBudget:
     #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
     #: (fewer at more: ``rollout_depth``)
     depth: int = 20
-    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
+    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / n)
     exploration: float = EXPLORATION
 
 
@@ -259,7 +266,7 @@ class Search:
             child = children[action]
             n = child.visits
             q = child.value / n if n else fpu
-            score = q + c * child.prior / (1 + n)
+            score = q + c * child.prior / (n or UNTRIED_VISITS)
             if score > best_score:
                 best, best_score = action, score
         child = children[best]
