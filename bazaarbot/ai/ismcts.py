@@ -23,7 +23,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from bazaarbot.plugin import GamePlugin
 
@@ -104,6 +104,10 @@ class Search:
     #: seat knows, so they are the same in every re-deal and are listed once (else None)
     root_actions: list[Any] | None = field(init=False, default=None)
     iterations: int = field(init=False, default=0)
+    #: PUCT's bonus divides by a tried edge's visits plus ``visit_offset``, an untried edge's by
+    #: ``untried_visits`` (the benchmark's earlier searches keep their own)
+    visit_offset: ClassVar[float] = 0.0
+    untried_visits: ClassVar[float] = UNTRIED_VISITS
 
     def __post_init__(self) -> None:
         game = self.game
@@ -258,6 +262,8 @@ class Search:
             available += child.visits
             won += child.value
         c = self.budget.exploration * math.sqrt(available + 1)
+        untried = self.untried_visits
+        offset = self.visit_offset
         # first-play urgency: an untried edge is worth what this seat's tried edges average here
         fpu = won / available if available else 0.5
         best = None
@@ -266,7 +272,7 @@ class Search:
             child = children[action]
             n = child.visits
             q = child.value / n if n else fpu
-            score = q + c * child.prior / (n or UNTRIED_VISITS)
+            score = q + c * child.prior / (n + offset if n else untried)
             if score > best_score:
                 best, best_score = action, score
         child = children[best]

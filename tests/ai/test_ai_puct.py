@@ -8,14 +8,17 @@ from support.ai_helpers import GAMES, choice_position
 
 from bazaarbot.ai.ismcts import UNTRIED_VISITS, Search, SearchBudget
 from bazaarbot.ai.node import Node
+from bazaarbot.bench.previous import PreviousSearch
 
 
-def _search_with_edges(edges: list[tuple[float, int, float]]) -> tuple[Search, list[object]]:
+def _search_with_edges(
+    edges: list[tuple[float, int, float]], kind: type[Search] = Search
+) -> tuple[Search, list[object]]:
     """A Jaipur search whose root holds one edge per (prior, visits, summed reward)."""
     game = GAMES["jaipur"]
     state = choice_position(game, 2, 4)
     seat = game.to_act(state)[0]
-    search = Search(game, state, seat, SearchBudget(iterations=1, exploration=1.0), random.Random(1))
+    search = kind(game, state, seat, SearchBudget(iterations=1, exploration=1.0), random.Random(1))
     actions: list[object] = [f"edge {i}" for i in range(len(edges))]
     for action, (prior, visits, value) in zip(actions, edges, strict=True):
         node = Node(prior)
@@ -34,6 +37,12 @@ def test_the_bonus_falls_as_one_over_the_visits():
     # times at 0.9 scores 0.9 + √5·0.5/3 = 1.27 (with 1/(1+n) it would be 1.16 against 1.18)
     search, actions = _search_with_edges([(0.5, 1, 0.6), (0.5, 3, 2.7)])
     assert _pick(search, actions) == actions[0]
+
+
+def test_the_previous_search_keeps_its_one_over_one_plus_the_visits():
+    """The benchmark's earlier search explores as it did, so new-against-old still means that."""
+    search, actions = _search_with_edges([(0.5, 1, 0.6), (0.5, 3, 2.7)], PreviousSearch)
+    assert _pick(search, actions) == actions[1]
 
 
 def test_an_untried_edge_explores_twice_as_hard_as_a_once_tried_one():
