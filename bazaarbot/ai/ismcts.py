@@ -10,10 +10,9 @@ has one; and backpropagation of each seat's own reward to the edges that seat
 chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
-With priors from the plugin the selection rule is PUCT (Q + c·P·√N/n, an
-untried edge's bonus counted as if it had ``UNTRIED_VISITS`` visits and its Q
-the mean of the tried ones); without, it is UCT over the availability counts,
-trying every available edge once first.
+With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(1+n),
+unvisited edges valued at the mean of the tried ones); without, it is UCT over the
+availability counts, trying every available edge once first.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from bazaarbot.plugin import GamePlugin
 
@@ -33,12 +32,6 @@ from .rewards import final_rewards, rewards
 #: the exploration constant of every level unless configured: with each edge counted once, 1.0
 #: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
 EXPLORATION = 1.0
-
-#: the visits PUCT's bonus counts for an untried edge: half a visit, so it explores twice as hard as a
-#: once-tried edge, and the bonus falls as 1/n after that. This is how the search explored when inner
-#: edges counted twice (the doubled visits and halved means came to c·P·√N/n at the constant above);
-#: the usual 1/(1+n) tries new moves half as hard, and Jaipur lost paired matches to the old search by it
-UNTRIED_VISITS = 0.5
 
 
 @dataclass(frozen=True)
@@ -51,7 +44,7 @@ class SearchBudget:
     #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
     #: (fewer at more: ``rollout_depth``)
     depth: int = 20
-    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / n)
+    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (1 + n))
     exploration: float = EXPLORATION
 
 
@@ -104,10 +97,6 @@ class Search:
     #: seat knows, so they are the same in every re-deal and are listed once (else None)
     root_actions: list[Any] | None = field(init=False, default=None)
     iterations: int = field(init=False, default=0)
-    #: PUCT's bonus divides by a tried edge's visits plus ``visit_offset``, an untried edge's by
-    #: ``untried_visits`` (the benchmark's earlier searches keep their own)
-    visit_offset: ClassVar[float] = 0.0
-    untried_visits: ClassVar[float] = UNTRIED_VISITS
 
     def __post_init__(self) -> None:
         game = self.game
@@ -262,8 +251,6 @@ class Search:
             available += child.visits
             won += child.value
         c = self.budget.exploration * math.sqrt(available + 1)
-        untried = self.untried_visits
-        offset = self.visit_offset
         # first-play urgency: an untried edge is worth what this seat's tried edges average here
         fpu = won / available if available else 0.5
         best = None
@@ -272,7 +259,7 @@ class Search:
             child = children[action]
             n = child.visits
             q = child.value / n if n else fpu
-            score = q + c * child.prior / (n + offset if n else untried)
+            score = q + c * child.prior / (1 + n)
             if score > best_score:
                 best, best_score = action, score
         child = children[best]
