@@ -11,9 +11,8 @@ chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
 With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(1+n),
-unvisited edges valued at the mean of the tried ones less a first-play-urgency
-reduction); without, it is UCT over the availability counts, trying every
-available edge once first.
+unvisited edges valued at the mean of the tried ones); without, it is UCT over the
+availability counts, trying every available edge once first.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from bazaarbot.plugin import GamePlugin
 
@@ -33,12 +32,6 @@ from .rewards import final_rewards, rewards
 #: the exploration constant of every level unless configured: with each edge counted once, 1.0
 #: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
 EXPLORATION = 1.0
-
-#: PUCT values an untried edge at the mean of the tried ones less this times √(their summed
-#: priors) (Leela Zero's first-play urgency), so a move that did well once is looked at again before
-#: a long shot is opened. With the double count a once-tried edge looked twice as good as its
-#: siblings, which had much the same effect
-FPU_REDUCTION = 0.25
 
 
 @dataclass(frozen=True)
@@ -104,8 +97,6 @@ class Search:
     #: seat knows, so they are the same in every re-deal and are listed once (else None)
     root_actions: list[Any] | None = field(init=False, default=None)
     iterations: int = field(init=False, default=0)
-    #: PUCT's first-play-urgency reduction (the benchmark's earlier search keeps its own)
-    fpu_reduction: ClassVar[float] = FPU_REDUCTION
 
     def __post_init__(self) -> None:
         game = self.game
@@ -254,18 +245,14 @@ class Search:
                     children[action] = Node(weight / total)
         available = 0
         won = 0.0
-        tried_prior = 0.0
         for action in actions:
             child = children[action]
             child.avail += 1
-            if child.visits:
-                available += child.visits
-                won += child.value
-                tried_prior += child.prior
+            available += child.visits
+            won += child.value
         c = self.budget.exploration * math.sqrt(available + 1)
-        # first-play urgency: an untried edge is worth what this seat's tried edges average here,
-        # less the reduction by how much of the prior they already cover
-        fpu = won / available - self.fpu_reduction * math.sqrt(tried_prior) if available else 0.5
+        # first-play urgency: an untried edge is worth what this seat's tried edges average here
+        fpu = won / available if available else 0.5
         best = None
         best_score = -math.inf
         for action in actions:

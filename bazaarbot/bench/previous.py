@@ -2,10 +2,9 @@
 
 ``previous``: the search as it was before each edge counted an iteration once.
 
-It differed in four ways: the descent added a visit to every node it selected
+It differed in three ways: the descent added a visit to every node it selected
 from (beside the backup's), so inner edges counted their iterations twice; the
-exploration constant was tuned to that (0.7); PUCT valued an untried edge at
-the tried ones' mean, with no first-play-urgency reduction; and rollouts ran the level's full
+exploration constant was tuned to that (0.7); and rollouts ran the level's full
 depth at every table size, as random plies (``rollout_plies``, at five and six
 Bazaar seats too). The plugins' faster rules play the same moves, so
 only the search's choices differ. Only the benchmark plays it (``--vs previous``).
@@ -39,10 +38,7 @@ PREVIOUS_EXPLORATION = 0.7
 
 
 class PreviousSearch(Search):
-    """``Search`` with the double count, the old constant, no first-play-urgency reduction and the
-    full rollout depth."""
-
-    fpu_reduction = 0.0
+    """``Search`` with the double count, the old constant and the full rollout depth."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
