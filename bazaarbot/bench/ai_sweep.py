@@ -181,8 +181,8 @@ def run(
 
 def searchers_named(text: str) -> list[float | str]:
     """``--sweep``'s list: the previous search first, then each constant given (comma-separated)."""
-    constants: list[float | str] = [float(part) for part in text.split(",") if part.strip()]
-    if any(float(c) < 0 for c in constants):
+    constants = [float(part) for part in text.split(",") if part.strip()]
+    if any(c < 0 for c in constants):
         raise ValueError("an exploration constant is 0 or more")
     return [PREVIOUS, *constants]
 
