@@ -35,11 +35,11 @@ from .rewards import final_rewards, rewards
 EXPLORATION = 1.0
 
 #: how much an edge's first visit weighs in PUCT's selection (the later ones weigh 1): an edge tried
-#: n times is read as w + n - 1 visits, its Q as its reward over those, and the bonus's "1 + n" is
-#: "w + n". At one half this is how the search chose when inner edges counted twice (2n - 1 visits,
-#: halved means: the same order of scores at the constant above), with each edge still counting
-#: its iterations once for every figure read from the tree. Plain PUCT is 1; Jaipur lost paired
-#: matches to the old search with it (336 of 710)
+#: k times is read as n = k - 1 + w visits, its Q as its reward over those, N as their sum, and the
+#: bonus is c·P·√(N + w) / (n + w). At one half this is how the search chose when inner edges counted
+#: twice (2k - 1 visits, halved means: the same order of scores at the constant above), while each
+#: edge still counts its iterations once for every figure read from the tree. Plain PUCT is 1;
+#: Jaipur lost paired matches to the old search with it (336 of 710)
 FIRST_VISIT_WEIGHT = 0.5
 
 
