@@ -11,9 +11,9 @@ chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
 With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(w+n),
-unvisited edges valued at the mean of the tried ones), where an edge's first
-visit weighs ``FIRST_VISIT_WEIGHT`` (w) in the counts it reads; without, it is
-UCT over the availability counts, trying every available edge once first.
+unvisited edges valued at the mean of the tried ones), where an iteration that
+stopped at an edge weighs ``STOP_WEIGHT`` (w) in the counts it reads; without,
+it is UCT over the availability counts, trying every available edge once first.
 """
 
 from __future__ import annotations
@@ -34,13 +34,15 @@ from .rewards import final_rewards, rewards
 #: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
 EXPLORATION = 1.0
 
-#: how much an edge's first visit weighs in PUCT's selection (the later ones weigh 1): an edge tried
-#: k times is read as n = k - 1 + w visits, its Q as its reward over those, N as their sum, and the
-#: bonus is c·P·√(N + w) / (n + w). At one half this is how the search chose when inner edges counted
-#: twice (2k - 1 visits, halved means: the same order of scores at the constant above), while each
-#: edge still counts its iterations once for every figure read from the tree. Plain PUCT is 1;
-#: Jaipur lost paired matches to the old search with it (336 of 710)
-FIRST_VISIT_WEIGHT = 0.5
+#: how much an iteration that stopped at an edge weighs in PUCT's selection, against 1 for one
+#: that went on through it to a deeper edge. An edge stops the iteration that expands it, and
+#: every iteration in which the game ends there; so an inner edge tried k times reads as k - 1 + w
+#: visits and a game-ending one as w·k. Q is the edge's reward over the visits read, N their sum,
+#: and the bonus c·P·√(N + w) / (n + w). At one half this is the search's choice as it was when
+#: the descent counted every edge it went on through a second time (2k - 1 and k visits, the means
+#: halved: the same order of scores at the constant above), while every figure read from the tree
+#: divides by the iterations that went through an edge. Plain PUCT is 1
+STOP_WEIGHT = 0.5
 
 
 @dataclass(frozen=True)
@@ -106,8 +108,8 @@ class Search:
     #: seat knows, so they are the same in every re-deal and are listed once (else None)
     root_actions: list[Any] | None = field(init=False, default=None)
     iterations: int = field(init=False, default=0)
-    #: PUCT's weight of an edge's first visit (a class's rule, not a search's setting)
-    first_visit_weight: ClassVar[float] = FIRST_VISIT_WEIGHT
+    #: PUCT's weight of an iteration that stopped at an edge (a class's rule, not a search's setting)
+    stop_weight: ClassVar[float] = STOP_WEIGHT
 
     def __post_init__(self) -> None:
         game = self.game
@@ -199,6 +201,7 @@ class Search:
                 actor = actors[0]
                 actions = game.ai_actions(state, actor)
             action, child, expanded = self._select(node, state, actor, actions)
+            node.passes += 1
             game.ai_play(state, actor, action)
             path.append((child, actor))
             node = child
@@ -254,17 +257,17 @@ class Search:
             for action, weight in zip(actions, weights, strict=True):
                 if action not in children:
                     children[action] = Node(weight / total)
-        first = self.first_visit_weight
-        lighter = 1.0 - first  # what a tried edge's first visit weighs less than a later one
+        stop = self.stop_weight
+        lighter = 1.0 - stop  # what an iteration that stopped at an edge weighs less than one that went on
         counted = 0.0
         won = 0.0
         for action in actions:
             child = children[action]
             child.avail += 1
             if child.visits:
-                counted += child.visits - lighter
+                counted += child.visits - lighter * (child.visits - child.passes)
                 won += child.value
-        c = self.budget.exploration * math.sqrt(counted + first)
+        c = self.budget.exploration * math.sqrt(counted + stop)
         # first-play urgency: an untried edge is worth what this seat's tried edges average here
         fpu = won / counted if counted else 0.5
         best = None
@@ -273,10 +276,10 @@ class Search:
             child = children[action]
             n = child.visits
             if n:
-                weighed = n - lighter
-                score = child.value / weighed + c * child.prior / (weighed + first)
+                read = n - lighter * (n - child.passes)
+                score = child.value / read + c * child.prior / (read + stop)
             else:
-                score = fpu + c * child.prior / first
+                score = fpu + c * child.prior / stop
             if score > best_score:
                 best, best_score = action, score
         child = children[best]

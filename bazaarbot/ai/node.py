@@ -11,10 +11,11 @@ class Node:
     In single-observer ISMCTS an action is only sometimes legal (it depends on
     the determinization), so ``avail`` counts the iterations in which it could
     have been chosen; the exploration term uses that instead of the parent's
-    visits (Cowling, Powley and Whitehouse 2012).
+    visits (Cowling, Powley and Whitehouse 2012). ``passes`` counts the visits
+    that went on through the edge; PUCT's selection reads the rest at a weight.
     """
 
-    __slots__ = ("children", "visits", "value", "avail", "prior")
+    __slots__ = ("children", "visits", "value", "avail", "prior", "passes")
 
     def __init__(self, prior: float = 1.0) -> None:
         self.children: dict[Any, Node] = {}
@@ -22,6 +23,9 @@ class Node:
         self.value = 0.0
         self.avail = 0
         self.prior = prior
+        #: iterations that went on through this edge to a deeper one (PUCT's selection weighs the
+        #: others, which stopped here, at ``STOP_WEIGHT``)
+        self.passes = 0
 
     def mean(self) -> float:
         """Average reward so far (0 when never visited)."""

@@ -5,7 +5,7 @@
 It differed in three ways: the descent added a visit to every node it selected
 from (beside the backup's), so inner edges counted their iterations twice; the
 exploration constant was tuned to that (0.7), with plain PUCT over the doubled
-counts (``first_visit_weight`` 1, which today's search emulates with single
+counts (``stop_weight`` 1, which today's search emulates with single
 counts at one half); and rollouts ran the level's full
 depth at every table size, as random plies (``rollout_plies``, at five and six
 Bazaar seats too). The plugins' faster rules play the same moves, so
@@ -42,7 +42,7 @@ PREVIOUS_EXPLORATION = 0.7
 class PreviousSearch(Search):
     """``Search`` with the double count, the old constant, plain PUCT and the full rollout depth."""
 
-    first_visit_weight = 1.0  # plain PUCT over the doubled counts, as it chose then
+    stop_weight = 1.0  # plain PUCT over the doubled counts, as it chose then
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
