@@ -10,7 +10,7 @@ has one; and backpropagation of each seat's own reward to the edges that seat
 chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
-With priors from the plugin the selection rule is PUCT (Q + c·P·√N/(w+n),
+With priors from the plugin the selection rule is PUCT (Q + c·P·√(N+w)/(n+w),
 unvisited edges valued at the mean of the tried ones), where an iteration that
 stopped at an edge weighs ``STOP_WEIGHT`` (w) in the counts it reads; without,
 it is UCT over the availability counts, trying every available edge once first.
@@ -55,7 +55,7 @@ class SearchBudget:
     #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
     #: (fewer at more: ``rollout_depth``)
     depth: int = 20
-    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√N / (w + n))
+    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√(N + w) / (n + w))
     exploration: float = EXPLORATION
 
 

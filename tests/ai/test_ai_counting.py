@@ -54,3 +54,20 @@ def test_every_games_root_edges_count_each_iteration_once():
         assert visits == search.iterations == 60, name
         for edge in _edges(search.root):
             assert 0.0 <= edge.mean() <= 1.0, name
+
+
+def test_the_descent_counts_the_edges_it_goes_on_through():
+    """``passes``: every visit of an inner edge but the one that expanded it; none of a game-ending one."""
+    game = GAMES["jaipur"]
+    state = choice_position(game, 2, 4)
+    search = Search(game, state, game.to_act(state)[0], SearchBudget(iterations=200), random.Random(3))
+    search.run()
+    inner = [edge for edge in _edges(search.root) if edge.children and edge.visits]
+    assert inner
+    for edge in inner:
+        assert edge.passes == edge.visits - 1
+    state = COUNT.setup(["a", "b"], random.Random(1), {"target": 10})
+    state.total = 7
+    search = Search(COUNT, state, 0, SearchBudget(iterations=300), random.Random(3))
+    winning = search.run()["add 3"]
+    assert winning.visits > 1 and winning.passes == 0

@@ -65,27 +65,6 @@ def test_an_untried_edge_is_valued_at_the_tried_ones_mean():
     assert _pick(search, 2) == "edge 1"
 
 
-def test_the_descent_counts_the_edges_it_goes_on_through():
-    game = GAMES["jaipur"]
-    state = choice_position(game, 2, 4)
-    seat = game.to_act(state)[0]
-    search = Search(game, state, seat, SearchBudget(iterations=200), random.Random(3))
-    search.run()
-    for node in _inner_edges(search.root):
-        assert node.passes == node.visits - 1  # every visit but the one that expanded it went on
-
-
-def _inner_edges(root: Node) -> list[Node]:
-    found = []
-    stack = list(root.children.values())
-    while stack:
-        node = stack.pop()
-        if node.children and node.visits:
-            found.append(node)
-        stack.extend(node.children.values())
-    return found
-
-
 edge = st.tuples(
     st.floats(min_value=0.01, max_value=1.0),
     st.integers(min_value=0, max_value=40),
