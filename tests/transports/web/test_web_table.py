@@ -93,6 +93,16 @@ async def _moved(served: Served, before: int) -> None:
     raise AssertionError("the click did not make a move")
 
 
+async def _started(served: Served) -> None:
+    """Wait until the table's game is running with its players seated: the click is on its way."""
+    table = served.hub.tables[("web", ROOM)]
+    for _ in range(400):
+        if table.running and table.players:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the click did not start the game")
+
+
 def _jaipur_choice(table: Any, turn: int) -> str:
     """A legal command that moves the match on: sell the most, else take, else exchange."""
     game = table.plugin
@@ -495,7 +505,7 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
         await expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
         await button(alice, "/start").click()
         table = served.hub.tables[("web", ROOM)]
-        await _moved(served, -1)  # the game has started
+        await _started(served)
         game_id = table.game_id
         mine = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         turn = 0
