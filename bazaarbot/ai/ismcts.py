@@ -10,10 +10,11 @@ has one; and backpropagation of each seat's own reward to the edges that seat
 chose. Whose decision it is comes from ``to_act`` at every step, so
 multi-step turns and decisions outside the mover's turn need nothing special.
 
-With priors from the plugin the selection rule is PUCT (Q + c·P·√(N+w)/(n+w),
-unvisited edges valued at the mean of the tried ones), where an iteration that
-stopped at an edge weighs ``STOP_WEIGHT`` (w) in the counts it reads; without,
-it is UCT over the availability counts, trying every available edge once first.
+With priors from the plugin the selection rule is PUCT (Q + c·P·√(N+1)/(n+1),
+unvisited edges valued at the mean of the tried ones) over counts in which an
+iteration that stopped at an edge weighs one and one that went on through it
+1/``STOP_WEIGHT``; without, it is UCT over the availability counts, trying
+every available edge once first.
 """
 
 from __future__ import annotations
@@ -30,19 +31,25 @@ from bazaarbot.plugin import GamePlugin
 from .node import Node
 from .rewards import final_rewards, rewards
 
-#: the exploration constant of every level unless configured: with each edge counted once, 1.0
-#: explores as the tuned 0.7 did when inner edges were counted twice (halved means, doubled visits)
+#: the exploration constant of every level unless configured: UCT's, on counts of one per iteration
+#: (1.0 explores as the tuned 0.7 did when inner edges were counted twice); PUCT takes ``PUCT_SCALE``
+#: of it
 EXPLORATION = 1.0
 
 #: how much an iteration that stopped at an edge weighs in PUCT's selection, against 1 for one
 #: that went on through it to a deeper edge. An edge stops the iteration that expands it, and
-#: every iteration in which the game ends there; so an inner edge tried k times reads as k - 1 + w
-#: visits and a game-ending one as w·k. Q is the edge's reward over the visits read, N their sum,
-#: and the bonus c·P·√(N + w) / (n + w). At one half this is the search's choice as it was when
-#: the descent counted every edge it went on through a second time (2k - 1 and k visits, the means
-#: halved: the same order of scores at the constant above), while every figure read from the tree
-#: divides by the iterations that went through an edge. Plain PUCT is 1
+#: every iteration in which the game ends there. PUCT reads the counts in units of a stopped
+#: iteration: an inner edge tried k times as k - 1 + 1/w, a game-ending one as k; Q is the edge's
+#: reward over its count, N the counts' sum. At one half those are the counts the descent kept when
+#: it counted every edge it went on through a second time (2k - 1 and k), so the search chooses
+#: as it did then, number for number, while every figure read from the tree (the move played,
+#: hints, reviews) divides by the iterations that went through an edge. Plain PUCT is 1
 STOP_WEIGHT = 0.5
+
+#: PUCT's exploration constant per unit of a level's ``exploration``: the constant the search was
+#: tuned at on the counts above, so the default level explores as it did then. UCT (the games
+#: without priors) reads single counts and takes a level's constant as it is
+PUCT_SCALE = 0.7
 
 
 @dataclass(frozen=True)
@@ -55,7 +62,7 @@ class SearchBudget:
     #: rollout plies before the evaluation takes over (when the plugin has one), at two seats
     #: (fewer at more: ``rollout_depth``)
     depth: int = 20
-    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·P·√(N + w) / (n + w))
+    #: exploration constant (UCT: c·√(ln avail / n); PUCT: c·PUCT_SCALE·P·√(N + 1) / (n + 1))
     exploration: float = EXPLORATION
 
 
@@ -110,6 +117,8 @@ class Search:
     iterations: int = field(init=False, default=0)
     #: PUCT's weight of an iteration that stopped at an edge (a class's rule, not a search's setting)
     stop_weight: ClassVar[float] = STOP_WEIGHT
+    #: PUCT's constant per unit of the budget's ``exploration`` (a class's rule too)
+    puct_scale: ClassVar[float] = PUCT_SCALE
 
     def __post_init__(self) -> None:
         game = self.game
@@ -257,29 +266,28 @@ class Search:
             for action, weight in zip(actions, weights, strict=True):
                 if action not in children:
                     children[action] = Node(weight / total)
-        stop = self.stop_weight
-        lighter = 1.0 - stop  # what an iteration that stopped at an edge weighs less than one that went on
+        # counts in units of an iteration that stopped at an edge: one that went on weighs more
+        heavier = 1.0 / self.stop_weight - 1.0
         counted = 0.0
         won = 0.0
         for action in actions:
             child = children[action]
             child.avail += 1
             if child.visits:
-                counted += child.visits - lighter * (child.visits - child.passes)
+                counted += child.visits + heavier * child.passes
                 won += child.value
-        c = self.budget.exploration * math.sqrt(counted + stop)
+        c = self.budget.exploration * self.puct_scale * math.sqrt(counted + 1.0)
         # first-play urgency: an untried edge is worth what this seat's tried edges average here
         fpu = won / counted if counted else 0.5
         best = None
         best_score = -math.inf
         for action in actions:
             child = children[action]
-            n = child.visits
-            if n:
-                read = n - lighter * (n - child.passes)
-                score = child.value / read + c * child.prior / (read + stop)
+            if child.visits:
+                count = child.visits + heavier * child.passes
+                score = child.value / count + c * child.prior / (count + 1.0)
             else:
-                score = fpu + c * child.prior / stop
+                score = fpu + c * child.prior
             if score > best_score:
                 best, best_score = action, score
         child = children[best]

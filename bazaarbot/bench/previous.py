@@ -43,6 +43,7 @@ class PreviousSearch(Search):
     """``Search`` with the double count, the old constant, plain PUCT and the full rollout depth."""
 
     stop_weight = 1.0  # plain PUCT over the doubled counts, as it chose then
+    puct_scale = 1.0  # at the budget's constant as it is (``PREVIOUS_EXPLORATION``)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
