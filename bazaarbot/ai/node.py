@@ -12,7 +12,7 @@ class Node:
     the determinization), so ``avail`` counts the iterations in which it could
     have been chosen; the exploration term uses that instead of the parent's
     visits (Cowling, Powley and Whitehouse 2012). ``passes`` counts the visits
-    that went on through the edge; PUCT's selection reads the rest at a weight.
+    that went on through the edge; PUCT's selection counts each of them more than the rest.
     """
 
     __slots__ = ("children", "visits", "value", "avail", "prior", "passes")
@@ -23,8 +23,8 @@ class Node:
         self.value = 0.0
         self.avail = 0
         self.prior = prior
-        #: iterations that went on through this edge to a deeper one (PUCT's selection weighs the
-        #: others, which stopped here, at ``STOP_WEIGHT``)
+        #: iterations that went on through this edge to a deeper one (PUCT's selection counts each
+        #: 1/``STOP_WEIGHT`` times one that stopped here)
         self.passes = 0
 
     def mean(self) -> float:

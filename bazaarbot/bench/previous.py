@@ -5,11 +5,13 @@
 It differed in three ways: the descent added a visit to every node it selected
 from (beside the backup's), so inner edges counted their iterations twice; the
 exploration constant was tuned to that (0.7), with plain PUCT over the doubled
-counts (``stop_weight`` 1, which today's search emulates with single
-counts at one half); and rollouts ran the level's full
+counts (``stop_weight`` 1; today's search reads the same numbers from its single
+counts, so it chooses alike); and rollouts ran the level's full
 depth at every table size, as random plies (``rollout_plies``, at five and six
 Bazaar seats too). The plugins' faster rules play the same moves, so
-only the search's choices differ. Only the benchmark plays it (``--vs previous``).
+only the search's choices differ: at Jaipur (PUCT, two seats) only in the move
+played where one ends the match, which the old counts under-ranked.
+Only the benchmark plays it (``--vs previous``).
 
 ``afresh``: today's search, with a turn's later decisions as they were made
 before they were searched on from the turn's tree: read from it where its
