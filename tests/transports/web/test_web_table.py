@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.ircserver import wait_until
 from support.webfixtures import Served, frames_in, player, serve
 from support.webpage import TIMEOUT, button, drawn_at, expect, open_page, shot, sign_in, type_line
 
@@ -91,16 +92,6 @@ async def _moved(served: Served, before: int) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the click did not make a move")
-
-
-async def _started(served: Served) -> None:
-    """Wait until the table's game is running with its players seated: the click is on its way."""
-    table = served.hub.tables[("web", ROOM)]
-    for _ in range(400):
-        if table.running and table.players:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the click did not start the game")
 
 
 def _jaipur_choice(table: Any, turn: int) -> str:
@@ -505,7 +496,7 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
         await expect(alice.locator("#table")).to_contain_text("AI:hard", timeout=TIMEOUT)
         await button(alice, "/start").click()
         table = served.hub.tables[("web", ROOM)]
-        await _started(served)
+        await wait_until(lambda: table.running and table.players, what="the click to start the game")
         game_id = table.game_id
         mine = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         turn = 0
