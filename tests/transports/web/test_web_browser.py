@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from support.countgame import GAME as COUNT
 from support.webfixtures import Served, serve
-from support.webpage import TIMEOUT, expect, open_page, shot, sign_in, type_line
+from support.webpage import TIMEOUT, drawn_at, expect, open_page, shot, sign_in, type_line
 
 pytestmark = pytest.mark.browser
 
@@ -85,6 +85,7 @@ async def test_two_browsers_play_jaipur(browser: Any, tmp_path: Path) -> None:
         bob = await _open(browser, served, "bob")
         await _seat_both(alice, bob)
         for page in (alice, bob):  # a drawn game's text board comes once "Board as text" is open
+            await drawn_at(page, 0)  # the start redraws the page: a click during it may land elsewhere
             await page.locator("details.board-text summary").click()
             await expect(page.locator("#board")).to_contain_text("Jaipur", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
