@@ -120,6 +120,15 @@ def _run(args: argparse.Namespace) -> int:
         admins[network.name] = network.admins
     for account in config.matrix:
         admins[account.name] = account.admins
+    for bot in config.discord:
+        admins[bot.name] = bot.admins
+    if config.discord and not _installed("discord"):
+        print(
+            "The config has [[discord.bots]], but Discord needs discord.py: "
+            "pip install 'bazaarbot[discord]' (or pip install discord.py).",
+            file=sys.stderr,
+        )
+        return 1
     if config.matrix and not _matrix_installed():
         print(
             "The config has [[matrix.accounts]], but Matrix needs matrix-nio: "
@@ -132,6 +141,7 @@ def _run(args: argparse.Namespace) -> int:
         ([config.web.network] if config.web.enabled else [])
         + [n.name for n in config.irc]
         + [m.name for m in config.matrix]
+        + [d.name for d in config.discord]
     )
 
     async def main() -> int:
@@ -186,9 +196,14 @@ def _run(args: argparse.Namespace) -> int:
             from bazaarbot.transports.matrix import MatrixTransport
 
             transports.append(MatrixTransport(account))
+        for bot in config.discord:
+            from bazaarbot.transports.discord import DiscordTransport
+
+            transports.append(DiscordTransport(bot))
         if not transports:
             print(
-                "Nothing to run: enable [web] or add an [[irc.networks]] or [[matrix.accounts]] entry.",
+                "Nothing to run: enable [web] or add an [[irc.networks]], [[matrix.accounts]] "
+                "or [[discord.bots]] entry.",
                 file=sys.stderr,
             )
             await hub.close()
@@ -220,6 +235,8 @@ def _run(args: argparse.Namespace) -> int:
                 f"bazaarbot is connecting to {account.name} as {account.user_id} ({account.homeserver})",
                 flush=True,
             )
+        for bot in config.discord:
+            print(f"bazaarbot is connecting to {bot.name} (Discord at {bot.api_url})", flush=True)
         await hub.start()
         collector = CollectorPolicy()  # the restored tables are frozen out of collection from here
         collector.install()
@@ -251,9 +268,14 @@ async def _hold_networks(url: str, served: frozenset[str], config: Config, stop:
 
 def _matrix_installed() -> bool:
     """Whether the optional Matrix dependency (matrix-nio) is there."""
+    return _installed("nio")
+
+
+def _installed(module: str) -> bool:
+    """Whether an optional dependency (a network's library) is there."""
     import importlib.util
 
-    return importlib.util.find_spec("nio") is not None
+    return importlib.util.find_spec(module) is not None
 
 
 def _start_error(host: str, port: int, error: OSError) -> str:

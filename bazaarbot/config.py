@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -197,6 +198,37 @@ class MatrixAccount:
     channel_languages: dict[str, str] = field(default_factory=dict)
 
 
+#: Discord's own addresses: the REST base (API v10) and the gateway
+DISCORD_API_URL = "https://discord.com/api/v10"
+DISCORD_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+@dataclass(frozen=True)
+class DiscordBot:
+    """One ``[[discord.bots]]`` entry: a Discord application's bot user, a network of its own."""
+
+    name: str
+    #: the bot token (a secret: never shown, never logged)
+    token: str = field(repr=False)
+    #: where the bot speaks Discord's API: Discord's own, or a Discord-compatible server (Spacebar)
+    api_url: str = DISCORD_API_URL
+    gateway_url: str = DISCORD_GATEWAY_URL
+    #: the character typed commands start with (``!join``); slash commands work beside them
+    command_prefix: str = "!"
+    #: admins by Discord user ID; members with Manage Server or Manage Channels are admins of their guild
+    admins: AdminPolicy = field(default_factory=lambda: AdminPolicy(ops_are_admins=True))
+    #: role IDs whose members are admins of that role's guild
+    admin_roles: tuple[str, ...] = ()
+    leave_grace: float = 60.0
+    turn_seconds: int | None = None
+    language: str | None = None
+    #: ``"#<channel id>" = "de"``
+    channel_languages: dict[str, str] = field(default_factory=dict)
+    #: the shards this process serves (None: all of them, Discord's recommended count)
+    shards: tuple[int, ...] | None = None
+    shard_count: int | None = None
+
+
 @dataclass(frozen=True)
 class AiSettings:
     """AI players: worker processes, the pause before an AI's move is played, and the levels."""
@@ -230,6 +262,7 @@ class Config:
     web: WebSettings = field(default_factory=WebSettings)
     irc: tuple[IrcNetwork, ...] = ()
     matrix: tuple[MatrixAccount, ...] = ()
+    discord: tuple[DiscordBot, ...] = ()
     ai: AiSettings = field(default_factory=AiSettings)
     tables: TableSettings = field(default_factory=TableSettings)
 
@@ -243,6 +276,7 @@ class Config:
         found = {self.web.network: pick(self.web.turn_seconds)}
         found.update({n.name: pick(n.turn_seconds) for n in self.irc})
         found.update({m.name: pick(m.turn_seconds) for m in self.matrix})
+        found.update({d.name: pick(d.turn_seconds) for d in self.discord})
         return found
 
     def network_languages(self) -> dict[str, str]:
@@ -250,6 +284,7 @@ class Config:
         found = {self.web.network: self.web.language} if self.web.language else {}
         found.update({n.name: n.language for n in self.irc if n.language})
         found.update({m.name: m.language for m in self.matrix if m.language})
+        found.update({d.name: d.language for d in self.discord if d.language})
         return found
 
     def channel_languages(self) -> dict[tuple[str, str], str]:
@@ -259,6 +294,8 @@ class Config:
             found.update({(network.name, c): lang for c, lang in network.channel_languages.items()})
         for account in self.matrix:
             found.update({(account.name, c): lang for c, lang in account.channel_languages.items()})
+        for bot in self.discord:
+            found.update({(bot.name, c): lang for c, lang in bot.channel_languages.items()})
         return found
 
 
@@ -529,9 +566,97 @@ def _matrix(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple
     return tuple(accounts)
 
 
+_DISCORD_KEYS = {f.name for f in DiscordBot.__dataclass_fields__.values()}
+
+
+def _shard_range(value: object, where: str) -> tuple[int, ...] | None:
+    """``shards = "0-3"`` (or ``"5"``, or ``[0, 2]``): the shard IDs this process serves."""
+    if value is None:
+        return None
+    if (
+        isinstance(value, list)
+        and value
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        found = tuple(sorted(set(value)))
+    elif isinstance(value, str) and re.fullmatch(r"\s*\d+\s*(-\s*\d+\s*)?", value):
+        low, _, high = value.partition("-")
+        first, last = int(low), int(high or low)
+        if last < first:
+            raise ConfigError(f"{where}.shards: {value!r} runs backwards (write low-high, such as 0-3)")
+        found = tuple(range(first, last + 1))
+    else:
+        raise ConfigError(f'{where}.shards must be a range such as "0-3" or a list of shard IDs')
+    if found[0] < 0:
+        raise ConfigError(f"{where}.shards: shard IDs start at 0")
+    return found
+
+
+def _discord(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tuple[DiscordBot, ...]:
+    """``[[discord.bots]]``: a bot token, optional addresses of a Discord-compatible server, admins."""
+    _check_keys(section, "discord", {"bots"})
+    bots = []
+    listed = section.get("bots", [])
+    if not isinstance(listed, list) or not all(isinstance(b, dict) for b in listed):
+        raise ConfigError(f"discord.bots must be a list of [[discord.bots]] tables, not {listed!r}")
+    for i, b in enumerate(listed):
+        where = f"discord.bots[{i}]"
+        _check_keys(b, where, _DISCORD_KEYS)
+        name = _take(b, where, "name", str, "discord")
+        if not name or name in taken:
+            raise ConfigError(f"{where}.name {name!r} is used twice (each network needs its own name)")
+        taken.add(name)
+        token = _take(b, where, "token", str, "")
+        if not token:
+            raise ConfigError(f"{where}.token is required (the bot token of the Discord application)")
+        api_url = _take(b, where, "api_url", str, DISCORD_API_URL).rstrip("/")
+        gateway_url = _take(b, where, "gateway_url", str, DISCORD_GATEWAY_URL)
+        if not api_url.startswith(("http://", "https://")):
+            raise ConfigError(f"{where}.api_url must be an http(s) URL such as {DISCORD_API_URL}")
+        if not gateway_url.startswith(("ws://", "wss://")):
+            raise ConfigError(f"{where}.gateway_url must be a ws(s) URL such as {DISCORD_GATEWAY_URL}")
+        prefix = _take(b, where, "command_prefix", str, "!")
+        if len(prefix) != 1 or prefix.isalnum() or prefix.isspace() or prefix in "/#<@":
+            raise ConfigError(f"{where}.command_prefix must be one sign such as ! or . (not / # < @)")
+        admins = _strings(b, where, "admins")
+        roles = _strings(b, where, "admin_roles")
+        for value, what in [(a, "admins") for a in admins] + [(r, "admin_roles") for r in roles]:
+            if not value.isdigit():
+                raise ConfigError(f"{where}.{what}: {value!r} must be a Discord ID (digits)")
+        _at_least(_take(b, where, "leave_grace", float, 0.0), f"{where}.leave_grace", 0, "0 or more seconds")
+        shards = _shard_range(b.get("shards"), where)
+        count = _take(b, where, "shard_count", int, None)
+        if shards is not None and count is None:
+            raise ConfigError(f"{where}.shards needs shard_count (how many shards the bot runs in all)")
+        if count is not None and (count < 1 or (shards is not None and shards[-1] >= count)):
+            raise ConfigError(f"{where}.shard_count must be at least 1 and larger than every shard ID")
+        bots.append(
+            DiscordBot(
+                name=name,
+                token=token,
+                api_url=api_url,
+                gateway_url=gateway_url,
+                command_prefix=prefix,
+                admins=AdminPolicy(accounts=admins, ops_are_admins=True),
+                admin_roles=roles,
+                leave_grace=_take(b, where, "leave_grace", float, bot.leave_grace),
+                turn_seconds=_turn_seconds(b, where, None),
+                language=_language(b, where),
+                channel_languages=_channel_languages(b, where),
+                shards=shards if shards is not None else (tuple(range(count)) if count else None),
+                shard_count=count,
+            )
+        )
+    if len({(b.api_url, b.gateway_url) for b in bots}) > 1:
+        raise ConfigError("discord.bots: every bot of one process speaks to the same api_url and gateway_url")
+    return tuple(bots)
+
+
 def parse_config(data: dict[str, Any]) -> Config:
     """Validate a parsed TOML document."""
-    _check_keys(data, "config", {"bot", "web", "irc", "matrix", "ai", "tables", "ratings", "store"})
+    _check_keys(
+        data, "config", {"bot", "web", "irc", "matrix", "discord", "ai", "tables", "ratings", "store"}
+    )
     tables = _tables(_table(data, "tables", "tables"))
     b = _table(data, "bot", "bot")
     _check_keys(
@@ -678,12 +803,16 @@ def parse_config(data: dict[str, Any]) -> Config:
             )
         )
     matrix = _matrix(_table(data, "matrix", "matrix"), bot, {web.network, *seen})
+    discord = _discord(
+        _table(data, "discord", "discord"), bot, {web.network, *seen, *(m.name for m in matrix)}
+    )
     return Config(
         bot=bot,
         store=_store(_table(data, "store", "store")),
         web=web,
         irc=tuple(networks),
         matrix=matrix,
+        discord=discord,
         ai=_ai(data.get("ai", {})),
         tables=tables,
     )

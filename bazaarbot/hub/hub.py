@@ -605,6 +605,9 @@ class Hub:
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         return self.views.page_language(network, channel, key)
 
+    def client_language(self, network: str, key: str, tag: str | None) -> None:
+        self.languages.client_says(network, key, tag)
+
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         return self.views.replay_view(network, game_id)
 

@@ -25,6 +25,9 @@ class ReaderLanguages:
     network_languages: dict[str, str] = field(default_factory=dict)
     #: the config's language per (network, lower-case channel)
     channel_languages: dict[tuple[str, str], str] = field(default_factory=dict)
+    #: (network, identity) -> the language their chat client says it shows (a Discord locale): theirs
+    #: until they choose with /lang
+    clients: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @classmethod
     def configured(
@@ -46,8 +49,17 @@ class ReaderLanguages:
         )
 
     def person(self, network: str, key: str) -> str | None:
-        """The language a person chose with /lang (None: they hear the channel's)."""
-        return normalize_language(self.prefs.get((network, key, "lang")))
+        """The language a person chose with /lang, else their client's (None: they hear the channel's)."""
+        return normalize_language(self.prefs.get((network, key, "lang"))) or self.clients.get((network, key))
+
+    def client_says(self, network: str, key: str, tag: str | None) -> None:
+        """A person's chat client names its language (``de``, ``es-ES``): a language the bot speaks
+        is theirs until they choose; any other leaves them the channel's."""
+        found = normalize_language(tag)
+        if found is None:
+            self.clients.pop((network, key), None)
+        else:
+            self.clients[(network, key)] = found
 
     def speaker(self, network: str, key: str) -> str | None:
         """A private line that reaches no table: the speaker's language, else the network's."""

@@ -109,6 +109,10 @@ class HubPort(Protocol):
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in: their /lang, else the room's; None: the browser's."""
 
+    def client_language(self, network: str, key: str, tag: str | None) -> None:
+        """The language a person's chat client shows (a Discord locale): their private lines' language
+        until they choose with /lang; a language the bot does not speak leaves them the channel's."""
+
     def is_addressed(self, network: str, channel: str | None, user: User, text: str) -> bool:
         """Whether the hub takes the line as a table command or a move rather than chatter."""
 

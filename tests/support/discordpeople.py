@@ -1,0 +1,201 @@
+"""People on the Discord testbed as a test drives them: typing, reading what reached them, pressing.
+
+Each person has the testbed's ``AsyncPerson`` (REST) and their own gateway, so a
+test reads what Discord delivered to that person (messages in the guild, their
+DMs, their ephemeral replies) as it arrives, and can show that something never
+reached somebody else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bazaarbot.config import BotSettings, DiscordBot, RateLimit
+from bazaarbot.hub.hub import Hub
+from bazaarbot.store import Store
+from support.discordbed import testbed_module
+
+_people = testbed_module("spacebar_people")
+AsyncPerson = _people.AsyncPerson
+EPHEMERAL: int = _people.EPHEMERAL
+#: a message event: created or edited
+CREATED = "MESSAGE_CREATE"
+EDITED = "MESSAGE_UPDATE"
+#: how a line shows a bare Discord ID: a long run of digits outside a mention
+BARE_ID = re.compile(r"(?<![<@#&!\d])\d{15,21}(?!\d)")
+
+
+def is_ephemeral(data: dict[str, Any]) -> bool:
+    return bool(int(data.get("flags") or 0) & EPHEMERAL)
+
+
+def shown_text(data: dict[str, Any]) -> str:
+    """What a client shows of a message: its content and its embeds' text."""
+    parts = [data.get("content") or ""]
+    for embed in data.get("embeds") or ():
+        parts.extend(str(embed.get(key) or "") for key in ("title", "description"))
+    return "\n".join(parts)
+
+
+class Person:
+    """One testbed account, typing over REST and reading its own gateway."""
+
+    def __init__(self, info: dict[str, Any], name: str, rest: AsyncPerson) -> None:
+        self.info = info
+        self.name = name
+        self.rest = rest
+        self.id = str(rest.id)
+        self.gw: Any = None
+        self._gw_cm: Any = None
+        self.dm: str | None = None
+
+    @classmethod
+    async def of(cls, info: dict[str, Any], name: str) -> Person:
+        person = cls(info, name, AsyncPerson.from_testbed(info, name))
+        await person.open()
+        return person
+
+    @classmethod
+    async def new(cls, info: dict[str, Any], name: str) -> Person:
+        """A new account in the guild (its display name is ``name`` with a few letters)."""
+        rest = await AsyncPerson.register(info, name)
+        person = cls(info, name, rest)
+        await person.open()
+        return person
+
+    async def open(self) -> None:
+        self._gw_cm = self.rest.gateway()
+        self.gw = await self._gw_cm.__aenter__()
+
+    async def close(self) -> None:
+        if self._gw_cm is not None:
+            await self._gw_cm.__aexit__(None, None, None)
+        await self.rest.close()
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    async def say(self, channel: str, text: str) -> dict[str, Any]:
+        return await self.rest.send(channel, text)
+
+    async def dm_channel(self) -> str:
+        if self.dm is None:
+            self.dm = str(await self.rest.dm_channel_id(self.info["bot_user_id"]))
+        return self.dm
+
+    async def say_dm(self, text: str) -> dict[str, Any]:
+        return await self.rest.send(await self.dm_channel(), text)
+
+    def mark(self) -> int:
+        """A point in what reached this person: ``seen(..., since=mark)`` reads only what came after."""
+        return len(self.gw.events)
+
+    def seen(
+        self,
+        channel: str | None = None,
+        since: int = 0,
+        events: tuple[str, ...] = (CREATED,),
+        from_bot: bool = True,
+    ) -> list[dict[str, Any]]:
+        """The messages that reached this person since ``since`` (in ``channel``), oldest first."""
+        bot = str(self.info["bot_user_id"])
+        found = []
+        for name, data in self.gw.events[since:]:
+            if name not in events or not isinstance(data, dict):
+                continue
+            if channel is not None and str(data.get("channel_id")) != str(channel):
+                continue
+            author = str((data.get("author") or {}).get("id", ""))
+            if from_bot and author != bot:
+                continue
+            found.append(data)
+        return found
+
+    async def expect(
+        self,
+        pred: Callable[[dict[str, Any]], Any],
+        channel: str | None = None,
+        since: int = 0,
+        events: tuple[str, ...] = (CREATED,),
+        timeout: float = 20.0,
+    ) -> dict[str, Any]:
+        """The first message from the bot since ``since`` (in ``channel``) that ``pred`` accepts."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for data in self.seen(channel, since, events):
+                if pred(data):
+                    return data
+            if time.monotonic() > deadline:
+                shown = [shown_text(d)[:200] for d in self.seen(channel, since, events)][-8:]
+                raise AssertionError(f"{self.name} never got the message; the last ones: {shown}")
+            await asyncio.sleep(0.05)
+
+    async def ephemeral(
+        self, pred: Callable[[str], Any], since: int = 0, timeout: float = 20.0
+    ) -> dict[str, Any]:
+        """An ephemeral answer to this person (sent, or a deferred reply edited) whose text ``pred`` takes."""
+        return await self.expect(
+            lambda d: is_ephemeral(d) and pred(shown_text(d)),
+            since=since,
+            events=(CREATED, EDITED),
+            timeout=timeout,
+        )
+
+    async def slash(self, name: str, text: str | None = None, channel: str | None = None) -> None:
+        """Run ``/name`` (with its text option) in ``channel`` (the guild's channel by default)."""
+        option = "move" if name == "play" else "text"
+        options = [{"type": 3, "name": option, "value": text}] if text is not None else []
+        await self.rest.run_command(
+            self.info["application_id"],
+            channel or self.info["channel_id"],
+            name,
+            options=options,
+            guild_id=self.info["guild_id"] if channel is None or channel != self.dm else None,
+        )
+
+    async def press(self, message: dict[str, Any], custom_id: str) -> None:
+        guild = self.info["guild_id"] if message.get("guild_id") or not is_ephemeral(message) else None
+        await self.rest.press_button(
+            self.info["application_id"],
+            str(message["channel_id"]),
+            str(message["id"]),
+            custom_id,
+            guild_id=guild,
+        )
+
+
+def buttons(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """A message's buttons, row after row."""
+    return [item for row in data.get("components") or () for item in row.get("components") or ()]
+
+
+def room(info: dict[str, Any]) -> str:
+    """A text channel of the guild no other test of the module plays in."""
+    rooms: list[str] = info["rooms"]
+    assert rooms, "the testbed has no unused room left: make more (support.discordbed.ROOMS)"
+    return rooms.pop()
+
+
+def make_hub(directory: Path, games: dict[str, Any], seed: int = 11, **kwargs: Any) -> Hub:
+    settings = BotSettings(
+        seed=seed,
+        default_game=sorted(games)[0],
+        rate_limit=RateLimit(commands=1000, per_seconds=1.0),  # scripted people type fast
+    )
+    return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings, **kwargs)
+
+
+def bot_settings(info: dict[str, Any], **overrides: Any) -> DiscordBot:
+    return DiscordBot(
+        name=overrides.pop("name", "discord"),
+        token=info["bot_token"],
+        api_url=info["api_base"],
+        gateway_url=info["gateway_url"],
+        **overrides,
+    )

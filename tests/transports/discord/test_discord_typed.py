@@ -1,0 +1,71 @@
+"""Discord by typing: commands and moves as on IRC, hands by DM, the person to act mentioned."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.discordbed import until
+from support.discordpeople import BARE_ID, Person, bot_settings, buttons, make_hub, shown_text
+from support.discordpeople import room as take_room
+
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-typed")]
+
+NET = "discord"
+
+
+async def started(tmp_path: Path, info: dict[str, Any], games: dict[str, Any], **hub: Any) -> tuple[Any, Any]:
+    from bazaarbot.transports.discord import DiscordTransport
+
+    made = make_hub(tmp_path, games, **hub)
+    bot = DiscordTransport(bot_settings(info))
+    await bot.start(made)
+    await made.start()
+    await until(lambda: bot.online.is_set(), 30, "the bot online")
+    return made, bot
+
+
+async def test_two_people_play_a_jaipur_game_by_typing(tmp_path: Path, testbed: dict[str, Any]) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=29)
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    try:
+        room = take_room(testbed)
+        await alice.say(room, "!new jaipur")
+        await alice.expect(lambda d: "Jaipur" in shown_text(d), room)
+        await bob.say(room, "!join")
+        await bob.expect(lambda d: "bob" in shown_text(d) and "joins" in shown_text(d), room)
+        start = alice.mark()
+        await alice.say(room, "!start")
+        for person in (alice, bob):
+            hand = await person.expect(lambda d: "Your hand" in shown_text(d), await person.dm_channel())
+            assert hand["content"].startswith("```"), "a hand is a code block"
+        table = hub.tables[(NET, f"#{room}")]
+        people = {alice.id: alice, bob.id: bob}
+        rng = random.Random(3)
+        for _ in range(6):
+            seat = GAME.to_act(table.state)[0]
+            person = people[table.players[seat].account]
+            mark = person.mark()
+            await person.say_dm("moves all")
+            listing = await person.expect(lambda d: "\n" in d["content"], await person.dm_channel(), mark)
+            command = rng.choice(listing["content"].split("\n"))
+            before = table.moves_made
+            await person.say(room, command)
+            await until(lambda before=before: table.moves_made > before, 15, f"{command} played")
+        await bot.idle()
+        lines = alice.seen(room, start)
+        assert any(bob.mention in d["content"] or alice.mention in d["content"] for d in lines)
+        for data in lines:
+            assert not BARE_ID.search(shown_text(data).replace(alice.mention, "").replace(bob.mention, ""))
+        boards = [d for d in lines if d["content"].startswith("```")]
+        assert len(boards) == 1, "one board message per game"
+        assert {b["label"] for b in buttons(boards[0])} == {"Your hand", "Your moves"}
+    finally:
+        await bot.stop()
+        await hub.close()
+        await alice.close()
+        await bob.close()
