@@ -479,13 +479,14 @@ class DiscordTransport:
             return
         channel_id = ids.channel_id_of(room) or 0
         lang = found.get("lang")
+        said = found.get("said") or {}  # the commands the reader says otherwise, in their words
         with language(lang):
             buttons = picker.picker(
                 channel_id,
                 int(found["game_id"]),
                 int(found["moves"]),
                 list(found["commands"]),
-                [str(word) for word in found["said"]],
+                [str(said.get(command, command)) for command in found["commands"]],
                 verb=verb,
                 page=page,
                 back=_(BACK),
