@@ -105,7 +105,8 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
             seat = GAME.to_act(table.state)[0]
             person = people[table.players[seat].key[2:]]
             before = table.moves_made
-            called = await person.expect(lambda d, p=person: p.mention in d["content"], room, marks[person.id])
+            since = marks[person.id]
+            called = await person.expect(lambda d, p=person: p.mention in d["content"], room, since)
             pinged = {str(m["id"]) for m in called["mentions"]}
             # the game's start calls both players; every later turn only the one to act
             assert pinged == ({alice.id, bob.id} if turn == 0 else {person.id}), called["content"]
