@@ -1,0 +1,141 @@
+"""``bazaarbot run`` with ``[[discord.bots]]``: a whole Jaipur match by typing, through a kill -9."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+from support.discordbed import bot_config
+from support.discordpeople import BARE_ID, EDITED, Person, shown_text
+from support.discordpeople import room as take_room
+from support.paths import REPO_ROOT
+
+from bazaarbot.bench.botprocess import bazaarbot_command
+
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-run")]
+
+CONFIG = """
+[bot]
+seed = 41
+
+[bot.rate_limit]
+commands = 1000
+per_seconds = 1
+
+[web]
+enabled = false
+
+"""
+#: the accepted move after which the bot is killed
+KILL_AFTER = 12
+#: what a person's ``moves all`` says when they have nothing to play now
+NOT_THEIRS = ("(no moves)", "not your turn")
+
+
+async def run_bot(config: Path, db: Path, log: Path) -> asyncio.subprocess.Process:
+    with log.open("ab") as out:
+        return await asyncio.create_subprocess_exec(
+            *bazaarbot_command("run", "-c", str(config), "--db", str(db)),
+            stdout=out,
+            stderr=asyncio.subprocess.STDOUT,
+            cwd=REPO_ROOT,
+        )
+
+
+async def answered(person: Person, text: str, channel: str, tries: int = 20) -> dict[str, Any]:
+    """Say ``text`` in ``channel`` until the bot answers there (it misses what is said while it is away)."""
+    for _ in range(tries):
+        mark = person.mark()
+        await person.say(channel, text)
+        try:
+            return await person.expect(lambda d: True, channel, mark, timeout=3.0)
+        except AssertionError:
+            continue
+    raise AssertionError(f"the bot never answered {text!r}")
+
+
+async def listing(person: Person) -> list[str]:
+    """What ``moves all`` in the person's DM lists: every legal command, or nothing when it is not theirs."""
+    dm = await person.dm_channel()
+    mark = person.mark()
+    await person.say_dm("moves all")
+    first = await person.expect(lambda d: bool(d["content"]), dm, mark)
+    lines = first["content"].split("\n")
+    if len(lines) == 1 and any(word in lines[0] for word in NOT_THEIRS):
+        return []
+    return lines
+
+
+def quick(lines: list[str], rng: random.Random) -> str:
+    """A legal move that brings the match to its end soon: the biggest sale, else taking one good."""
+    sales = [line for line in lines if line.startswith("sell ")]
+    if sales:
+        return max(sales, key=lambda line: int(line.split()[1]) if line.split()[1].isdigit() else 1)
+    takes = [line for line in lines if line.startswith("take ") and "camel" not in line]
+    return rng.choice(takes or lines)
+
+
+def over(data: dict[str, Any]) -> bool:
+    return any(line.startswith("Game over:") for line in shown_text(data).split("\n"))
+
+
+async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, testbed: dict[str, Any]):
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG + bot_config(testbed))
+    db, log = tmp_path / "bot.sqlite", tmp_path / "bot.log"
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    people = (alice, bob)
+    room = take_room(testbed)
+    process = await run_bot(config, db, log)
+    try:
+        start = alice.mark()
+        await answered(alice, "!new jaipur", room)  # who makes the table sits at it
+        await bob.say(room, "!join")
+        await bob.expect(lambda d: "bob" in shown_text(d) and "joins" in shown_text(d), room)
+        await alice.say(room, "!start")
+        for person in people:
+            await person.expect(lambda d: "Your hand" in shown_text(d), await person.dm_channel())
+        rng = random.Random(5)
+        moves, board_id, restarted = 0, "", False
+        called = {person.id: 0 for person in people}  # where each person's gateway stood at the last move
+        while not any(over(d) for d in alice.seen(room, start)):
+            mine = zip(people, await asyncio.gather(*(listing(person) for person in people)), strict=True)
+            acting = [(person, lines) for person, lines in mine if lines]
+            assert len(acting) == 1, f"one person to act, not {[p.name for p, _ in acting]}"
+            person, lines = acting[0]
+            await person.expect(lambda d, p=person: p.mention in d["content"], room, called[person.id])
+            boards = [d for d in alice.seen(room, start) if d["content"].startswith("```")]
+            board_id = str(boards[-1]["id"])
+            edited = alice.mark()
+            called = {each.id: each.mark() for each in people}
+            await person.say(room, quick(lines, rng))
+            await person.expect(lambda d: not d["content"].startswith("```"), room, called[person.id])
+            moves += 1
+            if restarted:
+                # the board message of before the kill is the one edited
+                same = lambda d, was=board_id: str(d["id"]) == was  # noqa: E731
+                await alice.expect(same, room, edited, events=(EDITED,))
+                restarted = False
+            if moves == KILL_AFTER:
+                process.send_signal(signal.SIGKILL)
+                await process.wait()
+                process = await run_bot(config, db, log)
+                await answered(alice, "!status", room)
+                restarted = True
+        lines = alice.seen(room, start)
+        assert moves > KILL_AFTER, "the match went on after the kill"
+        for data in lines:
+            shown = shown_text(data).replace(alice.mention, "").replace(bob.mention, "")
+            assert not BARE_ID.search(shown), f"a bare id in the channel: {shown[:200]}"
+        for person in people:
+            assert not any("Your hand" in shown_text(d) for d in person.seen(room)), "a hand in the room"
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await process.wait()
+        await alice.close()
+        await bob.close()
