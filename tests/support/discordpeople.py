@@ -9,6 +9,7 @@ reached somebody else.
 from __future__ import annotations
 
 import asyncio
+import random
 import re
 import time
 from collections.abc import Callable
@@ -173,6 +174,38 @@ class Person:
 def buttons(data: dict[str, Any]) -> list[dict[str, Any]]:
     """A message's buttons, row after row."""
     return [item for row in data.get("components") or () for item in row.get("components") or ()]
+
+
+def pressable(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
+    """The message's button of ``kind`` (``hand``, ``moves``, ``verb``, ``play``), if any."""
+    return next((b for b in buttons(data) if str(b.get("custom_id", "")).startswith(f"bb:{kind}:")), None)
+
+
+async def play_by_buttons(person: Person, room: str, rng: random.Random) -> str:
+    """Open "Your moves" on the newest message of the room that offers it, go through the verbs the
+    picker groups the moves by, and press one of the moves; the pressed move's label."""
+    offering = [d for d in person.seen(room, 0, (CREATED, EDITED)) if pressable(d, "moves")]
+    assert offering, f"no message in the room offers {person.name} their moves"
+    message = offering[-1]
+    mark = person.mark()
+    await person.press(message, str(pressable(message, "moves")["custom_id"]))  # type: ignore[index]
+    picker = await person.expect(
+        lambda d: is_ephemeral(d) and bool(pressable(d, "play") or pressable(d, "verb")),
+        since=mark,
+        events=(CREATED, EDITED),
+    )
+    while not pressable(picker, "play"):  # grouped by verb: open one
+        verbs = [b for b in buttons(picker) if str(b["custom_id"]).startswith("bb:verb:")]
+        mark = person.mark()
+        await person.press(picker, str(rng.choice(verbs)["custom_id"]))
+        picker = await person.expect(
+            lambda d, was=picker["id"]: is_ephemeral(d) and d["id"] == was and bool(pressable(d, "play")),
+            since=mark,
+            events=(EDITED,),
+        )
+    move = rng.choice([b for b in buttons(picker) if str(b["custom_id"]).startswith("bb:play:")])
+    await person.press(picker, str(move["custom_id"]))
+    return str(move["label"])
 
 
 def room(info: dict[str, Any]) -> str:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.discordbed import until
-from support.discordpeople import Person, bot_settings, buttons, is_ephemeral, make_hub, shown_text
+from support.discordpeople import Person, bot_settings, make_hub, play_by_buttons, shown_text
 from support.discordpeople import room as take_room
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-interactions")]
@@ -58,33 +59,6 @@ async def test_slash_commands_seat_and_start_and_the_hand_is_ephemeral(
         await bob.close()
 
 
-async def press_a_move(person: Person, room: str, since: int) -> str:
-    """Open the board's move buttons and press the first move; the move's label."""
-    board = await person.expect(lambda d: d["content"].startswith("```") and buttons(d), room, 0)
-    mine = next(b for b in buttons(board) if b["custom_id"].startswith("bb:moves:"))
-    mark = person.mark()
-    await person.press(board, mine["custom_id"])
-    picker = await person.ephemeral(lambda t: "Your moves" in t, since=mark)
-    choices = buttons(picker)
-    while choices and choices[0]["custom_id"].startswith("bb:verb:"):  # grouped by verb: open the first
-        mark = person.mark()
-        await person.press(picker, choices[0]["custom_id"])
-        picker = await person.expect(
-            lambda d, was=picker["id"]: (
-                is_ephemeral(d)
-                and d["id"] == was
-                and buttons(d)
-                and buttons(d)[0]["custom_id"].startswith("bb:play:")
-            ),
-            since=mark,
-            events=("MESSAGE_UPDATE",),
-        )
-        choices = buttons(picker)
-    move = next(b for b in choices if b["custom_id"].startswith("bb:play:"))
-    await person.press(picker, move["custom_id"])
-    return str(move["label"])
-
-
 async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
     tmp_path: Path, testbed: dict[str, Any]
 ) -> None:
@@ -100,6 +74,7 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
         table = hub.tables[(NET, f"#{room}")]
         await until(lambda: table.running, 15, "the game started")
         people = {alice.id: alice, bob.id: bob}
+        rng = random.Random(7)
         marks = {alice.id: 0, bob.id: 0}  # where each person's own gateway stood before the last move
         for turn in range(3):
             seat = GAME.to_act(table.state)[0]
@@ -111,7 +86,7 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
             # the game's start calls both players; every later turn only the one to act
             assert pinged == ({alice.id, bob.id} if turn == 0 else {person.id}), called["content"]
             marks = {key: each.mark() for key, each in people.items()}
-            await press_a_move(person, room, 0)
+            await play_by_buttons(person, room, rng)
             await until(lambda before=before: table.moves_made > before, 15, "the pressed move played")
     finally:
         await bot.stop()
