@@ -171,6 +171,17 @@ class Person:
         )
 
 
+def outside_blocks(content: str) -> list[str]:
+    """The lines of a message outside its code blocks: a DM may carry a hand block beside an answer."""
+    lines, inside = [], False
+    for line in content.split("\n"):
+        if line.startswith("```"):
+            inside = not inside
+        elif not inside and line:
+            lines.append(line)
+    return lines
+
+
 def buttons(data: dict[str, Any]) -> list[dict[str, Any]]:
     """A message's buttons, row after row."""
     return [item for row in data.get("components") or () for item in row.get("components") or ()]

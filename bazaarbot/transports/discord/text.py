@@ -44,8 +44,9 @@ def in_message(
 
 
 def in_block(text: str, name_of: NameOf, room_of: NameOf | None = None) -> str:
-    """``text`` for a code block: people and rooms by plain name, nothing that could close the block."""
-    plain = _PERSON.sub(lambda m: name_of(int(m.group(1))).replace("`", "'"), text)
+    """``text`` for a code block: people and rooms by plain name, nothing that could close the block
+    or ping (a name such as ``@everyone``)."""
+    plain = _PERSON.sub(lambda m: escape_mentions(name_of(int(m.group(1)))).replace("`", "'"), text)
     if room_of is not None:
         plain = _ROOM.sub(lambda m: "#" + room_of(int(m.group(1))).replace("`", "'"), plain)
     return plain.replace(FENCE, "'''")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.discordbed import until
+from support.discordbed import restart_gateway, until
 from support.discordpeople import Person, bot_settings, make_hub, play_by_buttons, shown_text
 from support.discordpeople import room as take_room
 
@@ -93,3 +93,179 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
         await hub.close()
         await alice.close()
         await bob.close()
+
+
+def speaks_german(bot: Any, user_id: str) -> None:
+    """Discord names the person's client language in every interaction (``locale``); the testbed leaves
+    it out, so the interactions of ``user_id`` get the German client's locale as Discord would send it."""
+    parsers = bot.client._connection.parsers
+    parse = parsers["INTERACTION_CREATE"]
+
+    def with_locale(data: dict[str, Any]) -> None:
+        user = (data.get("member") or {}).get("user") or data.get("user") or {}
+        parse({**data, "locale": "de"} if str(user.get("id")) == user_id else data)
+
+    parsers["INTERACTION_CREATE"] = with_locale
+
+
+async def test_a_german_client_reads_german_until_they_choose_a_language(
+    tmp_path: Path, testbed: dict[str, Any]
+) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
+    dora = await Person.new(testbed, "dora")
+    room = take_room(testbed)
+    try:
+        await dora.rest.request("PATCH", "/users/@me/settings", {"locale": "de"})
+        speaks_german(bot, dora.id)
+        mark = dora.mark()
+        await dora.slash("join", channel=room)
+        seated = await dora.ephemeral(lambda t: "Platz 1" in t, since=mark)
+        assert "Du sitzt" in shown_text(seated)
+        mark = dora.mark()
+        await dora.slash("join", channel=room)
+        await dora.ephemeral(lambda t: "Du sitzt schon an diesem Tisch" in t, since=mark)
+        await dora.slash("lang", "en", channel=room)  # the person's choice outweighs the client's
+        mark = dora.mark()
+        await dora.slash("join", channel=room)
+        await dora.ephemeral(lambda t: "You already sit at this table" in t, since=mark)
+    finally:
+        await bot.stop()
+        await hub.close()
+        await dora.close()
+
+
+async def test_a_person_named_everyone_pings_nobody(tmp_path: Path, testbed: dict[str, Any]) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
+    everyone = await Person.new(testbed, "evan")
+    # the server display name: a guild nickname of the person's own choosing
+    await everyone.rest.request("PATCH", f"/guilds/{testbed['guild_id']}/members/@me", {"nick": "@everyone"})
+    alice = await Person.of(testbed, "alice")
+    room = take_room(testbed)
+    try:
+        start = alice.mark()
+        await everyone.say(room, "!join")
+        await alice.say(room, "!join")
+        await alice.expect(lambda d: "alice joins" in shown_text(d), room, start)
+        await everyone.say(room, "!start")
+        table = hub.tables[(NET, f"#{room}")]
+        await until(lambda: table.running, 15, "the game started")
+        await bot.idle()
+        said = alice.seen(room, start)
+        assert any("everyone" in shown_text(d) for d in said), "the person is shown by their name"
+        for data in said:
+            assert not data.get("mention_everyone"), f"pinged everyone: {data['content'][:200]}"
+            assert not data.get("mention_roles"), f"pinged a role: {data['content'][:200]}"
+            assert "@everyone" not in data["content"].replace("\\", ""), data["content"][:200]
+            pinged = {str(m["id"]) for m in data.get("mentions") or ()}
+            assert pinged <= {alice.id, everyone.id}
+    finally:
+        await bot.stop()
+        await hub.close()
+        await everyone.close()
+        await alice.close()
+
+
+async def test_long_private_text_comes_in_messages_of_at_most_2000_characters(
+    tmp_path: Path, testbed: dict[str, Any]
+) -> None:
+    from bazaarbot.messages import Tell
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
+    bob = await Person.of(testbed, "bob")
+    try:
+        dm = await bob.dm_channel()
+        lines = [f"line {n}: " + " ".join(["spice and silver"] * (n % 9 + 1)) for n in range(400)]
+        mark = bob.mark()
+        await bot.send(Tell(NET, bob.mention, "\n".join(lines), key=f"a:{bob.id}"))
+        await bot.idle()
+        got = bob.seen(dm, mark)
+        assert len(got) > 1 and all(len(d["content"]) <= 2000 for d in got)
+        assert "\n".join(d["content"] for d in got).split("\n") == lines, "split at line ends, nothing lost"
+    finally:
+        await bot.stop()
+        await hub.close()
+        await bob.close()
+
+
+async def test_malformed_and_oversized_lines_get_a_short_answer_and_change_nothing(
+    tmp_path: Path, testbed: dict[str, Any]
+) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=3)
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    room = take_room(testbed)
+    try:
+        for person in (alice, bob):
+            await person.say(room, "!join")
+        await alice.say(room, "!start")
+        table = hub.tables[(NET, f"#{room}")]
+        await until(lambda: table.running, 15, "the game started")
+        seat = GAME.to_act(table.state)[0]
+        person = {alice.id: alice, bob.id: bob}[table.players[seat].key[2:]]
+        await bot.idle()
+        state = GAME.to_json(table.state)
+        dm = await person.dm_channel()
+        for line in (
+            "!" + "x" * 1990,
+            "sell 1 \x07diamond <@!12> <#1> ```",
+            "!kick <@!12> " + "y" * 500,
+            "take 9 spice",
+        ):
+            mark = person.mark()
+            await person.say(room, "take " + "x" * 1990)  # chatter that only looks like a move: no answer
+            await person.say(room, "take 2 <#1> please")
+            await person.say(room, line)
+            answer = await person.expect(lambda d: bool(d["content"]), dm, mark)
+            assert len(answer["content"]) < 300 and "Traceback" not in answer["content"], answer["content"]
+            await bot.idle()
+            assert len(person.seen(dm, mark)) == 1, "one short answer, to the line that asked for one"
+        assert GAME.to_json(table.state) == state, "a refused line changed the game"
+        assert not any("Traceback" in shown_text(d) for d in person.seen(room))
+    finally:
+        await bot.stop()
+        await hub.close()
+        await alice.close()
+        await bob.close()
+
+
+async def test_play_goes_on_after_the_gateway_restarts(tmp_path: Path, testbed: dict[str, Any]) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=9)
+    room = take_room(testbed)
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    people = {alice.id: alice, bob.id: bob}
+    try:
+        for person in (alice, bob):
+            await person.say(room, "!join")
+        await alice.say(room, "!start")
+        table = hub.tables[(NET, f"#{room}")]
+        await until(lambda: table.running, 15, "the game started")
+        await alice.close()
+        await bob.close()
+        restart_gateway(testbed)
+        await until(lambda: bot.online.is_set(), 60, "the bot back on the gateway")
+        alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+        people = {alice.id: alice, bob.id: bob}
+        seat = GAME.to_act(table.state)[0]
+        person = people[table.players[seat].key[2:]]
+        before, move = table.moves_made, GAME.legal_commands(table.state, seat)[0]
+        for _ in range(12):  # what is said while the bot is still away it never reads: say it again
+            await person.say(room, move)
+            try:
+                await until(lambda: table.moves_made > before, 5, "the move after the restart")
+                break
+            except AssertionError:
+                continue
+        assert table.moves_made == before + 1, "the move after the restart was played once"
+    finally:
+        await bot.stop()
+        await hub.close()
+        for person in people.values():
+            await person.close()

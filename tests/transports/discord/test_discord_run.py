@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from support.discordbed import bot_config
-from support.discordpeople import BARE_ID, EDITED, Person, shown_text
+from support.discordpeople import BARE_ID, EDITED, Person, outside_blocks, shown_text
 from support.discordpeople import room as take_room
 from support.paths import REPO_ROOT
 
@@ -63,9 +63,9 @@ async def listing(person: Person) -> list[str]:
     dm = await person.dm_channel()
     mark = person.mark()
     await person.say_dm("moves all")
-    first = await person.expect(lambda d: bool(d["content"]), dm, mark)
-    lines = first["content"].split("\n")
-    if len(lines) == 1 and any(word in lines[0] for word in NOT_THEIRS):
+    first = await person.expect(lambda d: bool(outside_blocks(d["content"])), dm, mark)
+    lines = outside_blocks(first["content"])
+    if any(word in line for line in lines for word in NOT_THEIRS):
         return []
     return lines
 

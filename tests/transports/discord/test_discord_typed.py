@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from support.discordbed import until
-from support.discordpeople import BARE_ID, Person, bot_settings, buttons, make_hub, shown_text
+from support.discordpeople import BARE_ID, Person, bot_settings, buttons, make_hub, outside_blocks, shown_text
 from support.discordpeople import room as take_room
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-typed")]
@@ -51,8 +51,10 @@ async def test_two_people_play_a_jaipur_game_by_typing(tmp_path: Path, testbed: 
             person = people[table.players[seat].key[2:]]
             mark = person.mark()
             await person.say_dm("moves all")
-            listing = await person.expect(lambda d: "\n" in d["content"], await person.dm_channel(), mark)
-            command = rng.choice(listing["content"].split("\n"))
+            listing = await person.expect(
+                lambda d: len(outside_blocks(d["content"])) > 1, await person.dm_channel(), mark
+            )
+            command = rng.choice(outside_blocks(listing["content"]))
             before = table.moves_made
             await person.say(room, command)
             await until(lambda before=before: table.moves_made > before, 15, f"{command} played")
