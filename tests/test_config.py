@@ -37,7 +37,7 @@ def test_example_irc_block_is_valid_when_uncommented():
 
 def test_example_matrix_block_is_valid_when_uncommented():
     text = EXAMPLE.read_text()
-    block = text[text.index("# [[matrix.accounts]]") : text.index("# One block per IRC network")]
+    block = text[text.index("# [[matrix.accounts]]") : text.index("# One block per Discord bot")]
     config = parse_config(tomllib.loads(re.sub(r"^# ?", "", block, flags=re.M)))
     account = config.matrix[0]
     assert account.user_id == "@bazaarbot:example.org" and account.rooms == ("#bazaar:example.org",)
@@ -135,3 +135,31 @@ def test_a_postgres_store_is_named_by_url_and_a_file_path_there_is_refused():
         parse_config({"store": {"lease_seconds": 0.1}})
     example = EXAMPLE.read_text(encoding="utf-8").replace("# [store]", "[store]").replace("# url =", "url =")
     assert parse_config(tomllib.loads(example)).store.url.startswith("postgresql://")
+
+
+def test_example_discord_block_is_valid_when_uncommented():
+    text = EXAMPLE.read_text()
+    block = text[text.index("# [[discord.bots]]") : text.index("# One block per IRC network")]
+    config = parse_config(tomllib.loads(re.sub(r"^# ?", "", block, flags=re.M)))
+    bot = config.discord[0]
+    assert bot.name == "discord" and bot.command_prefix == "!" and bot.api_url.startswith("https://")
+    assert bot.admin_roles == ("234567890123456789",) and bot.shards == (0, 1, 2, 3) and bot.shard_count == 8
+    assert config.channel_languages()[("discord", "#345678901234567890")] == "es"
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ({}, "token is required"),
+        ({"token": "t", "api_url": "discord.com"}, "api_url must be an http(s) URL"),
+        ({"token": "t", "gateway_url": "https://x"}, "gateway_url must be a ws(s) URL"),
+        ({"token": "t", "command_prefix": "/"}, "command_prefix must be one sign"),
+        ({"token": "t", "admins": ["bob"]}, "must be a Discord ID"),
+        ({"token": "t", "shards": "0-3"}, "shards needs shard_count"),
+        ({"token": "t", "shards": "3-1", "shard_count": 4}, "runs backwards"),
+        ({"token": "t", "shards": "0-4", "shard_count": 4}, "larger than every shard ID"),
+    ],
+)
+def test_a_wrong_discord_block_names_the_setting(bot, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        parse_config({"discord": {"bots": [bot]}})
