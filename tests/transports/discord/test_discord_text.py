@@ -30,7 +30,8 @@ def test_a_name_cannot_close_a_code_block() -> None:
 
 
 def test_a_room_is_a_channel_link_in_a_message_and_a_name_in_a_block() -> None:
-    assert text.in_message("Your move at #123456789012345678.", name_of) == "Your move at <#123456789012345678>."
+    said = text.in_message("Your move at #123456789012345678.", name_of)
+    assert said == "Your move at <#123456789012345678>."
     assert text.in_block("at #123456789012345678", name_of, room_of=lambda _: "bazaar") == "at #bazaar"
 
 
