@@ -8,7 +8,17 @@ from typing import Any
 
 import pytest
 from support.discordbed import restart_gateway, until
-from support.discordpeople import Person, bot_settings, make_hub, play_by_buttons, shown_text
+from support.discordpeople import (
+    CREATED,
+    EDITED,
+    Person,
+    bot_settings,
+    is_ephemeral,
+    make_hub,
+    play_by_buttons,
+    pressable,
+    shown_text,
+)
 from support.discordpeople import room as take_room
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-interactions")]
@@ -16,11 +26,17 @@ pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-interactions
 NET = "discord"
 
 
-async def started(tmp_path: Path, info: dict[str, Any], games: dict[str, Any], **hub: Any) -> tuple[Any, Any]:
+async def started(
+    tmp_path: Path,
+    info: dict[str, Any],
+    games: dict[str, Any],
+    settings: dict[str, Any] | None = None,
+    **hub: Any,
+) -> tuple[Any, Any]:
     from bazaarbot.transports.discord import DiscordTransport
 
     made = make_hub(tmp_path, games, **hub)
-    bot = DiscordTransport(bot_settings(info))
+    bot = DiscordTransport(bot_settings(info, **(settings or {})))
     await bot.start(made)
     await made.start()
     await until(lambda: bot.online.is_set() and bot.commands_registered, 30, "the bot online, commands made")
@@ -268,4 +284,127 @@ async def test_play_goes_on_after_the_gateway_restarts(tmp_path: Path, testbed: 
         await bot.stop()
         await hub.close()
         for person in people.values():
+            await person.close()
+
+
+async def seated_pair(hub: Any, room: str, alice: Person, bob: Person) -> Any:
+    """Alice and Bob at a started Jaipur table in ``room``: the table."""
+    for person in (alice, bob):
+        mark = person.mark()
+        await person.say(room, "!join")
+        await person.expect(lambda d, p=person: f"{p.name} joins" in shown_text(d), room, mark)
+    await alice.say(room, "!start")
+    table = hub.tables[(NET, f"#{room}")]
+    await until(lambda: table.running, 15, "the game started")
+    return table
+
+
+async def test_a_button_the_game_has_moved_past_plays_nothing(
+    tmp_path: Path, testbed: dict[str, Any]
+) -> None:
+    from plugins.jaipur import GAME
+
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=4)
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    room = take_room(testbed)
+    try:
+        table = await seated_pair(hub, room, alice, bob)
+        seat = GAME.to_act(table.state)[0]
+        person = {alice.id: alice, bob.id: bob}[table.players[seat].key[2:]]
+        board = await person.expect(lambda d: bool(pressable(d, "moves")), room, 0, (CREATED, EDITED))
+        mark = person.mark()
+        await person.press(board, str(pressable(board, "moves")["custom_id"]))  # type: ignore[index]
+        picker = await person.expect(
+            lambda d: is_ephemeral(d) and bool(pressable(d, "play") or pressable(d, "verb")),
+            None,
+            mark,
+            (CREATED, EDITED),
+        )
+        while not pressable(picker, "play"):
+            mark = person.mark()
+            await person.press(picker, str(pressable(picker, "verb")["custom_id"]))  # type: ignore[index]
+            picker = await person.expect(
+                lambda d, was=picker["id"]: d["id"] == was and bool(pressable(d, "play")),
+                None,
+                mark,
+                (EDITED,),
+            )
+        stale = pressable(picker, "play")
+        before = table.moves_made
+        await person.say(room, GAME.legal_commands(table.state, seat)[0])  # the game moves on by typing
+        await until(lambda: table.moves_made == before + 1, 15, "the typed move")
+        await bot.idle()
+        mark = person.mark()
+        await person.press(picker, str(stale["custom_id"]))  # type: ignore[index]
+        answer = await person.expect(
+            lambda d: is_ephemeral(d) and bool(d["content"]), None, mark, (CREATED, EDITED)
+        )
+        await bot.idle()
+        assert table.moves_made == before + 1, "a stale button played a move"
+        assert "not your turn" in shown_text(answer) or "moved on" in shown_text(answer), shown_text(answer)
+    finally:
+        await bot.stop()
+        await hub.close()
+        await alice.close()
+        await bob.close()
+
+
+async def test_an_answer_after_the_interaction_expired_comes_by_dm(
+    tmp_path: Path, testbed: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime
+
+    from bazaarbot.transports.discord import transport
+    from plugins.jaipur import GAME
+
+    # every interaction counts as older than its token's 15 minutes: the clock, not a wait
+    monkeypatch.setattr(transport, "INTERACTION_LIFETIME", datetime.timedelta(seconds=-1))
+    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=6)
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    room = take_room(testbed)
+    try:
+        await seated_pair(hub, room, alice, bob)
+        dm = await alice.dm_channel()
+        await bot.idle()
+        mark = alice.mark()
+        await alice.slash("hand", channel=room)
+        hand = await alice.expect(lambda d: "Your hand" in shown_text(d), dm, mark)
+        assert not is_ephemeral(hand)
+        await bot.idle()
+        late = [d for d in alice.seen(None, mark, (CREATED, EDITED)) if is_ephemeral(d) and d["content"]]
+        assert not late, "an answer went through an expired interaction"
+    finally:
+        await bot.stop()
+        await hub.close()
+        await alice.close()
+        await bob.close()
+
+
+async def test_a_configured_admin_resets_at_once_and_a_player_asks_the_others(
+    tmp_path: Path, testbed: dict[str, Any]
+) -> None:
+    from bazaarbot.config import AdminPolicy
+    from plugins.jaipur import GAME
+
+    carol = await Person.of(testbed, "carol")
+    policy = AdminPolicy(accounts=(carol.id,), ops_are_admins=True)  # as the config's admins = [ID]
+    hub, bot = await started(
+        tmp_path, testbed, {"jaipur": GAME}, settings={"admins": policy}, seed=7, admins={NET: policy}
+    )
+    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
+    room = take_room(testbed)
+    try:
+        table = await seated_pair(hub, room, alice, bob)
+        mark = alice.mark()
+        await bob.say(room, "!reset")
+        await alice.expect(lambda d: "wants to reset" in shown_text(d), room, mark)
+        assert table.running
+        mark = alice.mark()
+        await carol.say(room, "!reset")
+        await alice.expect(lambda d: "abandoned" in shown_text(d), room, mark)
+        assert not table.running
+    finally:
+        await bot.stop()
+        await hub.close()
+        for person in (alice, bob, carol):
             await person.close()
