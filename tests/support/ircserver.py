@@ -30,6 +30,7 @@ from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.irc import IrcTransport
+from support.waits import wait_until as wait_until  # the suite's one wait, re-exported
 
 NGIRCD = shutil.which("ngircd") or ("/usr/sbin/ngircd" if os.path.exists("/usr/sbin/ngircd") else None)
 if os.environ.get("BAZAARBOT_IRC_SERVER") == "miniircd":  # try the fallback on a machine with ngircd
@@ -254,15 +255,6 @@ class RawClient:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
-
-
-async def wait_until(predicate: Callable[[], object], timeout: float = 20.0, what: str = "") -> None:
-    """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 #: the test network's name and the channel most tests play in

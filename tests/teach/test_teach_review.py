@@ -10,8 +10,8 @@ import pytest
 from support.ai_helpers import GAMES, SMALL_LEVELS, choice_position, sizes
 from support.botdriver import NETWORK, Driver, Recorder, told
 from support.countgame import GAME as COUNT
-from support.ircserver import wait_until
 from support.teach_helpers import HeldPool
+from support.waits import wait_until
 
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.messages import Incoming, Tell, User

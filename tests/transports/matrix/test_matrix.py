@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from support.botrun import bot_running
 from support.synapse import Player, Synapse, synapse_server  # noqa: F401
+from support.waits import wait_until
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
 from bazaarbot.hub.hub import Hub
@@ -52,14 +53,6 @@ async def start_bot(hub: Hub, settings: MatrixAccount, **transport: Any) -> Any:
         assert time.monotonic() < deadline, "the bot never came online"
         await asyncio.sleep(0.02)
     return bot
-
-
-async def wait_until(predicate: Any, timeout: float = 10.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 def unique(name: str) -> str:

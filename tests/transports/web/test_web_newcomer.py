@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, serve
 from support.webpage import TIMEOUT
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, WsClient, player, serve, two_seated
 
 from bazaarbot.config import WebLimits

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, frames_in, player, serve
 from support.webpage import TIMEOUT, button, drawn_at, expect, open_page, shot, sign_in, type_line
 
