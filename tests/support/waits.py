@@ -21,8 +21,18 @@ TIMEOUT = 30.0
 INTERVAL = 0.02
 
 
+#: what a failed wait was for: a sentence, or a function that says it when the wait fails (the last
+#: lines seen, say)
+What = str | Callable[[], str]
+
+
+def _failed(predicate: Callable[[], Any], timeout: float, what: What) -> AssertionError:
+    said = what() if callable(what) else what
+    return AssertionError(f"timed out after {timeout}s waiting for {said or predicate}")
+
+
 async def wait_until(
-    predicate: Callable[[], Any], timeout: float = TIMEOUT, what: str = "", interval: float = INTERVAL
+    predicate: Callable[[], Any], timeout: float = TIMEOUT, what: What = "", interval: float = INTERVAL
 ) -> Any:
     """Read ``predicate`` (a plain or an async function) until it returns something true; return that.
 
@@ -36,11 +46,11 @@ async def wait_until(
         if found:
             return found
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
+            raise _failed(predicate, timeout, what)
         await asyncio.sleep(interval)
 
 
-async def wait_while(predicate: Callable[[], Any], timeout: float = TIMEOUT, what: str = "") -> None:
+async def wait_while(predicate: Callable[[], Any], timeout: float = TIMEOUT, what: What = "") -> None:
     """Until ``predicate`` stops holding (a queue drained, a lock released)."""
 
     async def released() -> bool:
@@ -58,7 +68,7 @@ async def next_turn() -> None:
 
 
 def wait_until_sync(
-    predicate: Callable[[], Any], timeout: float = TIMEOUT, what: str = "", interval: float = INTERVAL
+    predicate: Callable[[], Any], timeout: float = TIMEOUT, what: What = "", interval: float = INTERVAL
 ) -> Any:
     """``wait_until`` for code outside an event loop (a thread, a fixture that starts a process)."""
     deadline = time.monotonic() + timeout
@@ -67,5 +77,5 @@ def wait_until_sync(
         if found:
             return found
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what or predicate}")
+            raise _failed(predicate, timeout, what)
         time.sleep(interval)

@@ -94,8 +94,7 @@ def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(store_t
         await wait_until(lambda: recorder.private(winner))
         assert "Reviewing game" in recorder.private(blunderer)[0]
         assert "under way" in recorder.private(winner)[0]
-        for _ in range(3):
-            await asyncio.sleep(0)
+        await wait_until(lambda: held.held, what="the search to reach the AI's pool")
         assert [work for _future, work, _args in held.held] == [review], "one search, in the AI's pool"
         held.release()
         await bot.hub.idle()
