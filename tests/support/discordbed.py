@@ -9,6 +9,7 @@ ephemeral replies). Skipped, saying why, only when a part is not installed.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import os
@@ -123,5 +124,6 @@ def bot_config(info: dict[str, Any], *, name: str = "discord", extra: str = "") 
     )
 
 
-#: the suite's one wait (``support.waits``), under the name the Discord tests use
-until = wait_until
+#: the suite's one wait (``support.waits``), under the name the Discord tests use; its conditions
+#: often ask the testbed, so they are read ten times a second
+until = functools.partial(wait_until, interval=0.1)
