@@ -17,8 +17,10 @@ from typing import Any
 
 #: how long a wait may take before the test fails: generous, so a busy machine only slows it down
 TIMEOUT = 30.0
-#: how often a condition is read again
+#: how often a condition is read again, at most: the first reads follow each other within a
+#: millisecond and back off to this (a state that comes at once costs no poll interval)
 INTERVAL = 0.02
+FIRST_INTERVAL = 0.001
 
 
 #: what a failed wait was for: a sentence, or a function that says it when the wait fails (the last
@@ -39,6 +41,7 @@ async def wait_until(
     Fails with an ``AssertionError`` naming ``what`` after ``timeout`` seconds.
     """
     deadline = time.monotonic() + timeout
+    pause = min(FIRST_INTERVAL, interval)
     while True:
         found = predicate()
         if inspect.isawaitable(found):
@@ -47,7 +50,8 @@ async def wait_until(
             return found
         if time.monotonic() > deadline:
             raise _failed(predicate, timeout, what)
-        await asyncio.sleep(interval)
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, interval)
 
 
 async def wait_while(predicate: Callable[[], Any], timeout: float = TIMEOUT, what: What = "") -> None:
@@ -72,10 +76,12 @@ def wait_until_sync(
 ) -> Any:
     """``wait_until`` for code outside an event loop (a thread, a fixture that starts a process)."""
     deadline = time.monotonic() + timeout
+    pause = min(FIRST_INTERVAL, interval)
     while True:
         found = predicate()
         if found:
             return found
         if time.monotonic() > deadline:
             raise _failed(predicate, timeout, what)
-        time.sleep(interval)
+        time.sleep(pause)
+        pause = min(pause * 2, interval)

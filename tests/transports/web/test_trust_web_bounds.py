@@ -60,7 +60,7 @@ async def _tabs_that_never_read(served, address: str, n: int) -> AsyncIterator[t
             sock.close()
 
 
-#: how often the tabs that never read join and part again while the server is to cut them off
+#: how often, at most, the tabs that never read join and part again while the server is to cut them off
 PUMP_INTERVAL = 0.25
 
 
@@ -80,7 +80,7 @@ async def test_tabs_that_never_read_are_disconnected_and_memory_stays_bounded(tm
             started = time.monotonic()
 
             async def cut_off() -> bool:
-                await _join_and_part(sockets)  # four times a second, never reading
+                await _join_and_part(sockets)  # up to four times a second, never reading
                 peaks.append(rss_bytes())
                 return not conns_from(served, "127.0.0.9")
 

@@ -63,6 +63,9 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
             await clients[nick].say(ROOM, command)
             await wait_until(lambda made=made: table.moves_made > made or not table.running)
             decisions += 1
+            if decisions % 20 == 0:  # the tabs read what came meanwhile, as a page does, whatever the pace
+                for client in clients.values():
+                    await client.sync()
         for client in clients.values():  # each tab reads a whole game's frames, unread until now
             await client.expect("bot", lambda f: f["text"].startswith("Game over:"), timeout=60)
         # a private view went to its owner only
