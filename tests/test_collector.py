@@ -6,6 +6,7 @@ import asyncio
 import gc
 
 import pytest
+from support.waits import wait_until
 
 from bazaarbot.collector import NO_AUTOMATIC_FULL, YOUNG_THRESHOLDS, CollectorPolicy
 
@@ -63,10 +64,10 @@ async def test_the_sweeps_run_every_period_of_the_injected_clock_until_cancelled
 
     policy = CollectorPolicy(full_every=300.0, sleep=fake_sleep, collect=fake_collect)
     task = asyncio.get_running_loop().create_task(policy.run())
-    for _ in range(3):
+    for n in range(3):
         ticks.put_nowait(None)
-        await asyncio.sleep(0)
-        await asyncio.sleep(0)
+        # the tick's collection ran and the timer waits again
+        await wait_until(lambda n=n: len(waited) >= n + 2, what=f"collection {n + 1}")
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

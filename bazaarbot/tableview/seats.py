@@ -73,6 +73,6 @@ def clock(table: Table) -> dict[str, Any] | None:
         return {"seats": seats, "seconds": seconds, "paused": running.paused_left, "now": now}
     if running is not None and running.decision == decision and running.deadline is not None:
         deadline = running.deadline
-    else:
-        deadline = now + seconds  # the clock starts it at its next tick, within a second
+    else:  # the clock starts it at its next tick, within a second: foreseen from this reading
+        return {"seats": seats, "seconds": seconds, "deadline": now + seconds, "now": now, "foreseen": True}
     return {"seats": seats, "seconds": seconds, "deadline": deadline, "now": now}

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from support.ai_helpers import GAMES, SMALL_LEVELS
+from support.waits import wait_until
 
 from bazaarbot.ai import AiPool, ai_seed, choose
 
@@ -58,7 +59,7 @@ async def test_a_cancelled_think_never_delivers(pool):
         delivered.append(await pool.think("jaipur", data, seat, "hard", 6, key="#c"))
 
     task = asyncio.ensure_future(table_turn())
-    await asyncio.sleep(0)
+    await wait_until(lambda: pool.thinking("#c"), what="the table's turn to start thinking")
     assert pool.thinking("#c")
     assert pool.cancel("#c") == 1
     with pytest.raises(asyncio.CancelledError):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
 import sys
-import time
+
+from support.waits import wait_until_sync
 
 #: a bot that starts its AI pool, says its worker's pid and gives it an hour's work
 BOT = """
@@ -39,9 +41,8 @@ def test_a_killed_bots_ai_worker_stops_searching() -> None:
         assert _alive(worker)
         bot.send_signal(signal.SIGKILL)
         bot.wait(timeout=30)
-        deadline = time.monotonic() + 30
-        while _alive(worker) and time.monotonic() < deadline:
-            time.sleep(0.1)
+        with contextlib.suppress(AssertionError):
+            wait_until_sync(lambda: not _alive(worker), 30, "the worker to stop")
         assert not _alive(worker), "the worker searched on after its bot was killed"
     finally:
         bot.kill()

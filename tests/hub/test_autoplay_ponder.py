@@ -3,11 +3,11 @@ likeliest moves; it answers from them only for the very position the person's mo
 
 from __future__ import annotations
 
-import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 from support.botdriver import TEST_LEVELS, Driver, Recorder
 from support.clocked import GAMES, FakeClock, person_to_act, say, settle
+from support.waits import wait_until
 
 from bazaarbot.ai import AiPool, ai_seed, choose
 from bazaarbot.ai.prepared import position_key
@@ -31,11 +31,7 @@ async def pondering_table(tmp_path) -> tuple[Driver, AiPool]:
 
 
 async def pondered(bot: Driver, pool: AiPool) -> None:
-    for _ in range(2000):
-        if not pool.thinking((id(bot.table), "ponder")):
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the pondering never finished")
+    await wait_until(lambda: not pool.thinking((id(bot.table), "ponder")), what="the pondering to finish")
 
 
 def the_persons_moves(bot: Driver) -> tuple[int, list[str], list[str]]:

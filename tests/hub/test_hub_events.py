@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from support.botdriver import NETWORK, Driver, Recorder
+from support.waits import wait_until
 
 from bazaarbot.messages import Incoming, User
 
@@ -31,7 +30,7 @@ async def test_quit_hands_the_seat_to_an_ai_after_the_grace_period(tmp_path):
     bot, recorder = await seated_game(tmp_path)
     await bot.hub.user_left(NETWORK, None, User("bob"), grace=0.05)
     assert bot.table.players[1].ai is None  # not yet
-    await asyncio.sleep(0.2)
+    await wait_until(lambda: not bot.hub.leaves.pending, what="bob's grace period to run out")
     await bot.hub.idle()
     assert bot.table.running and [s.nick for s in bot.table.seats] == ["alice"]
     assert bot.table.players[1].ai == "medium"
@@ -42,8 +41,10 @@ async def test_quit_hands_the_seat_to_an_ai_after_the_grace_period(tmp_path):
 async def test_coming_back_within_the_grace_period_keeps_the_seat(tmp_path):
     bot, recorder = await seated_game(tmp_path)
     await bot.hub.user_left(NETWORK, "#t", User("bob"), grace=0.1)
+    grace = next(iter(bot.hub.leaves.pending.values()))
     await bot.hub.user_returned(NETWORK, User("bob"))
-    await asyncio.sleep(0.25)
+    assert grace.cancelled()  # a cancelled timer never fires
+    await bot.hub.idle()
     assert bot.table.running and [s.nick for s in bot.table.seats] == ["alice", "bob"]
 
 

@@ -14,6 +14,7 @@ import random
 import pytest
 from support.botdriver import NETWORK, Driver, language_bot, told
 from support.languages import EXPECTED, TO_ACT, english_fragments
+from support.waits import next_turn
 
 from bazaarbot.config import ConfigError, parse_config
 from bazaarbot.i18n import _, current_language, language, localized, ngettext
@@ -342,7 +343,7 @@ def test_the_language_of_one_task_never_reaches_another():
     async def speak(lang: str, seen: list[str]) -> None:
         with language(lang):
             for _round in range(5):
-                await asyncio.sleep(0)
+                await next_turn()  # the other task speaks meanwhile
                 seen.append(_("You do not sit at this table."))
 
     async def both() -> tuple[list[str], list[str]]:

@@ -8,6 +8,7 @@ import shutil
 
 import pytest
 from support.botdriver import Driver, text
+from support.waits import next_turn
 
 from bazaarbot.i18n import catalogue as i18n
 from bazaarbot.i18n.catalogue import (
@@ -89,7 +90,7 @@ async def test_each_asyncio_task_keeps_its_own_language():
         with language(lang):
             for _round in range(3):
                 out.append(_(NOT_SEATED))
-                await asyncio.sleep(0)
+                await next_turn()  # the other tasks build theirs meanwhile
         return out
 
     german, spanish, english = await asyncio.gather(build("de"), build("es"), build("en"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+from support.waits import wait_until
 
 from bazaarbot.people.leaves import PendingLeaves
 
@@ -11,23 +11,26 @@ async def test_the_leave_runs_after_its_grace():
     leaves, ran = PendingLeaves(), []
     leaves.start("net", "alice", 0.01, lambda: ran.append("alice"))
     assert ("net", "alice") in leaves.pending
-    await asyncio.sleep(0.05)
+    await wait_until(lambda: ran, what="the leave after its grace")
     assert ran == ["alice"] and not leaves.pending
 
 
 async def test_coming_back_cancels_the_leave():
     leaves, ran = PendingLeaves(), []
     leaves.start("net", "alice", 0.01, lambda: ran.append("alice"))
+    grace = leaves.pending[("net", "alice")]
     leaves.cancel("net", "alice")
-    await asyncio.sleep(0.05)
+    assert grace.cancelled()  # a cancelled timer never fires
     assert ran == [] and not leaves.pending
 
 
 async def test_a_second_part_replaces_the_first_grace():
     leaves, ran = PendingLeaves(), []
     leaves.start("net", "alice", 0.01, lambda: ran.append("first"))
+    first = leaves.pending[("net", "alice")]
     leaves.start("net", "alice", 0.01, lambda: ran.append("second"))
-    await asyncio.sleep(0.05)
+    assert first.cancelled()  # a cancelled timer never fires
+    await wait_until(lambda: ran, what="the second leave after its grace")
     assert ran == ["second"]
 
 
@@ -35,6 +38,7 @@ async def test_shutdown_cancels_every_pending_leave():
     leaves, ran = PendingLeaves(), []
     leaves.start("net", "alice", 0.01, lambda: ran.append("alice"))
     leaves.start("net", "bob", 0.01, lambda: ran.append("bob"))
+    graces = list(leaves.pending.values())
     leaves.cancel_all()
-    await asyncio.sleep(0.05)
+    assert all(grace.cancelled() for grace in graces)  # a cancelled timer never fires
     assert ran == [] and not leaves.pending

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import threading
-import time
 
 import psycopg
 import pytest
 from openskill.models import PlackettLuce
 from support.botrun import bazaarbot
+from support.waits import wait_until_sync
 
 from bazaarbot.plugin import Result
 from bazaarbot.ratings import AI_SHARE_LIMIT, Ratings, identity_of, record_result, service
@@ -301,12 +301,12 @@ def test_two_processes_rating_one_ai_level_at_once_both_count(postgres_cluster, 
         two = play(second, ["n:bob", "ai:hard:2"], [2, 1], [["n:bob"], ["ai:hard"]], network="two")
         rating_two = threading.Thread(target=Ratings(second).take_in, args=(two,))
         rating_two.start()
-        deadline = time.monotonic() + 10
-        while rating_two.is_alive() and time.monotonic() < deadline:  # it queues behind the first
-            waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype='advisory' AND NOT granted"
-            if watcher.execute(waiting).fetchone()[0]:
-                break
-            time.sleep(0.01)
+        waiting = "SELECT COUNT(*) FROM pg_locks WHERE locktype='advisory' AND NOT granted"
+        wait_until_sync(  # it queues behind the first
+            lambda: not rating_two.is_alive() or watcher.execute(waiting).fetchone()[0],
+            10,
+            "the second rating to queue behind the first",
+        )
         go_on.set()
         rating_one.join(30)
         rating_two.join(30)

@@ -7,6 +7,7 @@ import threading
 
 from support.botdriver import NETWORK, Driver, told
 from support.storetargets import read_rows
+from support.waits import wait_until
 
 from bazaarbot.config import BotSettings, RateLimit, RatingSettings
 from bazaarbot.messages import Incoming, Outgoing, Say, User
@@ -100,8 +101,7 @@ async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(s
     bot, checker, _channels = await checked_tables(store_target, 2)
     release, entered = slow_disk(monkeypatch)
     move = asyncio.create_task(say(bot, "a0", "add 1", "#g0"))
-    while not entered.is_set():
-        await asyncio.sleep(0.001)
+    await wait_until(entered.is_set, what="the move of #g0 to be flushed")
     # the move of #g0 is being flushed; #g1's player still gets an answer at once
     checker.sent.clear()
     await say(bot, "a1", "/moves all", None)
@@ -115,11 +115,12 @@ async def test_the_loop_keeps_answering_other_tables_while_a_commit_is_written(s
 
 async def test_a_look_at_a_table_with_a_move_in_flight_waits_for_that_move(store_target, monkeypatch):
     bot, checker, _channels = await checked_tables(store_target, 1)
-    release, _entered = slow_disk(monkeypatch)
+    release, entered = slow_disk(monkeypatch)
     move = asyncio.create_task(say(bot, "a0", "add 2", "#g0"))
-    await asyncio.sleep(0.01)
+    await wait_until(entered.is_set, what="a0's move to be flushed")
     look = asyncio.create_task(say(bot, "b0", "/moves all", None))
-    await asyncio.sleep(0.01)
+    writer = bot.hub.store.writer
+    await wait_until(lambda: writer.queued, what="b0's look to queue behind the move")
     assert not look.done(), "b0's moves depend on a0's move, which is not on disk yet"
     release.set()
     await asyncio.gather(move, look)
@@ -177,14 +178,15 @@ def test_a_move_the_disk_refuses_answers_nothing_changed_and_memory_is_as_before
 async def test_a_refused_move_fails_only_its_table_and_the_lines_built_on_it(store_target, monkeypatch):
     bot, checker, _channels = await checked_tables(store_target, 2)
     refuse_text(bot, "add 3")
-    release, _entered = slow_disk(monkeypatch)
+    release, entered = slow_disk(monkeypatch)
+    writer = bot.hub.store.writer
     first = asyncio.create_task(say(bot, "a0", "add 1", "#g0"))  # in flight while the rest queue
-    await asyncio.sleep(0.01)
+    await wait_until(entered.is_set, what="the first move to be flushed")
     bad = asyncio.create_task(say(bot, "b0", "add 3", "#g0"))
-    await asyncio.sleep(0)
+    await wait_until(lambda: len(writer.queued) == 1, what="the refused move to queue")
     built_on_it = asyncio.create_task(say(bot, "a0", "add 1", "#g0"))
     other = asyncio.create_task(say(bot, "a1", "add 2", "#g1"))
-    await asyncio.sleep(0.01)
+    await wait_until(lambda: len(writer.queued) == 3, what="the lines after it to queue")
     release.set()
     await asyncio.gather(first, bad, built_on_it, other)
     sorry = "Sorry, that could not be saved; nothing changed. Try again."

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 
 import psycopg
 import pytest
+from support.waits import wait_until_sync
 
 from bazaarbot.store import open_store
 from bazaarbot.store.postgres.connection import PgConnection
@@ -47,10 +47,8 @@ def test_a_killed_process_hands_its_networks_over_at_once(postgres_cluster):
     first, second = Lease(url, NETWORKS, seconds=30), Lease(url, NETWORKS, seconds=30)
     assert first.try_acquire()
     first.conn.close()  # the process is gone: the server ends its session and its locks
-    deadline = time.monotonic() + 2
-    while not second.try_acquire():  # the server takes a moment to end the session
-        assert time.monotonic() < deadline, "no need to wait for the 30 s deadline"
-        time.sleep(0.02)
+    # the server takes a moment to end the session; no need to wait for the 30 s deadline
+    wait_until_sync(second.try_acquire, 2, "the server to end the first session, not the 30 s deadline")
     with pytest.raises(sqlite3.OperationalError):
         _fenced(first, url)
     second.release()
@@ -60,8 +58,7 @@ def test_a_process_cut_off_from_the_database_is_replaced_once_its_deadline_passe
     url = postgres_cluster.database()
     first, second = Lease(url, NETWORKS, seconds=0.5), Lease(url, NETWORKS, seconds=0.5)
     assert first.try_acquire()  # and then no renewal: its session (and locks) stay, its deadline passes
-    time.sleep(0.7)
-    assert second.try_acquire()
+    assert wait_until_sync(second.try_acquire, 5, "the first's deadline to pass")
     with pytest.raises(LeaseLost):
         _fenced(first, url)
     assert not first.renew()

@@ -17,8 +17,9 @@ import asyncio
 import threading
 
 from support.botdriver import NETWORK, Driver, Recorder
-from support.ircserver import RawClient, network_settings, start_bot, wait_until
+from support.ircserver import RawClient, network_settings, start_bot
 from support.tcpgate import TcpGate
+from support.waits import wait_until
 
 from bazaarbot.config import WebSettings
 from bazaarbot.hub.hub import Hub

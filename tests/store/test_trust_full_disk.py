@@ -21,6 +21,7 @@ import pytest
 from support.botdriver import NETWORK, Driver, Recorder, told
 from support.fulldisk import fill, small_disk
 from support.teach_helpers import HeldPool
+from support.waits import wait_until
 from support.webfixtures import serve
 
 from bazaarbot.messages import Incoming, User
@@ -109,8 +110,7 @@ def test_a_review_searched_in_the_background_still_reaches_its_reader_on_a_full_
 
         async def ask() -> None:
             await bot.hub.handle(Incoming(NETWORK, None, User("alice"), f"/review {game_id}"))
-            for _ in range(3):
-                await asyncio.sleep(0)
+            await wait_until(lambda: held.held, what="the review's search to reach the pool")
             assert [work for _future, work, _args in held.held] == [review]
             held.release()
             await bot.hub.idle()

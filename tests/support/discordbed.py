@@ -9,15 +9,14 @@ ephemeral replies). Skipped, saying why, only when a part is not installed.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +25,7 @@ import pytest
 
 from support.paths import REPO_ROOT
 from support.pgcluster import Cluster, server_bin
+from support.waits import wait_until
 
 #: the testbed's folder: beside the repository, or where ``DISCORD_TESTBED`` says
 TESTBED_DIR = Path(os.environ.get("DISCORD_TESTBED") or REPO_ROOT.parent / "shared" / "discord-testbed")
@@ -124,15 +124,6 @@ def bot_config(info: dict[str, Any], *, name: str = "discord", extra: str = "") 
     )
 
 
-async def until(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "") -> Any:
-    """Poll ``predicate`` (a plain or async function) until it returns something true."""
-    deadline = time.monotonic() + timeout
-    while True:
-        found = predicate()
-        if asyncio.iscoroutine(found):
-            found = await found
-        if found:
-            return found
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.1)
+#: the suite's one wait (``support.waits``), under the name the Discord tests use; its conditions
+#: often ask the testbed, so they are read ten times a second
+until = functools.partial(wait_until, interval=0.1)

@@ -8,10 +8,8 @@ reached somebody else.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +18,7 @@ from bazaarbot.config import BotSettings, DiscordBot, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
 from support.discordbed import testbed_module
+from support.waits import wait_until
 
 _people = testbed_module("spacebar_people")
 AsyncPerson = _people.AsyncPerson
@@ -127,15 +126,15 @@ class Person:
         timeout: float = 20.0,
     ) -> dict[str, Any]:
         """The first message from the bot since ``since`` (in ``channel``) that ``pred`` accepts."""
-        deadline = time.monotonic() + timeout
-        while True:
-            for data in self.seen(channel, since, events):
-                if pred(data):
-                    return data
-            if time.monotonic() > deadline:
-                shown = [shown_text(d)[:200] for d in self.seen(channel, since, events)][-8:]
-                raise AssertionError(f"{self.name} never got the message; the last ones: {shown}")
-            await asyncio.sleep(0.05)
+
+        def found() -> dict[str, Any] | None:
+            return next((data for data in self.seen(channel, since, events) if pred(data)), None)
+
+        def missed() -> str:
+            shown = [shown_text(d)[:200] for d in self.seen(channel, since, events)][-8:]
+            return f"{self.name} to get the message; the last ones: {shown}"
+
+        return await wait_until(found, timeout, missed, 0.05)
 
     async def ephemeral(
         self, pred: Callable[[str], Any], since: int = 0, timeout: float = 20.0

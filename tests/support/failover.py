@@ -32,6 +32,7 @@ from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
 from bazaarbot.registry import discover
 from support.ircserver import RawClient, free_port, irc_network_config
 from support.paths import REPO_ROOT
+from support.waits import wait_until
 
 ROOT = REPO_ROOT
 IRC_NETWORK = "local"
@@ -89,19 +90,19 @@ class BotProcess:
 
     async def said(self, text: str, timeout: float = 60.0) -> str:
         """The first output line containing ``text`` (waiting for it)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            found = next((line for line in self.lines if text in line), None)
-            if found is not None:
-                return found
-            if self.proc.poll() is not None:
-                await asyncio.sleep(0.1)
-                found = next((line for line in self.lines if text in line), None)
-                if found is not None:
-                    return found
-                raise AssertionError(f"the bot ended ({self.proc.returncode}): {self.lines[-10:]}")
-            await asyncio.sleep(0.02)
-        raise AssertionError(f"no output line with {text!r}: {self.lines[-10:]}")
+        found = lambda: next((line for line in self.lines if text in line), None)  # noqa: E731
+        await wait_until(
+            lambda: found() or self.proc.poll() is not None,
+            timeout,
+            lambda: f"an output line with {text!r}: {self.lines[-10:]}",
+        )
+        if found() is None:  # the bot ended: what it wrote before is read (its AI workers may hold on)
+            with contextlib.suppress(AssertionError):
+                await wait_until(lambda: found() or not self._reader.is_alive(), 2.0)
+        line = found()
+        if line is None:
+            raise AssertionError(f"the bot ended ({self.proc.poll()}): {self.lines[-10:]}")
+        return line
 
     def kill(self) -> None:
         with contextlib.suppress(ProcessLookupError):
@@ -406,10 +407,11 @@ class Failover:
         table.sent.setdefault(game_id, []).append(text)
         answered_before = self._answer_seen(table, nick)
         await self._say(table, nick, text, wait=False)
-        await asyncio.sleep(self.rng.random() * 0.03)
+        await asyncio.sleep(self.rng.random() * 0.03)  # a random point of the move's way
+        heard = len(self.irc[nick].lines) if table.transport == "irc" else 0
         self.active.kill()
         killed = time.monotonic()
-        await asyncio.sleep(0.2)  # what the bot sent before it died arrives
+        await wait_until(lambda: self._gone(table, nick, heard), what="the killed bot's connection to drop")
         answered = self._answer_seen(table, nick) > answered_before
         if answered:
             table.answered.setdefault(game_id, []).append(text)
@@ -432,6 +434,16 @@ class Failover:
         result = Round(f"{table.transport} {table.channel} {table.game}", answered, failover)
         self.rounds.append(result)
         return result
+
+    def _gone(self, table: Table, nick: str, heard: int) -> bool:
+        """Whether this player saw the bot's connection drop: all it sent before it died has arrived
+        (the server relays the bot's lines, then its quit; the web tab's socket closes after them)."""
+        if table.transport == "irc":
+            return any(
+                line.startswith(":bazaarbot!") and " QUIT " in line for line in self.irc[nick].lines[heard:]
+            )
+        reader = self.web[nick].reader
+        return reader is None or reader.done()
 
     def _answer_seen(self, table: Table, nick: str) -> int:
         """How many answers of the bot at the table this player has seen so far."""

@@ -18,7 +18,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,8 @@ from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
 from bazaarbot.transports.irc import IrcTransport
+from support.waits import wait_until as wait_until  # the suite's one wait, re-exported
+from support.waits import wait_until_sync
 
 NGIRCD = shutil.which("ngircd") or ("/usr/sbin/ngircd" if os.path.exists("/usr/sbin/ngircd") else None)
 if os.environ.get("BAZAARBOT_IRC_SERVER") == "miniircd":  # try the fallback on a machine with ngircd
@@ -114,14 +115,16 @@ class IrcServer:
         self.process = subprocess.Popen(
             self._command(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
         )
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"{self.kind} exited with {self.process.returncode}")
+        process = self.process
+
+        def listening() -> bool:
+            if process.poll() is not None:
+                raise RuntimeError(f"{self.kind} exited with {process.returncode}")
             with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), 0.2):
-                return
-            time.sleep(0.02)
-        raise RuntimeError(f"{self.kind} did not listen on {self.port}")
+                return True
+            return False
+
+        wait_until_sync(listening, 10, f"{self.kind} to listen on {self.port}")
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL): every client sees its connection drop."""
@@ -254,15 +257,6 @@ class RawClient:
             self._task.cancel()
             with contextlib.suppress(BaseException):
                 await self._task
-
-
-async def wait_until(predicate: Callable[[], object], timeout: float = 20.0, what: str = "") -> None:
-    """Poll ``predicate`` until it is true; fail after ``timeout`` seconds."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 #: the test network's name and the channel most tests play in

@@ -32,6 +32,8 @@ from typing import Any
 
 import pytest
 
+from support.waits import wait_until, wait_until_sync
+
 SERVER_NAME = "localhost"
 #: every rc_* limit the bot or a test client could reach in a test, set far above what tests do
 _HIGH = {"per_second": 1000, "burst_count": 1000}
@@ -165,20 +167,24 @@ class Synapse:
                 stderr=stderr,
                 env=env,
             )
-        deadline = started + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
+        process = self.process
+
+        def answering() -> bool:
+            if process.poll() is not None:
                 raise RuntimeError(f"synapse exited: {(self.directory / 'stderr.log').read_text()[-2000:]}")
             with (
                 contextlib.suppress(OSError),
                 urllib.request.urlopen(self.url + "/_matrix/client/versions", timeout=1) as answer,
             ):
-                if answer.status == 200:
-                    self.startup_seconds = time.monotonic() - started
-                    return
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("synapse did not answer within the timeout")
+                return answer.status == 200
+            return False
+
+        try:
+            wait_until_sync(answering, started + timeout - time.monotonic(), "synapse to answer", 0.05)
+        except AssertionError:
+            self.stop()
+            raise RuntimeError("synapse did not answer within the timeout") from None
+        self.startup_seconds = time.monotonic() - started
 
     def kill(self) -> None:
         """The homeserver is gone at once (a crash, a lost network), not shut down politely."""
@@ -310,7 +316,6 @@ class Player:
         self._task: Any = None
 
     async def start(self) -> Player:
-        import asyncio
 
         first = await self.client.sync(timeout=0, sync_filter=PLAYER_FILTER)
         self._absorb(first)
@@ -350,7 +355,6 @@ class Player:
                 )
 
     async def close(self) -> None:
-        import asyncio
 
         if self._task is not None:
             self._task.cancel()
@@ -382,13 +386,13 @@ class Player:
         )
         assert isinstance(answer, RoomCreateResponse), answer
         self.direct.add(answer.room_id)
-        deadline = time.monotonic() + 10
-        while True:  # lines said before the bot joined are history it never plays
+
+        async def joined() -> bool:  # lines said before the bot joined are history it never plays
             members = await self.client.joined_members(answer.room_id)
-            if any(m.user_id == user_id for m in getattr(members, "members", [])):
-                return answer.room_id
-            assert time.monotonic() < deadline, f"{user_id} never joined the direct room"
-            await asyncio.sleep(0.05)
+            return any(m.user_id == user_id for m in getattr(members, "members", []))
+
+        await wait_until(joined, 10, f"{user_id} to join the direct room", 0.05)
+        return answer.room_id
 
     async def join(self, room: str) -> str:
         from nio import JoinResponse
@@ -412,16 +416,16 @@ class Player:
 
     async def expect(self, match: Any, timeout: float = 20.0, start: int = 0) -> Seen:
         """The first message (from index ``start``) whose body contains ``match`` or satisfies it."""
-        import asyncio
 
-        deadline = time.monotonic() + timeout
-        while True:
+        def found() -> Seen | None:
             for seen in self.seen[start:]:
                 if seen.type != "m.room.message":
                     continue
                 if match(seen) if callable(match) else match in seen.body:
                     return seen
-            if time.monotonic() > deadline:
-                bodies = [s.body[:80] for s in self.messages()[-6:]]
-                raise AssertionError(f"{self.user_id} never saw {match!r}; last: {bodies}")
-            await asyncio.sleep(0.02)
+            return None
+
+        def missed() -> str:
+            return f"{self.user_id} to see {match!r}; last: {[s.body[:80] for s in self.messages()[-6:]]}"
+
+        return await wait_until(found, timeout, missed)

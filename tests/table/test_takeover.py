@@ -6,7 +6,6 @@ small budgets, thinking in a thread.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 
@@ -23,6 +22,7 @@ from support.clocked import (
     settle,
     table_of,
 )
+from support.waits import next_turn
 
 from bazaarbot.ai import AiPool
 from bazaarbot.config import BotSettings, RateLimit, TableSettings
@@ -335,7 +335,7 @@ async def test_an_ai_answer_that_comes_back_after_a_reset_is_dropped(tmp_path):
     for _ in range(10):  # until the AI is to act
         await addbot_table(bot, CHANNEL)
         for _ in range(3):
-            await asyncio.sleep(0)  # the think task hands its search to the executor
+            await next_turn()  # the think task hands its search to the executor
         if held.held:
             break
         await bot.hub.handle(Incoming(NETWORK, CHANNEL, admin, "/reset"))

@@ -12,7 +12,8 @@ from __future__ import annotations
 import re
 
 import pytest
-from support.ircserver import IrcServer, RawClient, wait_until
+from support.ircserver import IrcServer, RawClient
+from support.waits import wait_until
 
 pytestmark = pytest.mark.irc
 

@@ -10,6 +10,7 @@ import pytest
 from support.ai_helpers import GAMES, choice_position, sizes
 from support.botdriver import NETWORK, Driver, Recorder, said, told
 from support.teach_helpers import HeldPool
+from support.waits import wait_until
 
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.ai.levels import Level
@@ -160,8 +161,7 @@ def test_a_hint_is_searched_in_the_pool_and_arrives_after_the_line(tmp_path):
 
     async def ask() -> None:
         await bot.hub.handle(Incoming(NETWORK, "#t", User(nick), "/hint"))
-        for _ in range(3):  # the spawned task hands the search over
-            await asyncio.sleep(0)
+        await wait_until(lambda: held.held, what="the spawned task to hand the search over")
         assert not recorder.private(nick), "the search runs in the background"
         assert [work for _future, work, _args in held.held] == [hint], "the search goes to the AI's pool"
         held.release()

@@ -10,8 +10,8 @@ import pytest
 from support.ai_helpers import GAMES, SMALL_LEVELS, choice_position, sizes
 from support.botdriver import NETWORK, Driver, Recorder, told
 from support.countgame import GAME as COUNT
-from support.ircserver import wait_until
 from support.teach_helpers import HeldPool
+from support.waits import wait_until
 
 from bazaarbot.ai.ismcts import SearchBudget
 from bazaarbot.messages import Incoming, Tell, User
@@ -94,8 +94,7 @@ def test_a_review_runs_in_the_background_and_answers_everybody_who_asked(store_t
         await wait_until(lambda: recorder.private(winner))
         assert "Reviewing game" in recorder.private(blunderer)[0]
         assert "under way" in recorder.private(winner)[0]
-        for _ in range(3):
-            await asyncio.sleep(0)
+        await wait_until(lambda: held.held, what="the search to reach the AI's pool")
         assert [work for _future, work, _args in held.held] == [review], "one search, in the AI's pool"
         held.release()
         await bot.hub.idle()

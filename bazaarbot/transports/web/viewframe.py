@@ -30,12 +30,17 @@ CLOCK_STABLE = ("seats", "seconds", "paused")
 
 def _clock_stable(clock: object) -> str:
     """The clock as compared: who it waits for, its length, a pause, and its deadline to the second
-    (a deadline set by the clock's tick differs from the one a view foresaw before it)."""
+    (a deadline set by the clock's tick differs from the one a view foresaw before it).
+
+    A foreseen deadline (the clock has not started yet) moves with the reading, so it is no change:
+    otherwise any answer that changed nothing would send a view whenever a second went by.
+    """
     if not isinstance(clock, dict):
         return dumps(clock)
     deadline = clock.get("deadline")
     stable = {k: clock.get(k) for k in CLOCK_STABLE}
-    stable["deadline"] = round(deadline) if isinstance(deadline, (int, float)) else None
+    started = isinstance(deadline, (int, float)) and not clock.get("foreseen")
+    stable["deadline"] = round(deadline) if started else None
     return dumps(stable)
 
 

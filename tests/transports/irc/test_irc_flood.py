@@ -17,7 +17,8 @@ import time
 from pathlib import Path
 
 import pytest
-from support.ircserver import IrcServer, RawClient, make_hub, network_settings, start_bot, wait_until
+from support.ircserver import IrcServer, RawClient, make_hub, network_settings, start_bot
+from support.waits import wait_until
 
 from bazaarbot.messages import Say
 

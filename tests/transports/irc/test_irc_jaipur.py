@@ -6,7 +6,7 @@ import random
 import time
 
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 
 pytestmark = pytest.mark.irc
 

@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import IrcServer, RawClient, network_settings, start_bot, wait_until
+from support.ircserver import IrcServer, RawClient, network_settings, start_bot
+from support.waits import wait_until
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
 from bazaarbot.hub.hub import Hub

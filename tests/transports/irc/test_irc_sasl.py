@@ -12,7 +12,8 @@ import base64
 from pathlib import Path
 
 import pytest
-from support.ircserver import ScriptedIrcServer, make_hub, wait_until
+from support.ircserver import ScriptedIrcServer, make_hub
+from support.waits import wait_until
 
 from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.irc import IrcTransport

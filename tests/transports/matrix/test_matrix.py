@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from support.botrun import bot_running
 from support.synapse import Player, Synapse, synapse_server  # noqa: F401
+from support.waits import wait_until
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
 from bazaarbot.hub.hub import Hub
@@ -47,19 +48,8 @@ async def start_bot(hub: Hub, settings: MatrixAccount, **transport: Any) -> Any:
     bot = MatrixTransport(settings, **transport)
     await bot.start(hub)
     await hub.start()
-    deadline = time.monotonic() + 15
-    while not (bot.online.is_set() and all(r in bot.rooms or r in bot.channels for r in ())):
-        assert time.monotonic() < deadline, "the bot never came online"
-        await asyncio.sleep(0.02)
+    await wait_until(bot.online.is_set, 15, "the bot to come online")
     return bot
-
-
-async def wait_until(predicate: Any, timeout: float = 10.0, what: str = "") -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or predicate}")
-        await asyncio.sleep(0.02)
 
 
 def unique(name: str) -> str:
@@ -555,10 +545,11 @@ async def test_run_command_plays_on_matrix_beside_the_web_chat(tmp_path: Path, c
     )
     config.write_text(text)
     async with bot_running(config, tmp_path / "bot.sqlite") as ended:
-        deadline = time.monotonic() + 30
-        while not any(s.sender == bot.user_id for s in alice.seen if s.room_id == room):
-            assert time.monotonic() < deadline, "the bot never joined"
-            await asyncio.sleep(0.05)
+        await wait_until(
+            lambda: any(s.sender == bot.user_id for s in alice.seen if s.room_id == room),
+            30,
+            "the bot to join",
+        )
         await alice.say(room, "!join")
         await alice.expect(lambda s: s.room_id == room and "joins Jaipur" in s.body, 15)
     assert ended.returncode == 0, ended.err.decode()
@@ -591,10 +582,7 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
         async def notified(heard: int = heard) -> bool:
             return len(await notifications(cast.server, alice, me)) > heard
 
-        deadline = time.monotonic() + 10
-        while not await notified():
-            assert time.monotonic() < deadline, f"no notification for alice's turn {turns}"
-            await asyncio.sleep(0.05)
+        await wait_until(notified, 10, f"a notification for alice's turn {turns}", 0.05)
         found = await notifications(cast.server, alice, me)
         counts.append(len(found) - heard)
         heard = len(found)
@@ -626,10 +614,11 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     # a clock reminder in the direct chat notifies too
     await bot.send(Tell(NET, alice.user_id, "Your move: 1m left.", key=f"a:{alice.user_id}", ping=True))
     await bot.idle()
-    deadline = time.monotonic() + 10
-    while not any(n["room_id"] in alice.direct for n in await notifications(cast.server, alice, me)):
-        assert time.monotonic() < deadline, "the reminder in the direct chat did not notify"
-        await asyncio.sleep(0.05)
+
+    async def reminded() -> bool:
+        return any(n["room_id"] in alice.direct for n in await notifications(cast.server, alice, me))
+
+    await wait_until(reminded, 10, "the reminder in the direct chat to notify", 0.05)
     print(f"Matrix notifications for alice per turn of hers: {counts}")
 
 
@@ -656,10 +645,7 @@ async def test_a_table_opening_notifies_the_listed_people_in_the_room(tmp_path: 
         found = await notifications(cast.server, person, me)
         return [n for n in found if "opened a table" in n["event"]["content"].get("body", "") and highlit(n)]
 
-    deadline = time.monotonic() + 10
-    while not await called(bob):
-        assert time.monotonic() < deadline, "bob was not notified of the table opening"
-        await asyncio.sleep(0.05)
+    await wait_until(lambda: called(bob), 10, "bob to be notified of the table opening", 0.05)
     assert await called(carol) == [], "carol did not ask to be called"
 
 

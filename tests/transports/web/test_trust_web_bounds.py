@@ -17,13 +17,16 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 from support.rawws import RawWs, rss_bytes
+from support.waits import wait_until
 from support.webfixtures import WsClient, player, serve
 
 from bazaarbot.config import WebLimits
+from bazaarbot.transports.web.guard import ACCEPT_FAILED
 
 LONG_ROOM = "#long"
 
@@ -57,24 +60,33 @@ async def _tabs_that_never_read(served, address: str, n: int) -> AsyncIterator[t
             sock.close()
 
 
+#: how often, at most, the tabs that never read join and part again while the server is to cut them off
+PUMP_INTERVAL = 0.25
+
+
 async def _join_and_part(sockets: list[RawWs]) -> None:
-    """Every tab joins the long room with its history and parts again; then a quarter second."""
+    """Every tab joins the long room with its history and parts again."""
     for sock in sockets:
         await sock.send(t="join", room=LONG_ROOM, history=True)
         await sock.send(t="part", room=LONG_ROOM)
-    await asyncio.sleep(0.25)
 
 
 async def test_tabs_that_never_read_are_disconnected_and_memory_stays_bounded(tmp_path: Path) -> None:
     limits = WebLimits(send_buffer_bytes=300_000, address_buffer_bytes=2_000_000)
     async with serve(tmp_path / "w.sqlite", limits=limits) as served:
         async with _tabs_that_never_read(served, "127.0.0.9", 20) as (_owner, sockets):
-            before = peak = rss_bytes()
+            before = rss_bytes()
+            peaks = [before]
             started = time.monotonic()
-            while conns_from(served, "127.0.0.9") and time.monotonic() - started < 10:
-                await _join_and_part(sockets)  # four times a second, never reading
-                peak = max(peak, rss_bytes())
+
+            async def cut_off() -> bool:
+                await _join_and_part(sockets)  # up to four times a second, never reading
+                peaks.append(rss_bytes())
+                return not conns_from(served, "127.0.0.9")
+
+            await wait_until(cut_off, 10, "every tab that never reads cut off", PUMP_INTERVAL)
             held = time.monotonic() - started
+            peak = max(peaks)
         growth = (peak - before) / 1e6
         print(f"20 non-reading tabs: RSS +{growth:.1f} MB at the peak, all cut off after {held:.1f} s")
         assert conns_from(served, "127.0.0.9") == 0, "every tab that never reads is disconnected"
@@ -89,10 +101,13 @@ async def test_one_address_cannot_hold_more_bytes_than_its_share_over_many_tabs(
     limits = WebLimits(send_buffer_bytes=1_000_000, address_buffer_bytes=200_000)
     async with serve(tmp_path / "w.sqlite", limits=limits) as served:
         async with _tabs_that_never_read(served, "127.0.0.10", 10) as (_owner, sockets):
-            started = time.monotonic()
-            while conns_from(served, "127.0.0.10") == 10 and time.monotonic() - started < 10:
+
+            async def one_cut_off() -> bool:
                 await _join_and_part(sockets)
                 assert served.transport.budget.queued.get("127.0.0.10", 0) <= 200_000
+                return conns_from(served, "127.0.0.10") < 10
+
+            await wait_until(one_cut_off, 10, "a tab of the address cut off", PUMP_INTERVAL)
         assert conns_from(served, "127.0.0.10") < 10, "the address's share is enforced over all its tabs"
 
 
@@ -195,19 +210,38 @@ async def test_out_of_file_descriptors_refuses_and_logs_once_without_a_traceback
             stdout=subprocess.PIPE,
             text=True,
         )
+        loop = asyncio.get_running_loop()
+        quiet = loop.get_exception_handler()
+        assert quiet is not None
+        failures: list[dict[str, Any]] = []
+
+        def counting(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            if context.get("message") == ACCEPT_FAILED:
+                failures.append(context)
+            quiet(loop, context)
+
+        loop.set_exception_handler(counting)
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (len(os.listdir("/proc/self/fd")) + 10, hard))
         try:
             assert holder.stdout is not None
             await asyncio.get_running_loop().run_in_executor(None, holder.stdout.readline)
-            await asyncio.sleep(1.5)  # accept fails again and again meanwhile
+            await wait_until(lambda: len(failures) >= 2, what="accept to fail again and again meanwhile")
         finally:
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
         holder.wait(10)
         holder.stdout.close()
-        await asyncio.sleep(1.2)  # asyncio accepts again after its pause
-        async with aiohttp.ClientSession() as session, session.get(served.url + "/healthz") as response:
-            assert response.status == 200, "served again once descriptors are free"
+        async with aiohttp.ClientSession() as session:
+
+            async def served_again() -> int:  # asyncio accepts again after its pause
+                try:
+                    async with session.get(served.url + "/healthz") as response:
+                        return response.status
+                except aiohttp.ClientConnectionError:
+                    return 0
+
+            status = await wait_until(served_again, what="an answer once descriptors are free")
+            assert status == 200, "served again once descriptors are free"
     assert not [r for r in caplog.records if r.exc_info], "no tracebacks"
     said = [r for r in caplog.records if "cannot accept connections" in r.getMessage()]
     assert len(said) == 1, [r.getMessage() for r in caplog.records][-10:]

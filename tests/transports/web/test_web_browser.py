@@ -7,12 +7,12 @@ screenshot of a game in progress.
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
 import pytest
 from support.countgame import GAME as COUNT
+from support.waits import wait_until
 from support.webfixtures import Served, serve
 from support.webpage import TIMEOUT, drawn_at, expect, open_page, shot, sign_in, type_line
 
@@ -94,10 +94,7 @@ async def test_two_browsers_play_jaipur(browser: Any, tmp_path: Path) -> None:
             seat = game.to_act(table.state)[0]
             before = table.moves_made
             await type_line(pages[seat], game.legal_commands(table.state, seat)[0])
-            for _wait in range(200):
-                if table.moves_made > before:
-                    break
-                await asyncio.sleep(0.05)
+            await wait_until(lambda made=before: table.moves_made > made, what="the typed move at the hub")
             board = game.board(table.state)
             for page in (alice, bob):
                 await expect(page.locator("#board")).to_have_text(board, timeout=TIMEOUT)
@@ -148,7 +145,7 @@ async def test_markup_renders_as_text_and_never_runs(browser: Any, tmp_path: Pat
             logs = expect(page.locator("#logs"))
             await logs.to_contain_text("<img src=y onerror=alert(2)>", timeout=TIMEOUT)
         await expect(alice.locator("#logs")).to_contain_text("I do not know the command", timeout=TIMEOUT)
-        await alice.wait_for_timeout(300)
+        # no element came of the markup (counted below), so no handler of one can run later
         for page in (alice, bob, watcher, mallory):
             assert await page.evaluate("window.__xss") is None
             shown = "#logs img, #logs script, #logs b, #private img, #feedback img"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from support.waits import wait_until
+
 from bazaarbot.transports.web import conn as web_conn
 from bazaarbot.transports.web.conn import Conn, TokenBucket
 
@@ -42,8 +44,7 @@ async def test_a_browser_that_falls_behind_is_disconnected_not_waited_for(monkey
     conn = Conn(ws, TokenBucket(1, 1))  # type: ignore[arg-type]
     for n in range(20):
         conn.send("tell", text=str(n))  # returns at once every time
-    for _ in range(20):
-        await asyncio.sleep(0)
+    await wait_until(lambda: conn.dead and ws.closed, what="the tab that fell behind cut off")
     assert conn.dead and ws.closed and ws.close_code == 1013
     conn.send("tell", text="after")  # a no-op now
     await conn.close()

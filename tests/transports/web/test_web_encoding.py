@@ -97,6 +97,19 @@ def test_a_deadline_the_clocks_tick_moved_is_sent_its_running_reading_is_not():
     assert frame is not None and json.loads(frame)["view"]["clock"]["deadline"] == 147.3
 
 
+def test_a_foreseen_deadline_moves_with_the_reading_and_is_no_change_until_the_clock_starts():
+    foreseen = {"seats": [0], "seconds": 300, "deadline": 400.4, "now": 100.4, "foreseen": True}
+    you = encode_you(None)
+    _, sent = EncodedPublic.of({"game": "jaipur", "clock": foreseen}).frame('"#r"', you, None)
+    # an answer a second later that changed nothing: the foresight moved a second, no view goes out
+    later = foreseen | {"deadline": 401.6, "now": 101.6}
+    assert EncodedPublic.of({"game": "jaipur", "clock": later}).frame('"#r"', you, sent)[0] is None
+    # the clock's tick starts it: the deadline it set goes to every tab
+    started = {"seats": [0], "seconds": 300, "deadline": 401.0, "now": 101.0}
+    frame, _ = EncodedPublic.of({"game": "jaipur", "clock": started}).frame('"#r"', you, sent)
+    assert frame is not None and json.loads(frame)["view"]["clock"]["deadline"] == 401.0
+
+
 def test_without_partial_views_a_changed_view_goes_whole_and_an_unchanged_one_not_at_all(monkeypatch):
     monkeypatch.setattr(viewframe, "SEND_PARTIAL", False)
     public = {"game": "jaipur", "moves": 3, "clock": {"seats": [0], "now": 1.0}}

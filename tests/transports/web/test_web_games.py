@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
 import pytest
+from support.waits import wait_until
 from support.webfixtures import Served, WsClient
 
 from bazaarbot.config import BotSettings, RateLimit, WebLimits, WebSettings
@@ -17,15 +17,6 @@ from bazaarbot.transports.web import WebTransport
 
 GAMES = discover()
 ROOM = "#games"
-
-
-async def wait_for(condition, timeout: float = 10.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise TimeoutError
-        await asyncio.sleep(0.001)
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
@@ -54,13 +45,13 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
             clients[nick] = client
         key = ("web", ROOM)
         await clients[nicks[0]].say(ROOM, f"/new {name}")
-        await wait_for(lambda: key in hub.tables and len(hub.tables[key].seats) == 1)  # the host first
+        await wait_until(lambda: key in hub.tables and len(hub.tables[key].seats) == 1)  # the host first
         for nick in nicks[1:]:
             await clients[nick].say(ROOM, "/join")
-        await wait_for(lambda: key in hub.tables and len(hub.tables[key].seats) == len(nicks))
+        await wait_until(lambda: key in hub.tables and len(hub.tables[key].seats) == len(nicks))
         table = hub.tables[key]
         await clients[nicks[0]].say(ROOM, "/start")
-        await wait_for(lambda: table.running)
+        await wait_until(lambda: table.running)
         for client in clients.values():  # everybody got the board pane
             await client.expect("board", lambda f: f["room"] == ROOM and f["text"])
         decisions = 0
@@ -70,8 +61,11 @@ async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path:
             made = table.moves_made
             command = rng.choice(game.legal_commands(table.state, seat))
             await clients[nick].say(ROOM, command)
-            await wait_for(lambda made=made: table.moves_made > made or not table.running)
+            await wait_until(lambda made=made: table.moves_made > made or not table.running)
             decisions += 1
+            if decisions % 20 == 0:  # the tabs read what came meanwhile, as a page does, whatever the pace
+                for client in clients.values():
+                    await client.sync()
         for client in clients.values():  # each tab reads a whole game's frames, unread until now
             await client.expect("bot", lambda f: f["text"].startswith("Game over:"), timeout=60)
         # a private view went to its owner only

@@ -6,7 +6,6 @@ file, where a person sits down, adds an AI and starts by buttons only.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import random
 import re
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, serve
 from support.webpage import TIMEOUT
 
@@ -273,13 +272,15 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
         assert views[0]["deadline"] == views[1]["deadline"]
         # each tab ticks on its own timer, which a loaded machine may run late: read both until the
         # reads fall within one tick of each other (ten seconds at most)
-        for _ in range(40):
-            shown = [await p.locator("#clock").inner_text() for p in (alice, second)]
+        shown: list[str] = []
+
+        async def read_both() -> list[int] | None:
+            shown[:] = [await p.locator("#clock").inner_text() for p in (alice, second)]
             times = [re.search(r"(\d+):(\d\d)", text) for text in shown]
             left = [int(m.group(1)) * 60 + int(m.group(2)) for m in times if m]
-            if len(left) == 2 and abs(left[0] - left[1]) <= 1:
-                break
-            await asyncio.sleep(0.25)
+            return left if len(left) == 2 and abs(left[0] - left[1]) <= 1 else None
+
+        left = await wait_until(read_both, 10, "both tabs within one tick of each other", 0.25)
         assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 45, shown
         await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
         await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
 
 import aiohttp
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, WsClient, player, serve, two_seated
 
 from bazaarbot.config import WebLimits
@@ -224,18 +223,22 @@ async def test_flood_is_dropped_per_connection(tmp_path: Path) -> None:
     async with serve(tmp_path / "f.sqlite", frame_rate=1.0, frame_burst=10) as served:
         alice, _ = await player(served, "alice")
         bob, _ = await player(served, "bob")
+        # alice's budget follows a clock the test moves (bob's the wall clock)
+        bucket = next(c for c in served.transport.conns if c.nick == "alice").bucket
+        now = [bucket.stamp]
+        bucket.clock = lambda: now[0]
         for n in range(60):
             await alice.say("#bazaar", f"spam {n}")
         warning = await alice.expect("error", lambda f: f["code"] == "flood")
         assert "Slow down" in warning["text"]
-        await asyncio.sleep(1.2)  # a token for the ping below (pings are budgeted too)
+        now[0] += 1.2  # a token for the ping below (pings are budgeted too)
         await alice.sync()
         await bob.sync()
         relayed = [t for t in bob.texts("chat") if t.startswith("spam")]
         assert 5 <= len(relayed) < 40  # the rest of a burst of 10 (and what trickled back), not 60
         assert len([f for f in alice.seen if f.get("code") == "flood"]) < 5  # warned, not once per frame
         # the budget refills: the same tab speaks again later
-        await asyncio.sleep(1.2)
+        now[0] += 1.2
         await alice.say("#bazaar", "calm now")
         await bob.expect("chat", lambda f: f["text"] == "calm now")
 

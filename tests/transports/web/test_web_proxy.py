@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 import shutil
 import socket
@@ -18,6 +17,7 @@ from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 from multidict import CIMultiDict
 from support.paths import REPO_ROOT
+from support.waits import wait_until
 from support.webfixtures import WsClient, serve
 
 from bazaarbot.config import ConfigError, WebLimits, load_config
@@ -283,16 +283,17 @@ async def nginx_in_front(tmp_path: Path, block: str, upstream: int) -> AsyncIter
     proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
     try:
         async with aiohttp.ClientSession() as session:
-            for _ in range(100):
+
+            async def answering() -> bool:
                 try:
                     async with session.get(f"http://127.0.0.1:{port}/bazaar/healthz") as response:
                         await response.read()
-                        break
+                        return True
                 except aiohttp.ClientConnectionError:
                     assert proxy.poll() is None, (tmp_path / "error.log").read_text()
-                    await asyncio.sleep(0.05)
-            else:
-                raise AssertionError("nginx did not start")
+                    return False
+
+            await wait_until(answering, what="nginx to start")
         yield f"http://127.0.0.1:{port}/bazaar"
     finally:
         proxy.terminate()

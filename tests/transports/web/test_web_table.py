@@ -7,7 +7,6 @@ screenshots of each game's table at the start and at the end.
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import wait_until
+from support.waits import wait_until
 from support.webfixtures import Served, frames_in, player, serve
 from support.webpage import TIMEOUT, button, drawn_at, expect, open_page, shot, sign_in, type_line
 
@@ -87,11 +86,7 @@ async def _settled(served: Served, pages: list[Any], timeout: int = TIMEOUT) -> 
 
 async def _moved(served: Served, before: int) -> None:
     table = served.hub.tables[("web", ROOM)]
-    for _ in range(400):
-        if table.moves_made > before or not table.running:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError("the click did not make a move")
+    await wait_until(lambda: table.moves_made > before or not table.running, what="the click to make a move")
 
 
 def _jaipur_choice(table: Any, turn: int) -> str:
@@ -501,10 +496,9 @@ async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_
         mine = next(i for i, s in enumerate(table.players) if s.nick == "alice")
         turn = 0
         while table.running:
-            for _ in range(1000):  # the AI's answer
-                if not table.running or game.to_act(table.state) == [mine]:
-                    break
-                await asyncio.sleep(0.01)
+            await wait_until(
+                lambda: not table.running or game.to_act(table.state) == [mine], what="the AI's answer"
+            )
             if not table.running:
                 break
             assert game.to_act(table.state) == [mine], "the AI left alice waiting"
