@@ -121,7 +121,7 @@ def _run(args: argparse.Namespace) -> int:
     for account in config.matrix:
         admins[account.name] = account.admins
     for bot in config.discord:
-        admins[bot.name] = bot.admins
+        admins.update(dict.fromkeys(bot.networks, bot.admins))
     if config.discord and not _installed("discord"):
         print(
             "The config has [[discord.bots]], but Discord needs discord.py: "
@@ -137,12 +137,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
 
-    served = frozenset(
-        ([config.web.network] if config.web.enabled else [])
-        + [n.name for n in config.irc]
-        + [m.name for m in config.matrix]
-        + [d.name for d in config.discord]
-    )
+    served = config.served_networks()
 
     async def main() -> int:
         stop = asyncio.Event()
