@@ -28,7 +28,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bazaarbot.config import DiscordBot
+from bazaarbot.config import DiscordBot, shard_network
 from bazaarbot.i18n import N_, _, language
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.text.commandmark import render
@@ -199,6 +199,10 @@ class DiscordTransport:
         else:
             client = discord.Client(**options)
         client.setup_hook = self._setup_hook  # type: ignore[method-assign]
+        if settings.shard_count is not None:  # each shard's connection stops and starts its own clocks
+            for event in ("shard_ready", "shard_resumed"):
+                setattr(client, f"on_{event}", self._on_shard_up)
+            client.on_shard_disconnect = self._on_shard_down  # type: ignore[attr-defined]
         for event in ("ready", "resumed", "disconnect", "message", "interaction", "guild_join"):
             setattr(client, f"on_{event}", getattr(self, f"_on_{event}"))
         return client
@@ -225,6 +229,9 @@ class DiscordTransport:
             except Exception as error:  # never a traceback for a network that went away
                 log.warning("%s: the Discord connection ended (%s); connecting again", self.network, error)
             await self._on_disconnect()
+            if self.hub is not None and self.shards.sharded:  # every shard connects again
+                for network in self.networks:
+                    await self.hub.network_down(network)
             with contextlib.suppress(Exception):
                 await client.close()
             await asyncio.sleep(pause)
@@ -252,16 +259,23 @@ class DiscordTransport:
     async def _online(self) -> None:
         if not self.online.is_set():
             self.online.set()
-            if self.hub is not None:
-                for network in self.networks:
-                    await self.hub.network_up(network)
+            if self.hub is not None and not self.shards.sharded:  # a shard says so itself (below)
+                await self.hub.network_up(self.network)
 
     async def _on_disconnect(self) -> None:
         if self.online.is_set() and not self._stopping:
             self.online.clear()
-            if self.hub is not None:  # nobody here can answer now: the clocks stand still
-                for network in self.networks:
-                    await self.hub.network_down(network)
+            if self.hub is not None and not self.shards.sharded:  # nobody can answer: the clocks stand still
+                await self.hub.network_down(self.network)
+
+    async def _on_shard_up(self, shard_id: int) -> None:
+        """A shard connected or resumed: the clocks of its tables run (the others' keep their state)."""
+        if self.hub is not None:
+            await self.hub.network_up(shard_network(self.network, shard_id))
+
+    async def _on_shard_down(self, shard_id: int) -> None:
+        if self.hub is not None and not self._stopping:
+            await self.hub.network_down(shard_network(self.network, shard_id))
 
     async def _on_guild_join(self, guild: discord.Guild) -> None:
         """A guild new to the bot learns how to start, where it says so."""

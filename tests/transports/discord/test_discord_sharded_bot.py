@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.discordbed import until
+from support.discordbed import restart_gateway, until
 from support.discordpeople import Person, bot_settings, make_hub, shown_text
 from support.discordpeople import room as take_room
 
@@ -105,3 +105,49 @@ async def test_a_process_answers_only_its_shards_guilds_and_a_dm_it_cannot_place
             await each_hub.close()
         for person in (alice, bob, carol):
             await person.close()
+
+
+async def test_a_shard_cut_off_stops_only_its_own_clocks_and_starts_them_again_when_back(
+    tmp_path: Path, testbed: dict[str, Any], ready_names_its_shard: None
+) -> None:
+    from plugins.jaipur import GAME
+
+    count = _count_with_guild_on_shard_0(int(testbed["guild_id"]))
+    first = await _process(tmp_path, testbed, 0, count, {"jaipur": GAME})
+    second = await _process(tmp_path, testbed, 1, count, {"jaipur": GAME})
+    told: dict[str, list[tuple[str, str]]] = {"first": [], "second": []}
+    for name, (each_hub, _bot) in (("first", first), ("second", second)):
+        for what in ("network_down", "network_up"):
+            real = getattr(each_hub, what)
+
+            async def record(network: str, real: Any = real, what: str = what, name: str = name) -> None:
+                told[name].append((what, network))
+                await real(network)
+
+            setattr(each_hub, what, record)
+    try:
+        await until(lambda: first[1].online.is_set() and second[1].online.is_set(), 30, "both shards online")
+        await until(lambda: told["first"] and told["second"], 30, "each shard up")
+        assert told == {"first": [("network_up", "discord/0")], "second": [("network_up", "discord/1")]}
+        told["first"].clear()
+        told["second"].clear()
+        restart_gateway(testbed)
+        await until(
+            lambda: (
+                ("network_up", "discord/0") in told["first"] and ("network_up", "discord/1") in told["second"]
+            ),
+            90,
+            "both shards back on the gateway",
+        )
+        assert {n for _, n in told["first"]} == {"discord/0"}, (
+            "a process stops and starts its own shard's clocks"
+        )
+        assert {n for _, n in told["second"]} == {"discord/1"}
+        assert ("network_down", "discord/0") in told["first"] and ("network_down", "discord/1") in told[
+            "second"
+        ]
+        assert not first[0].autoplay.down and not second[0].autoplay.down, "every clock runs again"
+    finally:
+        for each_hub, each_bot in (first, second):
+            await each_bot.stop()
+            await each_hub.close()
