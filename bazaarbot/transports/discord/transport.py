@@ -300,14 +300,11 @@ class DiscordTransport:
         if not line.strip():
             return
         channel = message.channel
-        if message.guild is None:
-            person = ids.person(message.author.id)
-            network = self._dm_network(person.key)
-            if network is None:
-                self._elsewhere(message.author.id, person.key)
-                return
-            incoming = Incoming(network, None, person, line)
-        elif isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
+        if message.guild is None:  # placed in turn, after the lines before it (a /join) are handled
+            author = message.author.id
+            self._hub(lambda: self._direct(author, line))
+            return
+        if isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
             self._learn_channel(channel)
             user = ids.person(message.author.id, is_op=self._is_op(message.author, channel))
             incoming = Incoming(
@@ -384,6 +381,16 @@ class DiscordTransport:
         if not self.shards.sharded or hub is None:
             return self.networks[0]
         return next((network for network in self.networks if hub.my_tables(network, key)), None)
+
+    async def _direct(self, user_id: int, line: str) -> None:
+        """A typed DM: read at the person's table's network, or answered with the pointer."""
+        hub = self.hub
+        person = ids.person(user_id)
+        network = self._dm_network(person.key)
+        if network is None or hub is None:
+            self._elsewhere(user_id, person.key)
+            return
+        await hub.handle(Incoming(network, None, person, line))
 
     def _elsewhere(self, user_id: int, key: str) -> None:
         """A DM this process cannot place: a short answer pointing to the game's channel."""
