@@ -115,13 +115,7 @@ def _run(args: argparse.Namespace) -> int:
     db = _db(args, config)
     set_language(config.bot.language)
     preload_catalogues()
-    admins = {config.web.network: web_admin_policy(config.web.admins)}
-    for network in config.irc:
-        admins[network.name] = network.admins
-    for account in config.matrix:
-        admins[account.name] = account.admins
-    for bot in config.discord:
-        admins[bot.name] = bot.admins
+    admins = network_admins(config)
     if config.discord and not _installed("discord"):
         print(
             "The config has [[discord.bots]], but Discord needs discord.py: "
@@ -137,12 +131,7 @@ def _run(args: argparse.Namespace) -> int:
         )
         return 1
 
-    served = frozenset(
-        ([config.web.network] if config.web.enabled else [])
-        + [n.name for n in config.irc]
-        + [m.name for m in config.matrix]
-        + [d.name for d in config.discord]
-    )
+    served = config.served_networks()
 
     async def main() -> int:
         stop = asyncio.Event()
@@ -294,6 +283,18 @@ def _start_error(host: str, port: int, error: OSError) -> str:
     if error.errno == errno.EADDRNOTAVAIL or isinstance(error, socket.gaierror):
         return f"Cannot listen on {host!r}: no such address here. Choose another: --host 127.0.0.1."
     return f"The web chat could not start on {host}:{port}: {error.strerror or error}. Try --host or --port."
+
+
+def network_admins(config: Config) -> dict[str, AdminPolicy]:
+    """Each served network's admin policy (every shard of a Discord bot has the bot's)."""
+    admins = {config.web.network: web_admin_policy(config.web.admins)}
+    for network in config.irc:
+        admins[network.name] = network.admins
+    for account in config.matrix:
+        admins[account.name] = account.admins
+    for bot in config.discord:
+        admins.update(dict.fromkeys(bot.networks, bot.admins))
+    return admins
 
 
 def web_admin_policy(configured: AdminPolicy) -> AdminPolicy:

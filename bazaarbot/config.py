@@ -228,6 +228,22 @@ class DiscordBot:
     shards: tuple[int, ...] | None = None
     shard_count: int | None = None
 
+    @property
+    def networks(self) -> tuple[str, ...]:
+        """The hub networks this entry serves: the bot's name, or one per shard when it is sharded.
+
+        Each shard is a network of its own (tables, lease row, restore), so
+        processes split a bot by shard ranges; an unsharded bot keeps its name.
+        """
+        if self.shard_count is None:
+            return (self.name,)
+        return tuple(shard_network(self.name, shard) for shard in self.shards or range(self.shard_count))
+
+
+def shard_network(name: str, shard: int) -> str:
+    """The hub network of one shard of the Discord bot ``name``: ``discord/3``."""
+    return f"{name}/{shard}"
+
 
 @dataclass(frozen=True)
 class AiSettings:
@@ -276,15 +292,24 @@ class Config:
         found = {self.web.network: pick(self.web.turn_seconds)}
         found.update({n.name: pick(n.turn_seconds) for n in self.irc})
         found.update({m.name: pick(m.turn_seconds) for m in self.matrix})
-        found.update({d.name: pick(d.turn_seconds) for d in self.discord})
+        found.update({n: pick(d.turn_seconds) for d in self.discord for n in d.networks})
         return found
+
+    def served_networks(self) -> frozenset[str]:
+        """Every hub network this process serves (and holds the lease of, on a PostgreSQL store)."""
+        return frozenset(
+            ([self.web.network] if self.web.enabled else [])
+            + [n.name for n in self.irc]
+            + [m.name for m in self.matrix]
+            + [n for d in self.discord for n in d.networks]
+        )
 
     def network_languages(self) -> dict[str, str]:
         """Each network's configured language (networks without one are left out)."""
         found = {self.web.network: self.web.language} if self.web.language else {}
         found.update({n.name: n.language for n in self.irc if n.language})
         found.update({m.name: m.language for m in self.matrix if m.language})
-        found.update({d.name: d.language for d in self.discord if d.language})
+        found.update({n: d.language for d in self.discord if d.language for n in d.networks})
         return found
 
     def channel_languages(self) -> dict[tuple[str, str], str]:
@@ -294,8 +319,8 @@ class Config:
             found.update({(network.name, c): lang for c, lang in network.channel_languages.items()})
         for account in self.matrix:
             found.update({(account.name, c): lang for c, lang in account.channel_languages.items()})
-        for bot in self.discord:
-            found.update({(bot.name, c): lang for c, lang in bot.channel_languages.items()})
+        for bot in self.discord:  # a channel's shard is not known here: each shard network names it
+            found.update({(n, c): lang for c, lang in bot.channel_languages.items() for n in bot.networks})
         return found
 
 
@@ -630,23 +655,27 @@ def _discord(section: dict[str, Any], bot: BotSettings, taken: set[str]) -> tupl
             raise ConfigError(f"{where}.shards needs shard_count (how many shards the bot runs in all)")
         if count is not None and (count < 1 or (shards is not None and shards[-1] >= count)):
             raise ConfigError(f"{where}.shard_count must be at least 1 and larger than every shard ID")
-        bots.append(
-            DiscordBot(
-                name=name,
-                token=token,
-                api_url=api_url,
-                gateway_url=gateway_url,
-                command_prefix=prefix,
-                admins=AdminPolicy(accounts=admins, ops_are_admins=True),
-                admin_roles=roles,
-                leave_grace=_take(b, where, "leave_grace", float, bot.leave_grace),
-                turn_seconds=_turn_seconds(b, where, None),
-                language=_language(b, where),
-                channel_languages=_channel_languages(b, where),
-                shards=shards if shards is not None else (tuple(range(count)) if count else None),
-                shard_count=count,
-            )
+        entry = DiscordBot(
+            name=name,
+            token=token,
+            api_url=api_url,
+            gateway_url=gateway_url,
+            command_prefix=prefix,
+            admins=AdminPolicy(accounts=admins, ops_are_admins=True),
+            admin_roles=roles,
+            leave_grace=_take(b, where, "leave_grace", float, bot.leave_grace),
+            turn_seconds=_turn_seconds(b, where, None),
+            language=_language(b, where),
+            channel_languages=_channel_languages(b, where),
+            shards=shards if shards is not None else (tuple(range(count)) if count else None),
+            shard_count=count,
         )
+        if count is not None:
+            for network in entry.networks:
+                if network in taken:
+                    raise ConfigError(f"{where}: the shard network {network!r} is another network's name")
+                taken.add(network)
+        bots.append(entry)
     if len({(b.api_url, b.gateway_url) for b in bots}) > 1:
         raise ConfigError("discord.bots: every bot of one process speaks to the same api_url and gateway_url")
     return tuple(bots)

@@ -13,7 +13,11 @@ from bazaarbot.messages import Outgoing, User
 
 
 class Transport(Protocol):
-    """One network connection (or a console, or a web server) attached to the hub."""
+    """One network connection (or a console, or a web server) attached to the hub.
+
+    A transport that reaches several hub networks (a sharded Discord bot, one
+    network per shard) names them in an attribute ``networks`` as well.
+    """
 
     network: str
 

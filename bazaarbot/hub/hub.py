@@ -327,7 +327,9 @@ class Hub:
 
     # --- the pipeline ----------------------------------------------------------------------
     def attach(self, transport: Transport) -> None:
-        self.transports[transport.network] = transport
+        """Register a transport for its network, or for each of its ``networks`` (a sharded Discord bot)."""
+        for network in getattr(transport, "networks", None) or (transport.network,):
+            self.transports[network] = transport
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""

@@ -28,7 +28,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bazaarbot.config import DiscordBot
+from bazaarbot.config import DiscordBot, shard_network
 from bazaarbot.i18n import N_, _, language
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.text.commandmark import render
@@ -36,6 +36,7 @@ from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.discord import ids, picker, slash, text
 from bazaarbot.transports.discord.endpoints import point_at
 from bazaarbot.transports.discord.outbox import Destination, Outbox, Piece
+from bazaarbot.transports.discord.shards import ELSEWHERE, Shards
 from bazaarbot.transports.discord.state import BoardMessage, DiscordState
 from bazaarbot.transports.hello import hello
 
@@ -85,11 +86,16 @@ class DiscordTransport:
     def __init__(self, settings: DiscordBot, *, register_commands: bool = True) -> None:
         self.settings = settings
         self.network = settings.name
+        self.shards = Shards(settings)
+        #: the hub networks this transport reaches: one per shard served here, or the bot's name
+        self.networks = self.shards.networks
+        #: each known room's network (its guild's shard)
+        self.room_network: dict[int, str] = {}
         self.prefix = settings.command_prefix
         self.register_commands = register_commands
         self.hub: HubPort | None = None
         self.client: discord.Client | None = None
-        self.state: DiscordState | None = None
+        self.states: dict[str, DiscordState] = {}
         self.outbox = Outbox(self._deliver)
         self.online = asyncio.Event()
         self.ready = asyncio.Event()
@@ -115,8 +121,12 @@ class DiscordTransport:
         self.hub = hub
         hub.attach(self)
         self._stopping = False
-        self.state = DiscordState(hub.database, self.network)
-        self.boards = self.state.boards()
+        self.states = {network: DiscordState(hub.database, network) for network in self.networks}
+        self.boards = {}
+        for network, state in self.states.items():
+            for channel_id, board in state.boards().items():
+                self.boards[channel_id] = board
+                self.room_network[channel_id] = network
         labels = {"network": self.network}
         hub.metrics.gauge(
             "bazaarbot_discord_queued", "Discord lines waiting to be sent", self.outbox.__len__, labels
@@ -189,6 +199,10 @@ class DiscordTransport:
         else:
             client = discord.Client(**options)
         client.setup_hook = self._setup_hook  # type: ignore[method-assign]
+        if settings.shard_count is not None:  # each shard's connection stops and starts its own clocks
+            for event in ("shard_ready", "shard_resumed"):
+                setattr(client, f"on_{event}", self._on_shard_up)
+            client.on_shard_disconnect = self._on_shard_down  # type: ignore[attr-defined]
         for event in ("ready", "resumed", "disconnect", "message", "interaction", "guild_join"):
             setattr(client, f"on_{event}", getattr(self, f"_on_{event}"))
         return client
@@ -215,6 +229,9 @@ class DiscordTransport:
             except Exception as error:  # never a traceback for a network that went away
                 log.warning("%s: the Discord connection ended (%s); connecting again", self.network, error)
             await self._on_disconnect()
+            if self.hub is not None and self.shards.sharded:  # every shard connects again
+                for network in self.networks:
+                    await self.hub.network_down(network)
             with contextlib.suppress(Exception):
                 await client.close()
             await asyncio.sleep(pause)
@@ -242,17 +259,28 @@ class DiscordTransport:
     async def _online(self) -> None:
         if not self.online.is_set():
             self.online.set()
-            if self.hub is not None:
+            if self.hub is not None and not self.shards.sharded:  # a shard says so itself (below)
                 await self.hub.network_up(self.network)
 
     async def _on_disconnect(self) -> None:
         if self.online.is_set() and not self._stopping:
             self.online.clear()
-            if self.hub is not None:  # nobody here can answer now: the clocks stand still
+            if self.hub is not None and not self.shards.sharded:  # nobody can answer: the clocks stand still
                 await self.hub.network_down(self.network)
+
+    async def _on_shard_up(self, shard_id: int) -> None:
+        """A shard connected or resumed: the clocks of its tables run (the others' keep their state)."""
+        if self.hub is not None:
+            await self.hub.network_up(shard_network(self.network, shard_id))
+
+    async def _on_shard_down(self, shard_id: int) -> None:
+        if self.hub is not None and not self._stopping:
+            await self.hub.network_down(shard_network(self.network, shard_id))
 
     async def _on_guild_join(self, guild: discord.Guild) -> None:
         """A guild new to the bot learns how to start, where it says so."""
+        if self.shards.network_of_guild(guild.id) is None:
+            return  # another process serves its shard
         channel = guild.system_channel
         if channel is not None and channel.permissions_for(guild.me).send_messages:
             self._put(("room", channel.id), Piece(hello()))
@@ -263,6 +291,8 @@ class DiscordTransport:
             return
         if message.type not in (discord.MessageType.default, discord.MessageType.reply):
             return
+        if not self._serves(message.guild.id if message.guild is not None else None):
+            return
         self._learn(message.author, message.guild)
         for mentioned in message.mentions:
             self._learn(mentioned, message.guild)
@@ -270,12 +300,16 @@ class DiscordTransport:
         if not line.strip():
             return
         channel = message.channel
-        if message.guild is None:
-            incoming = Incoming(self.network, None, ids.person(message.author.id), line)
-        elif isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
+        if message.guild is None:  # placed in turn, after the lines before it (a /join) are handled
+            author = message.author.id
+            self._hub(lambda: self._direct(author, line))
+            return
+        if isinstance(channel, discord.TextChannel | discord.Thread | discord.VoiceChannel):
             self._learn_channel(channel)
             user = ids.person(message.author.id, is_op=self._is_op(message.author, channel))
-            incoming = Incoming(self.network, ids.room_of(channel.id), user, line)
+            incoming = Incoming(
+                self._network_of(ids.room_of(channel.id)), ids.room_of(channel.id), user, line
+            )
         else:
             return
         hub = self.hub
@@ -312,11 +346,63 @@ class DiscordTransport:
         guild = getattr(channel, "guild", None)
         if guild is not None:
             self.guild_of[channel.id] = guild.id
+            network = self.shards.network_of_guild(guild.id)
+            if network is not None:
+                self.room_network[channel.id] = network
+
+    # --- shards -----------------------------------------------------------------------------------
+    def _serves(self, guild_id: int | None) -> bool:
+        """Whether this process answers an event of the guild (None: a DM).
+
+        Discord sends a guild's events only on its shard and DMs only on shard
+        0; a server that sends every event on every connection (Spacebar) is
+        answered as Discord would have it, so two processes never both answer.
+        """
+        if not self.shards.sharded:
+            return True
+        if guild_id is None:
+            return self.shards.serves_direct_messages
+        return self.shards.network_of_guild(guild_id) is not None
+
+    def _network_of(self, room: str | None) -> str:
+        """The hub network of a room: its guild's shard (the bot's one network when unsharded)."""
+        channel_id = ids.channel_id_of(room) if room else None
+        found = self.room_network.get(channel_id) if channel_id is not None else None
+        return found or self.networks[0]
+
+    def _dm_network(self, key: str) -> str | None:
+        """The network a person's DM is read on: the shard of a table they sit at here, else None.
+
+        An unsharded bot reads every DM on its one network. A sharded bot has no
+        guild in a DM, so it is read where the person's table is; a person with
+        no table served by this process is pointed to the slash commands.
+        """
+        hub = self.hub
+        if not self.shards.sharded or hub is None:
+            return self.networks[0]
+        return next((network for network in self.networks if hub.my_tables(network, key)), None)
+
+    async def _direct(self, user_id: int, line: str) -> None:
+        """A typed DM: read at the person's table's network, or answered with the pointer."""
+        hub = self.hub
+        person = ids.person(user_id)
+        network = self._dm_network(person.key)
+        if network is None or hub is None:
+            self._elsewhere(user_id, person.key)
+            return
+        await hub.handle(Incoming(network, None, person, line))
+
+    def _elsewhere(self, user_id: int, key: str) -> None:
+        """A DM this process cannot place: a short answer pointing to the game's channel."""
+        hub = self.hub
+        lang = hub.page_language(self.networks[0], None, key) if hub is not None else None
+        with language(lang):
+            self._put(("dm", user_id), Piece(_(ELSEWHERE)))
 
     # --- interactions -----------------------------------------------------------------------------
     async def _on_interaction(self, interaction: discord.Interaction) -> None:
         hub = self.hub
-        if hub is None:
+        if hub is None or not self._serves(interaction.guild_id):
             return
         self._learn(interaction.user, interaction.guild)
         if interaction.channel is not None and interaction.guild is not None:
@@ -325,12 +411,20 @@ class DiscordTransport:
             interaction.user.id,
             is_op=interaction.guild is not None and self._interaction_op(interaction),
         )
-        hub.client_language(self.network, user.key, str(interaction.locale) if interaction.locale else None)
+        locale = str(interaction.locale) if interaction.locale else None
+        if interaction.guild_id is not None:
+            network = self.shards.network_of_guild(interaction.guild_id)
+        else:
+            network = self._dm_network(user.key)
+        if network is not None:
+            hub.client_language(network, user.key, locale)
         try:
-            if interaction.type is discord.InteractionType.application_command:
-                await self._slash(interaction, user)
+            if network is None:  # a DM this process cannot place
+                await self._answer_elsewhere(interaction, locale)
+            elif interaction.type is discord.InteractionType.application_command:
+                await self._slash(interaction, user, network)
             elif interaction.type is discord.InteractionType.component:
-                await self._pressed(interaction, user)
+                await self._pressed(interaction, user, network)
         except discord.HTTPException as error:
             log.warning("%s: an interaction could not be answered: %s", self.network, error)
 
@@ -348,7 +442,13 @@ class DiscordTransport:
             return None
         return ids.room_of(interaction.channel_id)
 
-    async def _slash(self, interaction: discord.Interaction, user: User) -> None:
+    async def _answer_elsewhere(self, interaction: discord.Interaction, locale: str | None) -> None:
+        """The pointer to the game's channel, as the ephemeral answer of a slash command or button in a DM."""
+        with language(locale):
+            await interaction.response.send_message(_(ELSEWHERE), ephemeral=True, allowed_mentions=NOBODY)
+        self.sent_by_kind["ephemeral"] += 1
+
+    async def _slash(self, interaction: discord.Interaction, user: User, network: str) -> None:
         data = interaction.data or {}
         line = slash.typed_line(dict(data), HUB_PREFIX)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -356,7 +456,7 @@ class DiscordTransport:
             await interaction.delete_original_response()
             return
         room = self._room_of(interaction)
-        incoming = Incoming(self.network, room, user, line)
+        incoming = Incoming(network, room, user, line)
         self._hub(lambda: self._answer_interaction(interaction, incoming, None))
 
     async def _answer_interaction(
@@ -421,11 +521,13 @@ class DiscordTransport:
     def _expired(self, interaction: discord.Interaction) -> bool:
         return discord.utils.utcnow() - interaction.created_at > INTERACTION_LIFETIME
 
-    async def _pressed(self, interaction: discord.Interaction, user: User) -> None:
+    async def _pressed(self, interaction: discord.Interaction, user: User, network: str) -> None:
         custom = str((interaction.data or {}).get("custom_id", ""))
         press = picker.parse(custom)
         if press is None:
             return
+        if interaction.guild_id is not None:  # the button's room is in the guild it was pressed in
+            self.room_network[press.channel_id] = network
         message = interaction.message
         in_place = message is not None and message.flags.ephemeral
         if in_place:
@@ -443,17 +545,16 @@ class DiscordTransport:
     async def _show_hand(self, interaction: discord.Interaction, user: User, room: str) -> None:
         hub = self.hub
         assert hub is not None
-        view = hub.private_view(self.network, room, user.key)
+        network = self._network_of(room)
+        view = hub.private_view(network, room, user.key)
         if view is not None:
-            await self._reply(
-                interaction, [Tell(self.network, user.nick, view, key=user.key, hand_of=room)], room
-            )
+            await self._reply(interaction, [Tell(network, user.nick, view, key=user.key, hand_of=room)], room)
             return
         await self._run_for(interaction, user, room, "!hand")
 
     async def _run_for(self, interaction: discord.Interaction, user: User, room: str, line: str) -> None:
         """The hub's own answer to ``line`` (a refusal, "not your turn"), to the person alone."""
-        await self._answer_interaction(interaction, Incoming(self.network, room, user, line), None)
+        await self._answer_interaction(interaction, Incoming(self._network_of(room), room, user, line), None)
 
     async def _show_moves(
         self,
@@ -468,12 +569,12 @@ class DiscordTransport:
         """The person's moves as buttons; ``tells`` (the answers to a move just played) above them."""
         hub = self.hub
         assert hub is not None
-        found = hub.verb_commands(self.network, room, user.key, None)
+        found = hub.verb_commands(self._network_of(room), room, user.key, None)
         if not found or not found.get("commands"):
             if tells is None:  # asked for: the hub says why there are none ("waiting for bob")
                 await self._run_for(interaction, user, room, "!moves")
             else:
-                with language(hub.page_language(self.network, room, user.key)):
+                with language(hub.page_language(self._network_of(room), room, user.key)):
                     done = _(NOTHING_TO_SAY)
                 await self._reply(interaction, tells, room, header="" if tells else done)
             return
@@ -501,7 +602,8 @@ class DiscordTransport:
         """A move's button: played when the game is still where the button was drawn."""
         hub = self.hub
         assert hub is not None
-        found = hub.verb_commands(self.network, room, user.key, None)
+        network = self._network_of(room)
+        found = hub.verb_commands(network, room, user.key, None)
         commands = list(found["commands"]) if found else []
         current = found is not None and found["game_id"] == press.game_id and found["moves"] == press.moves
         if not current or press.index is None or not 0 <= press.index < len(commands):
@@ -511,7 +613,7 @@ class DiscordTransport:
         answering = Answering(interaction.user.id)
         token = _ANSWERING.set(answering)
         try:
-            await hub.handle(Incoming(self.network, room, user, command))
+            await hub.handle(Incoming(network, room, user, command))
         finally:
             _ANSWERING.reset(token)
             answering.open = False
@@ -524,10 +626,11 @@ class DiscordTransport:
         if channel_id is None or hub is None:
             log.warning("%s: no Discord channel for %r", self.network, say.channel)
             return
-        board = hub.public_board(self.network, say.channel)
-        game = hub.game_id(self.network, say.channel)
+        self.room_network[channel_id] = say.network
+        board = hub.public_board(say.network, say.channel)
+        game = hub.game_id(say.network, say.channel)
         where: Destination = ("room", channel_id)
-        lang = hub.page_language(self.network, say.channel, None)
+        lang = hub.page_language(say.network, say.channel, None)
         if board is not None and say.text == board:  # the board asked for: its message moves down here
             self._put(where, Piece(board, kind="board", fresh=True, game_id=game, lang=lang))
             return
@@ -550,12 +653,13 @@ class DiscordTransport:
             return
         for channel_id in due:
             room = ids.room_of(channel_id)
-            board = hub.public_board(self.network, room)
-            game = hub.game_id(self.network, room)
+            network = self._network_of(room)
+            board = hub.public_board(network, room)
+            game = hub.game_id(network, room)
             if board is None:
                 continue
             slot = self.boards.get(channel_id)
-            lang = hub.page_language(self.network, room, None)
+            lang = hub.page_language(network, room, None)
             if slot is None or slot.game_id != game:
                 self._put(
                     ("room", channel_id), Piece(board, kind="board", fresh=True, game_id=game, lang=lang)
@@ -581,7 +685,8 @@ class DiscordTransport:
         if hub is None or message.key is None or "\n" not in message.text:
             return False
         return any(
-            hub.private_view(self.network, ids.room_of(channel), message.key) == message.text
+            hub.private_view(self._network_of(ids.room_of(channel)), ids.room_of(channel), message.key)
+            == message.text
             for channel in {*self.boards, *self.guild_of}
         )
 
@@ -732,8 +837,9 @@ class DiscordTransport:
         hub = self.hub
         assert hub is not None
         room = ids.room_of(channel_id)
-        board = hub.public_board(self.network, room)
-        game = hub.game_id(self.network, room)
+        network = self._network_of(room)
+        board = hub.public_board(network, room)
+        game = hub.game_id(network, room)
         if board is None:
             return
         slot = self.boards.get(channel_id)
@@ -777,7 +883,7 @@ class DiscordTransport:
         return "", discord.Embed(description=shown[:4096])
 
     async def _keep(self, slot: BoardMessage) -> None:
-        state = self.state
+        state = self.states.get(self._network_of(ids.room_of(slot.channel_id)))
         if state is None:
             return
         if self.hub is None:
