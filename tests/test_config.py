@@ -144,7 +144,8 @@ def test_example_discord_block_is_valid_when_uncommented():
     bot = config.discord[0]
     assert bot.name == "discord" and bot.command_prefix == "!" and bot.api_url.startswith("https://")
     assert bot.admin_roles == ("234567890123456789",) and bot.shards == (0, 1, 2, 3) and bot.shard_count == 8
-    assert config.channel_languages()[("discord", "#345678901234567890")] == "es"
+    assert bot.networks == ("discord/0", "discord/1", "discord/2", "discord/3"), "a network per shard served"
+    assert {config.channel_languages()[(n, "#345678901234567890")] for n in bot.networks} == {"es"}
 
 
 @pytest.mark.parametrize(
