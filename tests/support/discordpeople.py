@@ -22,10 +22,12 @@ from support.waits import wait_until
 
 _people = testbed_module("spacebar_people")
 AsyncPerson = _people.AsyncPerson
+HTTPError = _people.HTTPError
 EPHEMERAL: int = _people.EPHEMERAL
 #: a message event: created or edited
 CREATED = "MESSAGE_CREATE"
 EDITED = "MESSAGE_UPDATE"
+DELETED = "MESSAGE_DELETE"
 #: how a line shows a bare Discord ID: a long run of digits outside a mention
 BARE_ID = re.compile(r"(?<![<@#&!\d])\d{15,21}(?!\d)")
 
@@ -191,14 +193,46 @@ def pressable(data: dict[str, Any], kind: str) -> dict[str, Any] | None:
     return next((b for b in buttons(data) if str(b.get("custom_id", "")).startswith(f"bb:{kind}:")), None)
 
 
+def deleted(person: Person, room: str) -> set[str]:
+    """The messages of ``room`` deleted since this person came (a board moved down is one)."""
+    return {
+        str(data.get("id"))
+        for name, data in person.gw.events
+        if name == DELETED and isinstance(data, dict) and str(data.get("channel_id")) == str(room)
+    }
+
+
+async def press_your_moves(person: Person, room: str) -> int:
+    """Press "Your moves" on the newest message of the room that offers it; the mark before the press.
+
+    A board asked for again moves down: the bot sends the new message, then deletes the old one, so a
+    press may find its message gone; the person then presses the one that replaced it."""
+    tried: set[str] = set()
+    while True:
+        offering = await wait_until(
+            lambda: [
+                d
+                for d in person.seen(room, 0, (CREATED, EDITED))
+                if pressable(d, "moves") and str(d["id"]) not in tried | deleted(person, room)
+            ],
+            20,
+            f"a message in the room offering {person.name} their moves",
+        )
+        message = offering[-1]
+        mark = person.mark()
+        try:
+            await person.press(message, str(pressable(message, "moves")["custom_id"]))  # type: ignore[index]
+            return mark
+        except HTTPError as error:
+            if error.status != 404:
+                raise
+            tried.add(str(message["id"]))
+
+
 async def play_by_buttons(person: Person, room: str, rng: random.Random) -> str:
     """Open "Your moves" on the newest message of the room that offers it, go through the verbs the
     picker groups the moves by, and press one of the moves; the pressed move's label."""
-    offering = [d for d in person.seen(room, 0, (CREATED, EDITED)) if pressable(d, "moves")]
-    assert offering, f"no message in the room offers {person.name} their moves"
-    message = offering[-1]
-    mark = person.mark()
-    await person.press(message, str(pressable(message, "moves")["custom_id"]))  # type: ignore[index]
+    mark = await press_your_moves(person, room)
     picker = await person.expect(
         lambda d: is_ephemeral(d) and bool(pressable(d, "play") or pressable(d, "verb")),
         since=mark,
