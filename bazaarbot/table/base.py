@@ -63,6 +63,8 @@ class TableBase(ABC):
         self.last_played: PlayedMove | None = None
         #: the game that ended here last: (game id, status, moves made), for its log
         self.ended_game: tuple[int, str, int] | None = None
+        #: the AI turn being played (``aiturn.OpenAiTurn``): its lines are said together when it ends
+        self.ai_turn: Any = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)

@@ -349,7 +349,8 @@ class IrcTransport:
             units.append([])
             self._ai_step_open.add(channel)
             asyncio.get_running_loop().call_soon(self._ai_step_open.discard, channel)
-        units[-1].append((message.text, paint_of(message.colors, message.players)))
+        paint = paint_of(message.colors, message.players)
+        units[-1].extend((part, paint) for part in message.parts or (message.text,))
         loop = asyncio.get_running_loop()
         if message.mentions:
             loop.call_soon(self._flush_ai_turns)
