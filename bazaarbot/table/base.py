@@ -104,6 +104,8 @@ class TableBase(ABC):
         self.codes = store.seat_codes
         #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
         self.language_of: Callable[[str], str | None] = lambda key: None
+        #: whether the bot serves its web chat, a page a player may open to come back (the hub sets it)
+        self.page_open: Callable[[], bool] = lambda: True
         #: the language of this table's channel (the hub sets it; None: the bot's default)
         self.channel_language: Callable[[], str | None] = lambda: None
 
