@@ -101,7 +101,7 @@ class RunningGame(AiSeats):
         started = _("{game} starts: {names}.").format(game=plugin.title, names=names)
         out: list[Outgoing] = [
             self.say(started + " " + _("/board shows the whole table."), mentions=self.people_nicks()),
-            self.say(plugin.brief_board(self.state)),
+            replace(self.say(plugin.brief_board(self.state)), brief=True),
         ]
         for index in range(len(self.players)):
             view = self.view_of(index)
