@@ -18,6 +18,7 @@ from typing import Any
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
+from bazaarbot.text.redact import guard_logs
 
 log = logging.getLogger("bazaarbot")
 
@@ -512,6 +513,7 @@ def main(argv: list[str] | None = None) -> int:
         level=logging.DEBUG if args.verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
+    guard_logs()  # no token, password or SASL/NickServ credential in a log line, even with -v
     if not getattr(args, "func", None):  # bare ``bazaarbot``: what it can do, and nothing started
         parser.print_help()
         return 2

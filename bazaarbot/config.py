@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -13,6 +14,7 @@ from bazaarbot.ai.pool import default_workers
 from bazaarbot.i18n import available_languages, normalize_language
 from bazaarbot.metrics import METRICS_ACCESS
 from bazaarbot.text.addresses import ProxyConfigError, forwarding_header, normalize_base_path, parse_networks
+from bazaarbot.text.redact import remember
 
 
 class ConfigError(ValueError):
@@ -870,4 +872,31 @@ def load_config(path: str | Path | None) -> Config:
         raise ConfigError(f"config file {path} not found") from None
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"config file {path}: {error}") from None
-    return parse_config(data)
+    config = parse_config(data)
+    remember(secrets_of(config))  # never in a log line, whatever a library logs
+    return config
+
+
+#: the names of the settings that hold a secret
+SECRET_FIELDS = frozenset(
+    {"password", "access_token", "token", "sasl_password", "nickserv_password", "client_secret"}
+)
+
+
+def secrets_of(value: object) -> list[str]:
+    """Every secret a config holds (passwords, tokens), found by its field's name, at any depth."""
+    found: list[str] = []
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for item in dataclasses.fields(value):
+            inner = getattr(value, item.name)
+            if item.name in SECRET_FIELDS and isinstance(inner, str):
+                found.append(inner)
+            else:
+                found += secrets_of(inner)
+    elif isinstance(value, (list, tuple)):
+        for inner in value:
+            found += secrets_of(inner)
+    elif isinstance(value, dict):
+        for inner in value.values():
+            found += secrets_of(inner)
+    return found

@@ -88,6 +88,12 @@ class Say:
     #: the line tells of an AI's turn: a transport short of lines (IRC) may join the lines of one AI
     #: turn, and of AI turns that wait together, into one
     ai_turn: bool = False
+    #: the sentences a line of one AI turn was joined from (``table/aiturn.py``): a transport that must
+    #: shorten the line keeps the first (what the AI did) and the last (whose turn it is)
+    parts: tuple[str, ...] = field(default=(), compare=False)
+    #: the board in brief a game's start says: a transport that shows the whole board in a message of
+    #: its own (Matrix) leaves it out, so a start shows one board
+    brief: bool = False
     #: the nick of the seat this line is about (time is up for them): a page shows it to them in view
     about: str | None = None
     #: the line calls those it mentions to a table that just opened (they asked, ``/notify on``): a page

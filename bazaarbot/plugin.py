@@ -82,6 +82,21 @@ class Outcome:
 
     public: list[str] = field(default_factory=list)
     private: dict[int, list[str]] = field(default_factory=dict)
+    #: the last sentence of ``public`` when it asks whoever acts next (whose turn, what to type): the
+    #: table leaves it out when only AIs are to act, so nobody reads a prompt addressed to an AI
+    prompt: str = ""
+
+    def without_prompt(self) -> list[str]:
+        """``public`` with the prompt left out: a line of its own, or the last sentence of the last line."""
+        lines = list(self.public)
+        if not self.prompt or not lines:
+            return lines
+        last = lines[-1]
+        if last == self.prompt:
+            return lines[:-1]
+        if last.endswith(" " + self.prompt):
+            lines[-1] = last[: -len(self.prompt) - 1]
+        return lines
 
 
 @dataclass

@@ -108,6 +108,7 @@ ALLOWED: dict[str, set[str]] = {
         "registry",
         "shutdown",
         "store",
+        "text",
         "transports",
     },  # fmt: skip
     "bazaarbot": set(),

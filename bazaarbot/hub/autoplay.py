@@ -4,8 +4,10 @@ The tables say *what* is awaited (``Table.ai_decisions``, ``Table.clock_tick``);
 this module gets the answers. An AI's search runs in the worker processes
 of ``bazaarbot.ai.AiPool``, so the event loop and every other table go on
 while it thinks. An answer is played only if the table still awaits that
-very decision; otherwise it is dropped. AI moves follow the previous move
-by at least ``move_delay`` seconds so that people can follow the game.
+very decision; otherwise it is dropped. An AI's turn follows the previous move
+by at least ``move_delay`` seconds so that people can follow the game; the
+further decisions of the same turn follow at once (the table says the turn as
+one line when it ends), so the pace is one pause per AI turn, not per decision.
 
 Answers known early are kept per table (``PreparedAnswers``): an AI seat's
 next decision in the same turn, read from the tree of its last search, and,
@@ -48,6 +50,8 @@ class Autoplay:
         abandon_after: float = 7 * 86400.0,
         wall_clock: Callable[[], float] = time.time,
         run: Callable[[Callable[[], list[Outgoing]]], Awaitable[None]] | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.send = send
         #: plays a decided move and sends its answers once its writes are committed (the hub's group commit)
@@ -59,6 +63,9 @@ class Autoplay:
         #: a game paused (no player present) this long is abandoned
         self.abandon_after = abandon_after
         self.wall_clock = wall_clock
+        #: the clock and the pause of the pace between AI turns (tests inject their own)
+        self.monotonic = monotonic
+        self.sleep = sleep
         #: decisions being thought about now, so one is never asked twice
         self.thinking: set[Decision] = set()
         #: tables whose state changed since they were last looked at
@@ -84,7 +91,7 @@ class Autoplay:
     def changed(self, table: Table) -> None:
         """A table's game moved (a move, a start, a hand-over); look at it at the next ``flush``."""
         self.dirty.add(table)
-        self.last_move[table] = time.monotonic()
+        self.last_move[table] = self.monotonic()
 
     def flush(self) -> None:
         """Start thinking for every changed table whose game awaits an AI's decision."""
@@ -119,7 +126,7 @@ class Autoplay:
         self, table: Table, decision: Decision, state_json: dict[str, Any], seed: int, command: str | None
     ) -> None:
         try:
-            started = time.monotonic()
+            started = self.monotonic()
             if command is not None:
                 self.answered_early += 1
             else:
@@ -134,9 +141,11 @@ class Autoplay:
                 command = answer.command
                 if answer.follow_ups:
                     self.prepared.setdefault(table, PreparedAnswers()).add(answer.follow_ups)
-            wait = self.move_delay - (time.monotonic() - max(started, self.last_move.get(table, 0.0)))
-            if wait > 0:
-                await asyncio.sleep(wait)
+            # one pause per AI turn: a decision that goes on the turn under way follows at once
+            if table.ai_turn_seat() != decision.seat:
+                wait = self.move_delay - (self.monotonic() - max(started, self.last_move.get(table, 0.0)))
+                if wait > 0:
+                    await self.sleep(wait)
 
             def play() -> list[Outgoing]:
                 with language(table.channel_language()):

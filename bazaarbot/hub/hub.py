@@ -264,6 +264,7 @@ class Hub:
         table.on_change = self.autoplay.changed
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.languages.channel(network, channel, table.settings)
+        table.page_open = self.serves_page
         table.after_game = lambda game_id, table=table: self.events.game_finished(table, game_id)
         table.may_remind = lambda key, gap: self.returns.may_remind(network, key, gap)
         return table
@@ -330,6 +331,10 @@ class Hub:
         """Register a transport for its network, or for each of its ``networks`` (a sharded Discord bot)."""
         for network in getattr(transport, "networks", None) or (transport.network,):
             self.transports[network] = transport
+
+    def serves_page(self) -> bool:
+        """Whether a transport attached serves the web chat's page (one saying ``serves_page``)."""
+        return any(getattr(transport, "serves_page", False) for transport in self.transports.values())
 
     async def handle(self, incoming: Incoming) -> None:
         """Process one line, send its answers once its writes are on disk; then AIs to act think."""

@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bazaarbot.i18n import _
-from bazaarbot.messages import Outgoing
+from bazaarbot.messages import Outgoing, Say
 from bazaarbot.table.ai_names import ai_nick
+from bazaarbot.table.aiturn import OpenAiTurn, one_line, split_lines
 from bazaarbot.table.seats import Actor, Seat, ai_author, ai_key
 from bazaarbot.table.views import Views
 
@@ -117,7 +118,40 @@ class AiSeats(Views):
             return []
         seat = self.players[decision.seat]
         out = [replace(self.say(announce), ai_turn=True)] if announce else []
-        return out + self.play(decision.seat, ai_author(decision.level), command, seat.nick, ai_turn=True)
+        # the lines held so far are taken first (a move that ends the game clears the table); another
+        # seat's turn still held is said apart, before
+        earlier: list[Outgoing] = []
+        held: list[Say] = []
+        if self.ai_turn_seat() == decision.seat:
+            held, self.ai_turn = list(self.ai_turn.lines), None
+        else:
+            earlier = self.end_ai_turn()
+        out += self.play(decision.seat, ai_author(decision.level), command, seat.nick, ai_turn=True)
+        return earlier + self._gather_ai_turn(decision.seat, held, out)
+
+    def _gather_ai_turn(self, index: int, held: list[Say], out: list[Outgoing]) -> list[Outgoing]:
+        """Hold the channel lines of an AI turn that goes on; the turn's end says them as one line."""
+        said, rest = split_lines(out)
+        goes_on = (
+            self.running
+            and self.players[index].ai is not None
+            and index in self.plugin.to_act(self.state)
+            and self.idle_since is None
+        )
+        if goes_on:
+            self.ai_turn = OpenAiTurn(index, [*held, *said])
+            return rest
+        self.ai_turn = None
+        return one_line([*held, *said]) + rest
+
+    def end_ai_turn(self) -> list[Outgoing]:
+        """The lines of an AI turn cut short (a person took the seat, the game ended): said now."""
+        turn, self.ai_turn = self.ai_turn, None
+        return one_line(turn.lines) if turn is not None else []
+
+    def ai_turn_seat(self) -> int | None:
+        """The seat whose AI turn is under way (its next decision follows at once, unpaced), if any."""
+        return self.ai_turn.seat if self.ai_turn is not None else None
 
     def decides_for_person(self, decision: Decision) -> bool:
         """A timed-out person's decision that the AI plays once (the seat stays theirs)."""
@@ -139,6 +173,7 @@ class AiSeats(Views):
 
     def take_back(self, index: int, actor: Actor) -> list[Outgoing]:
         """A person plays seat ``index`` again: its former player, or somebody sitting in."""
+        held = self.end_ai_turn()
         seat = self.players[index]
         user = actor.user
         sitter = seat.key != user.key and seat.owner != user.key
@@ -169,7 +204,7 @@ class AiSeats(Views):
             )
         else:
             line = _("{nick} is back in seat {n}; the AI steps aside.").format(nick=user.nick, n=seat.number)
-        out: list[Outgoing] = [self.say(line)]
+        out: list[Outgoing] = [*held, self.say(line)]
         view = self.view_of(index)
         if view:
             out.append(self.tell(user.nick, view, key=user.key))

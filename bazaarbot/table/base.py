@@ -63,6 +63,8 @@ class TableBase(ABC):
         self.last_played: PlayedMove | None = None
         #: the game that ended here last: (game id, status, moves made), for its log
         self.ended_game: tuple[int, str, int] | None = None
+        #: the AI turn being played (``aiturn.OpenAiTurn``): its lines are said together when it ends
+        self.ai_turn: Any = None
         #: the last step that may still be taken back with /undo (see ``RunningGame.undo``)
         self.undo_point: Any = None
         #: the running game's seed (the AI's random numbers derive from it)
@@ -102,6 +104,8 @@ class TableBase(ABC):
         self.codes = store.seat_codes
         #: the language a person (by key) reads private lines in (the hub sets it; None: the channel's)
         self.language_of: Callable[[str], str | None] = lambda key: None
+        #: whether the bot serves its web chat, a page a player may open to come back (the hub sets it)
+        self.page_open: Callable[[], bool] = lambda: True
         #: the language of this table's channel (the hub sets it; None: the bot's default)
         self.channel_language: Callable[[], str | None] = lambda: None
 

@@ -81,6 +81,7 @@ class RunningGame(AiSeats):
         self.timeouts = {}
         self.moved = set()
         self.reset_requests = {}
+        self.ai_turn = None
         # an AI's name as each reader reads it (``KI:schwer``); a person's nick as it is
         self.state = plugin.setup([s.label for s in self.players], random.Random(seed), options)
         self.game_id = self.store.start_game(
@@ -100,7 +101,7 @@ class RunningGame(AiSeats):
         started = _("{game} starts: {names}.").format(game=plugin.title, names=names)
         out: list[Outgoing] = [
             self.say(started + " " + _("/board shows the whole table."), mentions=self.people_nicks()),
-            self.say(plugin.brief_board(self.state)),
+            replace(self.say(plugin.brief_board(self.state)), brief=True),
         ]
         for index in range(len(self.players)):
             view = self.view_of(index)
@@ -160,15 +161,18 @@ class RunningGame(AiSeats):
         self.undo_point = None
         if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
             self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
-        out: list[Outgoing] = [replace(self.say(line), ai_turn=ai_turn) for line in outcome.public]
+        to_act = plugin.to_act(self.state)
+        # a prompt is for people: when only AIs are to act, nobody reads whose turn it is or how to type it
+        public = (
+            outcome.public if any(self.players[i].has_person for i in to_act) else outcome.without_prompt()
+        )
+        out: list[Outgoing] = [replace(self.say(line), ai_turn=ai_turn) for line in public]
         if out and plugin.result(self.state) is None:
             # a game's last public line says whose turn it is: it alerts the people now to act,
             # not the one still playing their own turn
-            waiting = [i for i in plugin.to_act(self.state) if i != seat]
+            waiting = [i for i in to_act if i != seat]
             if waiting:
-                out[-1] = replace(
-                    self.say(outcome.public[-1], mentions=self.people_nicks(waiting)), ai_turn=ai_turn
-                )
+                out[-1] = replace(self.say(public[-1], mentions=self.people_nicks(waiting)), ai_turn=ai_turn)
         for index, lines in outcome.private.items():
             for line in lines:
                 out += self.tell_seat(index, line)
@@ -318,6 +322,7 @@ class RunningGame(AiSeats):
         self.players = []
         self.moves_made = 0
         self.undo_point = None
+        self.ai_turn = None
         self.timeouts = {}
         self.moved = set()
         self.reset_requests = {}

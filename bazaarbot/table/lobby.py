@@ -359,7 +359,8 @@ class Lobby(Clock):
                     "{nick} wants to reset the game. {names}: say /reset within {m} minute to agree.",
                     "{nick} wants to reset the game. {names}: say /reset within {m} minutes to agree.",
                     int(RESET_AGREEMENT // 60),
-                ).format(nick=actor.user.nick, names=", ".join(missing), m=int(RESET_AGREEMENT // 60))
+                ).format(nick=actor.user.nick, names=", ".join(missing), m=int(RESET_AGREEMENT // 60)),
+                mentions=tuple(missing),  # asked to act: alerted where a network alerts only on a mention
             )
         ]
 

@@ -44,15 +44,18 @@ class Presence(RunningGame):
             if self.turn_clock is not None:
                 self.turn_clock.pause(now)
                 self.save_setting("clock_state", self.turn_clock.to_json())
-            return [
-                self.say(
-                    _(
-                        "No player of {game} is here now: the game is paused (no AI moves, the clock "
-                        "stands still). It goes on when a player comes back: say anything here, /join, "
-                        "or open the page."
-                    ).format(game=self.plugin.title)
+            if self.page_open():
+                paused = _(
+                    "No player of {game} is here now: the game is paused (no AI moves, the clock "
+                    "stands still). It goes on when a player comes back: say anything here, /join, "
+                    "or open the page."
                 )
-            ]
+            else:  # no web chat runs: there is no page to open
+                paused = _(
+                    "No player of {game} is here now: the game is paused (no AI moves, the clock "
+                    "stands still). It goes on when a player comes back: say anything here or /join."
+                )
+            return [self.say(paused.format(game=self.plugin.title))]
         if self.idle_since is not None and present:
             self._set_idle(None)
             if self.turn_clock is not None:

@@ -130,16 +130,19 @@ class BazaarGame(GamePlugin):
         stuck_before = rules.stuck(state)
         empty_before = state.high_rates()
         produced = rules.apply_move(state, move)
-        lines = [_describe(state, seat, move, produced, stuck_before, empty_before)]
-        lines.extend(_auto_passes(state))
+        # what the move did and the turns it passed are one line: a draw that ends the turn reads at once
+        said = [_describe(state, seat, move, produced, stuck_before, empty_before), *_auto_passes(state)]
+        lines = [" ".join(line for line in said if line)]
+        prompt = ""
         if state.phase == OVER:
             if state.blocked:
                 lines.append(_("Nobody could draw or trade for a whole round: the game ends here."))
             else:
                 lines.append(_("All 24 combinations are sold."))
         else:
-            lines.append(render.status(state))
-        return Outcome(public=[line for line in lines if line])
+            prompt = render.status(state)
+            lines.append(prompt)
+        return Outcome(public=[line for line in lines if line], prompt=prompt)
 
     # --- views --------------------------------------------------------------
     def board(self, state: BazaarState) -> str:

@@ -102,12 +102,16 @@ class JaipurGame(GamePlugin):
                         )
                     ]
         public = [render.action_line(player, action, drawn, tokens, bonus, camels)]
+        prompt = ""
         if reason:
             summary = rules.finish_round(state, reason)
             public += render.round_end_lines(state, summary)
         else:
-            public.append(render.market_line(state) + " " + render.turn_line(state))
-        return Outcome(public=public, private=private)
+            # the market after the move belongs to the next player's prompt: said once, with the line
+            # of whoever reads it (an AI's move line carries it to the person next)
+            prompt = render.market_line(state) + " " + render.turn_line(state)
+            public.append(prompt)
+        return Outcome(public=public, private=private, prompt=prompt)
 
     # --- views --------------------------------------------------------------
     def board(self, state: JaipurState) -> str:

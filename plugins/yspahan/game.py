@@ -160,7 +160,8 @@ class Yspahan(GamePlugin):
         step(state, move, ev, space)
         advance(state, ev)
         if state.phase != P_END:
-            ev.public.append(_("Now: {s}").format(s=render.status(state)))
+            ev.prompt = _("Now: {s}").format(s=render.status(state))
+            ev.public.append(ev.prompt)
         ev.public = pack(ev.public)
         return ev
 

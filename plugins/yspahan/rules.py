@@ -439,6 +439,7 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
     """Place cubes while there is no real choice; stop at a choice or when done."""
     p = st.cur
     placed: list[str] = []
+    chosen_before = st.place_done
     while st.place_left > 0:
         opts = place_options(st, p, st.place_nb)
         if not opts:
@@ -465,10 +466,22 @@ def _continue_place(st: State, ev: Outcome | None) -> None:
         st.phase = P_PLACE
         break
     if ev is not None and placed:
-        ev.public.append(_("{name} places: {shops}.").format(name=st.players[p], shops=", ".join(placed)))
+        ev.public.append(placed_line(st.players[p], placed, chosen_before > 0))
     if st.phase == P_PLACE and st.place_left > 0 and place_options(st, p, st.place_nb):
         return
     _finish_place(st, ev)
+
+
+def placed_line(name: str, shops: list[str], after_choices: bool) -> str:
+    """The cubes that had only one place to go, said as the rest of the player's placing, in one sentence."""
+    where = ", ".join(shops)
+    if after_choices:
+        return ngettext(
+            "{name} places the last cube in {shops}.", "{name} places the other cubes in {shops}.", len(shops)
+        ).format(name=name, shops=where)
+    return ngettext(
+        "{name} places the cube in {shops}.", "{name} places the cubes in {shops}.", len(shops)
+    ).format(name=name, shops=where)
 
 
 def _finish_place(st: State, ev: Outcome | None, chosen: bool = False) -> None:

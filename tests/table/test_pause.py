@@ -333,3 +333,25 @@ async def test_a_day_clock_reminds_by_private_message_at_half_the_deadline_once(
         "and at the end of one more turn's time the AI plays it for you."
     ]
     assert not any("Time is up" in line for line in recorder.channel())
+
+
+class PageRecorder(Recorder):
+    """A recorder on a network whose bot serves the web chat's page too."""
+
+    serves_page = True
+
+
+async def test_the_pause_notice_offers_the_page_only_when_the_web_chat_runs(tmp_path):
+    for with_page in (False, True):
+        bot, clock = clocked_driver(tmp_path / f"p{with_page}.sqlite", "jaipur", 5, 300)
+        recorder = PageRecorder() if with_page else Recorder()
+        await recorder.start(bot.hub)
+        for name in ("p1", "p2"):
+            await say(bot, name, "/join")
+        await say(bot, "p1", "/start")
+        for _ in range(60):  # both go silent for an hour
+            clock.now += 60
+            await settle(bot)
+        paused = [line for line in recorder.channel() if "the game is paused" in line]
+        assert len(paused) == 1, recorder.channel()
+        assert paused[0].endswith("or open the page." if with_page else "say anything here or /join."), paused

@@ -349,7 +349,8 @@ class IrcTransport:
             units.append([])
             self._ai_step_open.add(channel)
             asyncio.get_running_loop().call_soon(self._ai_step_open.discard, channel)
-        units[-1].append((message.text, paint_of(message.colors, message.players)))
+        paint = paint_of(message.colors, message.players)
+        units[-1].extend((part, paint) for part in message.parts or (message.text,))
         loop = asyncio.get_running_loop()
         if message.mentions:
             loop.call_soon(self._flush_ai_turns)
@@ -417,8 +418,8 @@ class IrcTransport:
         """A board or list somebody asked for: after the channel's moves, once, bounded per asker.
 
         A board already waiting for the channel answers a new request too (it is drawn as the
-        table is when it leaves); the same board asked for again by the same person is not sent
-        again; past the asker's share of the channel the answer goes to them privately.
+        table is when it leaves); the same board, or the same text, asked for again by the same
+        person is not sent again; past the asker's share of the channel the answer goes to them privately.
         """
         channel = clean_word(message.channel)
         if not channel.startswith(("#", "&")):
@@ -438,6 +439,9 @@ class IrcTransport:
             shows = Board(hub, self.network, channel, lambda now: self._channel_lines(channel, now, paint))
             lines = shows.drawn(text)
         else:
+            # the same answer (``/status``) asked for again moments later is not said again, as a board
+            if asker is not None and self.bulk.repeated(target, who + "\0said", text):
+                return
             lines = self._channel_lines(channel, text, paint_of(message.colors, message.players))
         if asker is not None and not self.bulk.public(target, who, len(lines)):
             note = _("Here it is privately, so that {channel} is not flooded:").format(channel=channel)

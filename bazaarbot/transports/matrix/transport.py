@@ -212,6 +212,8 @@ class MatrixTransport:
     async def send(self, message: Outgoing) -> None:
         """Queue a Say for its room or a Tell for its player's direct room (never waits for the network)."""
         if isinstance(message, Say):
+            if message.brief and self._board_posted(message.channel):
+                return  # the game's board has a message of its own: one board at a start, not two
             self._say(message.channel, message.text, message.colors, message.mentions)
         elif isinstance(message, Tell):
             self._tell(message)
@@ -232,6 +234,13 @@ class MatrixTransport:
         return 0.0 if not waiting else held + waiting * 0.05
 
     # --- sending ----------------------------------------------------------------------------------
+    def _board_posted(self, channel: str) -> bool:
+        """Whether the running game of ``channel`` has its board message (posted, or queued to be)."""
+        room_id = self.rooms.get(channel.lower())
+        slot = self.boards.get(room_id) if room_id is not None else None
+        hub = self.hub
+        return slot is not None and hub is not None and slot.game_id == hub.game_id(self.network, channel)
+
     def _say(self, channel: str, text: str, colors: bool = False, mentions: tuple[str, ...] = ()) -> None:
         room_id = self.rooms.get(channel.lower())
         if room_id is None:

@@ -137,6 +137,9 @@ SECURITY_HEADERS = {
 class WebTransport:
     """Serves the page at ``/``, spectators at ``/watch/<room>``, ``/ws`` and ``/healthz``."""
 
+    #: the bot's pages are open (the hub's lines may point people to them)
+    serves_page = True
+
     def __init__(
         self,
         settings: WebSettings | None = None,

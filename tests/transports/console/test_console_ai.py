@@ -8,6 +8,7 @@ small iteration budget so the test stays quick (strength is measured by
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from support.consoleproc import Console, private
@@ -64,3 +65,41 @@ def test_the_same_seed_gives_the_same_ai_moves(tmp_path):
 
     first, second = ai_lines(tmp_path / "a"), ai_lines(tmp_path / "b")
     assert first and first == second
+
+
+#: a person against AIs: the game, how many AIs, the most lines after one of the person's commands
+#: (a Yspahan day may end and begin with AIs, and a camel paid to protect a cube is an AI's answer apart)
+TABLES = [("jaipur", 1, 2), ("bazaar", 2, 3), ("yspahan", 2, None)]
+
+
+@pytest.mark.parametrize(("name", "bots", "most_lines"), TABLES)
+def test_one_channel_line_per_ai_turn_and_no_prompt_to_an_ai(tmp_path, name, bots, most_lines):
+    rng = random.Random(3)
+    console = Console(tmp_path / "bot.sqlite", seed=21, config=SMALL_BUDGETS)
+    try:
+        console.type(f"ann: /new {name}")
+        for _ in range(bots):
+            console.type("ann: /addbot hard")
+        seen = console.type("ann: /start")
+        for _ in range(25):
+            if any(line.startswith("#bazaar> Game over:") for line in seen):
+                break
+            offers = private(console.type("ann: /moves all"), "ann")
+            seen = console.type(f"ann: {rng.choice(offers)}")
+            channel = [line.removeprefix("#bazaar> ") for line in seen if line.startswith("#bazaar> ")]
+            # the person's move (and, while their turn goes on, what they may do next), then the AIs
+            own = [line for line in channel if not line.startswith("AI:")]
+            ai_lines = channel[len(own) :]
+            assert len(own) <= (2 if own and own[-1].startswith("ann") and not ai_lines else 1), channel
+            assert all(line.startswith("AI:") for line in ai_lines), channel
+            speakers = [line.split()[0].rstrip(".:") for line in ai_lines]
+            # one line per AI turn: no AI speaks on two lines in a row
+            assert all(a != b for a, b in zip(speakers, speakers[1:], strict=False)), channel
+            if most_lines is not None:
+                assert len(channel) <= most_lines, channel
+            for line in channel:
+                assert "Now: AI:" not in line and not re.search(r"AI:\w+ to (play|move|act)", line), line
+            if name == "jaipur":  # the market after a move is said once, on the line the person reads next
+                assert sum(line.count("Market:") for line in channel) <= 1, channel
+    finally:
+        console.close()

@@ -199,3 +199,16 @@ async def test_the_bot_names_commands_with_the_networks_own_command_character() 
     bot = transport(Table(), command_prefix=".")
     await bot.send(Tell("net", "alice", _("Only a seated player can start; /join first.")))
     assert bot.queue.lines == ["PRIVMSG alice :Only a seated player can start; .join first."]
+
+
+async def test_status_asked_twice_unchanged_is_said_once_and_again_when_it_changed() -> None:
+    bot = transport(Table())
+    status = "Jaipur: ada vs AI:hard. ada to play."
+    await bot.send(Say("net", CHAN, status, listing=True, asked_by=ALICE))
+    assert sent(bot) == [f"PRIVMSG {CHAN} :{status}"]
+    await bot.send(Say("net", CHAN, status, listing=True, asked_by=ALICE))
+    assert sent(bot) == []  # silent, as a board asked for again
+    await bot.send(
+        Say("net", CHAN, status.replace("ada to play", "AI:hard to play"), listing=True, asked_by=ALICE)
+    )
+    assert len(sent(bot)) == 1

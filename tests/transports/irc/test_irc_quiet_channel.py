@@ -107,3 +107,60 @@ async def test_a_bazaar_game_with_two_ais_writes_at_most_one_channel_line_per_ai
     )
     assert ai_turns > 5 and ai_lines <= ai_turns, "an AI turn takes more than one channel line"
     assert board_lines and max(board_lines) <= BOARD_LINES
+
+
+#: a person against AIs: the game and how many AIs sit with alice
+TABLES = [("jaipur", 1), ("yspahan", 2), ("bazaar", 2)]
+
+
+@pytest.mark.parametrize(("name", "bots"), TABLES)
+async def test_after_a_persons_command_one_line_for_it_and_one_per_ai_turn_and_no_prompt_to_an_ai(
+    tmp_path: Path, ircserver: IrcServer, closing: list[Any], name: str, bots: int
+) -> None:
+    from bazaarbot.registry import discover
+
+    game = discover()[name]
+    hub = ai_hub(tmp_path, {name: game}, seed=9)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(ircserver, channels=(CHAN,)))
+    closing.append(bot)
+    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
+    closing.append(alice)
+    await wait_until(lambda: bot.roster.in_channel("alice", CHAN), what="alice in the roster")
+    for line in ("!join", *["!addbot easy"] * bots):
+        alice.say(CHAN, line)
+    await alice.expect(lambda line: line.count("AI:easy") >= bots)
+    table = hub.tables[("testnet", CHAN)]
+    alice.say(CHAN, "!start")
+    await wait_until(lambda: table.running, what="the game started")
+    rng = random.Random(4)
+
+    def alice_to_act() -> bool:
+        return not table.running or 0 in game.to_act(table.state)
+
+    for _ in range(12):
+        await wait_until(alice_to_act, 30, "alice's turn")
+        await wait_until(lambda: not bot.queue.waiting, 10, "the queue empty")
+        await asyncio.sleep(0.2)  # the last lines reach alice
+        if not table.running:
+            break
+        game_id, before, seen = table.game_id, table.moves_made, len(alice.lines)
+        alice.say(CHAN, rng.choice(game.legal_commands(table.state, 0)))
+        await wait_until(lambda before=before: table.moves_made > before or not table.running, what="a move")
+        await wait_until(alice_to_act, 30, "alice's turn again")
+        await wait_until(lambda: not bot.queue.waiting, 10, "the queue empty")
+        await asyncio.sleep(0.2)
+        if not table.running:
+            break
+        seats = [int(m["seat"]) for m in hub.store.moves(game_id)[before:]]
+        ai_turns = sum(1 for i, seat in enumerate(seats) if seat != 0 and (i == 0 or seats[i - 1] != seat))
+        said = [
+            line.split(f" PRIVMSG {CHAN} :", 1)[1]
+            for line in alice.lines[seen:]
+            if f" PRIVMSG {CHAN} :" in line
+        ]
+        assert len(said) <= 1 + ai_turns + (1 if not ai_turns else 0), (
+            said
+        )  # alice's own prompt when she goes on
+        for line in said:
+            assert "Now: AI:" not in line and "AI:easy to" not in line and "AI:easy2 to" not in line, line

@@ -653,3 +653,24 @@ def highlit(notification: dict[str, Any]) -> bool:
     """Whether the push rules that matched made the event a highlight for its reader."""
     tweaks = [a for a in notification["actions"] if isinstance(a, dict) and a.get("set_tweak") == "highlight"]
     return any(t.get("value", True) for t in tweaks)
+
+
+async def test_a_game_start_posts_one_board_and_a_reset_request_mentions_whom_it_asks(
+    tmp_path: Path, cast: Cast
+) -> None:
+    from plugins.jaipur import GAME
+
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=31)
+    cast.closing.append(hub)
+    bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
+    me = bot.settings.user_id
+    await start_jaipur(bot, room, alice, bob)
+    await bot.idle()
+    await wait_until(lambda: not bot.outbox.rooms, 10, "the bot's queue empty")
+    boards = [s for s in alice.messages(room, me) if not s.is_edit and "Market:" in s.body]
+    assert len(boards) == 1, [s.body for s in boards]  # the whole board, edited from now on
+    assert boards[0].event_id == bot.boards[room].event_id
+    seen = len(bob.seen)
+    await alice.say(room, "!reset")
+    asked = await bob.expect(lambda s: s.room_id == room and "wants to reset" in s.body, start=seen)
+    assert asked.content["m.mentions"] == {"user_ids": [bob.user_id]}
