@@ -63,8 +63,14 @@ def _in_words(data: Any, lang: str) -> Any:
     kind = type(data)
     if kind in _WORDLESS:
         return data
-    if kind is list and all(type(item) in _WORDLESS for item in data):
-        return list(data)
+    if kind is dict:
+        return {key: _in_words(value, lang) for key, value in data.items()}
+    if kind is list:
+        if all(type(item) in _WORDLESS for item in data):
+            return list(data)
+        return [_in_words(item, lang) for item in data]
+    if kind is Msg and data.lang == lang and not data.args and not data.kwargs:
+        return str.__str__(data)  # a word without words filled in, built in the reader's language
     if isinstance(data, Msg):
         return str.__str__(data) if _said_in(data, lang) else str(localized(data, lang))
     if isinstance(data, dict):
