@@ -19,7 +19,7 @@ from bazaarbot.config import BotSettings
 from bazaarbot.delivery import RedrawingTransport, Transport
 from bazaarbot.hub.languages import LanguageChoices
 from bazaarbot.hub.services import HandlerServices
-from bazaarbot.i18n import current_language, default_language, language
+from bazaarbot.i18n import catalogue, current_language, default_language, language
 from bazaarbot.i18n.page_language import page_language
 from bazaarbot.messages import Readers, RoomViews, SeatedPerson, WantedParts
 from bazaarbot.metrics import Metrics
@@ -35,6 +35,9 @@ from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
 log = logging.getLogger(__name__)
+
+#: the people whose ``/tables`` lists are kept made at most (a list is shared, never changed)
+TABLES_KEPT = 10_000
 
 
 @dataclass
@@ -58,11 +61,27 @@ class TransportViews:
 
     def __post_init__(self) -> None:
         self.started = time.time()
+        #: per (network, person), the ``/tables`` list last made and what it was made from
+        self._tables_made: dict[tuple[str, str], tuple[object, list[dict[str, object]]]] = {}
 
     def my_tables(self, network: str, key: str) -> list[dict[str, object]]:
-        """``/tables`` as data, for the web page: where it is your move first."""
-        with language(self.languages.person_language(network, key)):
-            return as_data(entries(self.services.tables_of_person(network, key), key, self.wall_clock()))
+        """``/tables`` as data, for the web page: where it is your move first.
+
+        Every view a tab is sent asks for it, and it rarely changes: its lines are written again
+        only when the tables as the person sees them, their language or the catalogues changed.
+        """
+        lang = self.languages.person_language(network, key)
+        found = entries(self.services.tables_of_person(network, key), key, self.wall_clock())
+        made_from = (lang, default_language(), catalogue._generation, tuple(found))
+        kept = self._tables_made.get((network, key))
+        if kept is not None and kept[0] == made_from:
+            return kept[1]
+        with language(lang):
+            data = as_data(found)
+        if len(self._tables_made) >= TABLES_KEPT:
+            self._tables_made.clear()  # people come and go: the lists of the ones here now are made again
+        self._tables_made[(network, key)] = (made_from, data)
+        return data
 
     def seated(self, network: str, channel: str | None = None) -> list[SeatedPerson]:
         """Everybody seated at the network's tables (or one channel's), each identity once."""

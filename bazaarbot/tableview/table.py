@@ -13,7 +13,7 @@ from collections.abc import Collection
 from typing import Any
 
 from bazaarbot.i18n import _, current_language, localized
-from bazaarbot.i18n.catalogue import Msg
+from bazaarbot.i18n.catalogue import Joined, Msg
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
 from bazaarbot.table.ai_names import ai_name
@@ -49,16 +49,45 @@ def result_data(result: Result, nicks: list[str]) -> dict[str, Any]:
     }
 
 
-def in_reader_words(data: Any) -> Any:
+def in_reader_words(data: Any, lang: str | None = None) -> Any:
     """A game's public data with every name that has a word in each language (an AI's, which the
     game's state holds as such) in the language the view is built in."""
+    return _in_words(data, lang or current_language())
+
+
+#: the types of a game's data that hold no words (most of its members: counts, cards, scores)
+_WORDLESS = frozenset({int, float, bool, type(None), str})
+
+
+def _in_words(data: Any, lang: str) -> Any:
+    kind = type(data)
+    if kind in _WORDLESS:
+        return data
+    if kind is dict:
+        return {key: _in_words(value, lang) for key, value in data.items()}
+    if kind is list:
+        if all(type(item) in _WORDLESS for item in data):
+            return list(data)
+        return [_in_words(item, lang) for item in data]
+    if kind is Msg and data.lang == lang and not data.args and not data.kwargs:
+        return str.__str__(data)  # a word without words filled in, built in the reader's language
     if isinstance(data, Msg):
-        return str(localized(data, current_language()))
+        return str.__str__(data) if _said_in(data, lang) else str(localized(data, lang))
     if isinstance(data, dict):
-        return {key: in_reader_words(value) for key, value in data.items()}
+        return {key: _in_words(value, lang) for key, value in data.items()}
     if isinstance(data, list):
-        return [in_reader_words(item) for item in data]
+        return [_in_words(item, lang) for item in data]
     return data
+
+
+def _said_in(msg: Msg, lang: str) -> bool:
+    """Whether ``msg`` reads as it would be rendered in ``lang`` already: built there, and every
+    word filled into it too (most of a view's words are, and rendering them again is its cost)."""
+    if isinstance(msg, Joined):
+        return all(not isinstance(part, Msg) or _said_in(part, lang) for part in msg.parts)
+    if getattr(msg, "lang", None) != lang:
+        return False
+    return all(not isinstance(a, Msg) or _said_in(a, lang) for a in (*msg.args, *msg.kwargs.values()))
 
 
 def _example(table: Table) -> str:

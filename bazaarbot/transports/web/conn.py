@@ -94,6 +94,8 @@ class Conn:
         self.wanted: dict[str, set[str]] = {}
         #: the list of the nick's tables last sent (``tables`` frame), as JSON
         self.tables = ""
+        #: the list object that JSON was made from (the same list again is the same JSON)
+        self.tables_made: object = None
         #: per room, (game id, language, last move number) of the game log entries already sent
         self.logged: dict[str, tuple[int | None, str | None, int]] = {}
         self.warned = False

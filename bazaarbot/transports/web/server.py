@@ -559,6 +559,9 @@ class WebTransport:
         if self.hub is None or conn.nick is None or conn.watching is not None:
             return
         tables = self.hub.my_tables(self.network, self._user(conn.nick).key)
+        if tables is conn.tables_made:
+            return  # the very list sent last (the hub makes a list again only when it changed)
+        conn.tables_made = tables
         plain = dumps(tables, sort_keys=True)
         if plain != conn.tables:
             conn.tables = plain
