@@ -38,6 +38,9 @@ BEHAVIOUR: dict[str, str] = {
     "test_half_sent_requests_are_closed_at_the_header_deadline_and_others_get_in": (
         "a slow peer: the headers come in two parts, the second well within the deadline"
     ),
+    "tests/hub/test_autoplay_pace.py::sleep": (
+        "the injected pace clock's sleep: it moves the fake time and lets the AI's task run once"
+    ),
     "tests/transports/irc/test_irc_sendqueue.py::sleep": (
         "the injected clock's sleep: it moves the fake time and lets the queue's task run once"
     ),
@@ -48,10 +51,6 @@ BEHAVIOUR: dict[str, str] = {
 #: only shrinks)
 NOT_YET: dict[str, str] = {
     "tests/support/failover.py::_say": "the lines of the last IRC answer: wait for the bot to be idle",
-    "tests/transports/irc/test_irc_quiet_channel.py::"
-    "test_a_bazaar_game_with_two_ais_writes_at_most_one_channel_line_per_ai_turn": (
-        "the last lines reach alice: a counted wait on what she reads"
-    ),
     "tests/transports/irc/test_irc_sendqueue.py::test_paused_queue_holds_lines_and_front_lines_jump_ahead": (
         "the queue's task: wait for the writes it made, or the injected clock"
     ),

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import os
 import shutil
 import signal
@@ -27,6 +28,7 @@ import pytest
 
 from bazaarbot.config import BotSettings, IrcNetwork, RateLimit
 from bazaarbot.hub.hub import Hub
+from bazaarbot.messages import Tell
 from bazaarbot.store import Store
 from bazaarbot.transports.irc import IrcTransport
 from support.waits import wait_until as wait_until  # the suite's one wait, re-exported
@@ -296,6 +298,22 @@ def make_hub(
         rate_limit=RateLimit(commands=1000, per_seconds=1.0),  # scripted players type fast
     )
     return Hub(Store(directory / "bot.sqlite"), games=games, settings=settings)
+
+
+_MARKS = itertools.count(1)
+
+
+async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> None:
+    """Until every answer to the lines the bot has read so far, and every AI move they set off, has
+    reached ``client``: a private marker, queued behind the lines in the bot's hub queue once the hub's
+    background work is done, arrives after them (the server relays one connection's lines in order)."""
+    marker = f"(sync {next(_MARKS)})"
+    hub = bot.hub
+    assert hub is not None
+    await hub.idle()
+    # the bot's own queue of hub calls: the marker is sent once the lines read before it are answered
+    bot._hub(lambda: bot.send(Tell(network, client.nick, marker)))
+    await client.expect(lambda line: line.endswith(marker))
 
 
 async def hub_and_bot(

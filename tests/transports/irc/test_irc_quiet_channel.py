@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 from typing import Any
 
 import pytest
-from support.ircserver import IrcServer, RawClient, network_settings, start_bot
+from support.ircserver import IrcServer, RawClient, network_settings, reached, start_bot
 from support.waits import wait_until
 
 from bazaarbot.config import AiSettings, BotSettings, RateLimit
@@ -88,7 +87,7 @@ async def test_a_bazaar_game_with_two_ais_writes_at_most_one_channel_line_per_ai
     await wait_until(alice_to_act, 30, "alice's turn, or the end")
     await wait_until(lambda: not bot.queue.waiting, 10, "the queue empty")
     await alice.expect(lambda line: line.endswith("!leave to get up." if not table.running else "."))
-    await asyncio.sleep(0.3)  # the last lines reach alice
+    await reached(bot, alice)  # the last lines reach alice
     moves = hub.store.moves(game_id) if game_id is not None else []
     ai_steps = sum(1 for m in moves if int(m["seat"]) != 0)
     seats = [int(m["seat"]) for m in moves]
@@ -140,16 +139,14 @@ async def test_after_a_persons_command_one_line_for_it_and_one_per_ai_turn_and_n
 
     for _ in range(12):
         await wait_until(alice_to_act, 30, "alice's turn")
-        await wait_until(lambda: not bot.queue.waiting, 10, "the queue empty")
-        await asyncio.sleep(0.2)  # the last lines reach alice
+        await reached(bot, alice)  # the last lines reach alice
         if not table.running:
             break
         game_id, before, seen = table.game_id, table.moves_made, len(alice.lines)
         alice.say(CHAN, rng.choice(game.legal_commands(table.state, 0)))
         await wait_until(lambda before=before: table.moves_made > before or not table.running, what="a move")
         await wait_until(alice_to_act, 30, "alice's turn again")
-        await wait_until(lambda: not bot.queue.waiting, 10, "the queue empty")
-        await asyncio.sleep(0.2)
+        await reached(bot, alice)
         if not table.running:
             break
         seats = [int(m["seat"]) for m in hub.store.moves(game_id)[before:]]
