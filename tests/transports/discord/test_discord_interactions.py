@@ -397,7 +397,8 @@ async def test_a_configured_admin_resets_at_once_and_a_player_asks_the_others(
         table = await seated_pair(hub, room, alice, bob)
         mark = alice.mark()
         await bob.say(room, "!reset")
-        await alice.expect(lambda d: "wants to reset" in shown_text(d), room, mark)
+        asked = await alice.expect(lambda d: "wants to reset" in shown_text(d), room, mark)
+        assert alice.mention in asked["content"], "the player asked to agree is mentioned"
         assert table.running
         mark = alice.mark()
         await carol.say(room, "!reset")
