@@ -95,3 +95,21 @@ def clean_word(text: str) -> str:
     """A single parameter (a nick, a channel, a target): no spaces, no line breaks, no leading colon."""
     word = clean(text).replace(" ", "").replace(",", "")
     return word.lstrip(":")
+
+
+#: the most characters of channel names one JOIN carries (servers take 512 bytes a line)
+JOIN_ROOM = 400
+
+
+def join_lines(channels: list[str], room: int = JOIN_ROOM) -> list[str]:
+    """``JOIN #a,#b,...``: the channels in as few lines as fit, so a rejoin of many is a line or two."""
+    lines: list[str] = []
+    current: list[str] = []
+    for channel in channels:
+        if current and len(",".join([*current, channel])) > room:
+            lines.append("JOIN " + ",".join(current))
+            current = []
+        current.append(channel)
+    if current:
+        lines.append("JOIN " + ",".join(current))
+    return lines

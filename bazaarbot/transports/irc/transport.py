@@ -17,6 +17,7 @@ channels.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import random
@@ -44,7 +45,7 @@ from bazaarbot.transports.irc.caps import CapNegotiator
 from bazaarbot.transports.irc.colors import Paint, paint_of, render, strip_formatting
 from bazaarbot.transports.irc.delivery import FAILURES, DeliveryWatch, advice, bounced_nick
 from bazaarbot.transports.irc.invited import InvitedChannels
-from bazaarbot.transports.irc.lines import Line, clean, clean_word, parse
+from bazaarbot.transports.irc.lines import Line, clean, clean_word, join_lines, parse
 from bazaarbot.transports.irc.pager import Page, Pager
 from bazaarbot.transports.irc.prefix import incoming as typed_in
 from bazaarbot.transports.irc.prefix import shown
@@ -207,6 +208,10 @@ class IrcTransport:
         #: the person whose line the hub is answering now (its private answers are bound to them)
         self._speaker: User | None = None
         self._syncing: set[str] = set()
+        #: WHO queries still to ask (one channel at a time, so a rejoin never floods the server)
+        self._who_wanted: collections.deque[tuple[str, str]] = collections.deque()
+        #: the channel whose WHO is answering now (None: none asked)
+        self._who_asked: str | None = None
         self._nick_room = max(len(n) for n in (settings.nick, *settings.alt_nicks)) + 2
         #: channels the network's users invited the bot to (``accept_invites``), kept in the store
         self.invited: InvitedChannels | None = None
@@ -566,6 +571,8 @@ class IrcTransport:
         self._lost.clear()
         self.roster.reset()
         self._modes_asked.clear()
+        self._who_wanted.clear()
+        self._who_asked = None
         self.caps = CapNegotiator(self.settings.sasl_account, self.settings.sasl_password)
         self.nick = self.settings.nick
         self.roster.me = self.nick
@@ -702,7 +709,7 @@ class IrcTransport:
             account = settings.sasl_account or settings.nick
             secret = clean(settings.nickserv_password)
             front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
-        front += [f"JOIN {clean_word(channel)}" for channel in self._channels()]
+        front += join_lines([clean_word(channel) for channel in self._channels()])
         for out in reversed(front):
             self.queue.put(out, front=True)
         self.registered.set()
@@ -758,9 +765,20 @@ class IrcTransport:
         # NAMES (sent with the JOIN) gives nicks and ops; every line a user sends carries their
         # hostmask (and account tag). Only accounts need WHOX, where there are no account tags.
         if self.whox and "account-notify" in self.caps.enabled and "account-tag" not in self.caps.enabled:
-            self.queue.put(f"WHO {channel} %tcuhnfa,42")
+            self._ask_who(channel, f"WHO {channel} %tcuhnfa,42")
         else:  # seats are bound to user@host: learn who is who before anything private is sent
-            self.queue.put(f"WHO {channel}")
+            self._ask_who(channel, f"WHO {channel}")
+
+    def _ask_who(self, channel: str, query: str) -> None:
+        """Ask WHO of one channel at a time: a rejoin of many channels asks them in turn, each after the
+        last one's answer, so the server never holds the bot's lines (answers to people) behind a burst."""
+        self._who_wanted.append((self.roster.fold(channel), query))
+        self._next_who()
+
+    def _next_who(self) -> None:
+        if self._who_asked is None and self._who_wanted:
+            self._who_asked, query = self._who_wanted.popleft()
+            self.queue.put(query)
 
     def _on_366(self, line: Line) -> None:
         """End of NAMES after we joined: seated players who are not in the channel get the leave grace."""
@@ -782,6 +800,9 @@ class IrcTransport:
     def _on_315(self, line: Line) -> None:
         """End of WHO: a seat from before seats were bound to hosts moves to its holder's nick and host."""
         hub, network, channel = self.hub, self.network, line.param(1)
+        if self._who_asked is not None and self.roster.fold(channel) == self._who_asked:
+            self._who_asked = None
+            self._next_who()
         if hub is None or self.roster.channel(channel) is None:
             return
         for seat in hub.seated(network, channel):
