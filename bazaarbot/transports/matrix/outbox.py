@@ -110,6 +110,11 @@ class Outbox:
                 waiting.bulk = False  # a game line behind a listing: the listing goes at game pace
         queue.append(item)
 
+    def waiting(self, room_id: str, text: str) -> bool:
+        """Whether the same text already waits, unsent, for the room (an answer asked for twice while
+        the homeserver was away is said once)."""
+        return any(item.text == text and not item.tried for item in self.rooms.get(room_id, ()))
+
     def pointing(self, room_id: str, user_id: str) -> bool:
         """Whether a reaction pointing ``user_id`` to their direct chat already waits in the room."""
         return any(

@@ -214,6 +214,9 @@ class MatrixTransport:
         if isinstance(message, Say):
             if message.brief and self._board_posted(message.channel):
                 return  # the game's board has a message of its own: one board at a start, not two
+            room_id = self.rooms.get(message.channel.lower())
+            if message.listing and room_id is not None and self.outbox.waiting(room_id, message.text):
+                return  # the same answer (/status) asked again while the first still waits: said once
             self._say(message.channel, message.text, message.colors, message.mentions)
         elif isinstance(message, Tell):
             self._tell(message)

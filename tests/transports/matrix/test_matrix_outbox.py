@@ -223,3 +223,14 @@ def test_an_event_counts_the_other_rooms_events_that_left_while_it_waited() -> N
     outbox.put(Item("!calm", "carol joins", kind="pre"))
     assert [room for room, _ in drain(outbox)] == ["!flood", "@fred:hs", "!calm", "!flood", "!flood"]
     assert outbox.overtaken["!calm"] == 2 and outbox.overtaken["@fred:hs"] == 1
+
+
+def test_an_answer_asked_twice_while_the_first_still_waits_is_known_to_wait() -> None:
+    outbox = Outbox()
+    outbox.put(Item("!a", "Seated: 1 ann, 2 bob. ann to play."))
+    assert outbox.waiting("!a", "Seated: 1 ann, 2 bob. ann to play.")
+    assert not outbox.waiting("!b", "Seated: 1 ann, 2 bob. ann to play.")
+    item = outbox.take()
+    assert item is not None
+    item.tried = True  # on its way: a new ask is answered anew
+    assert not outbox.waiting("!a", "Seated: 1 ann, 2 bob. ann to play.")
