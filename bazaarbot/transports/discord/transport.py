@@ -80,6 +80,18 @@ class Answering:
     open: bool = True
 
 
+def _event_tasks(client: discord.Client) -> list[asyncio.Task[Any]]:
+    """The event handlers ``client`` scheduled that have not finished (discord.py names their tasks)."""
+    found: list[asyncio.Task[Any]] = []
+    for task in asyncio.all_tasks():
+        if task.done() or not task.get_name().startswith("discord.py: "):
+            continue
+        frame = getattr(task.get_coro(), "cr_frame", None)
+        if frame is not None and frame.f_locals.get("self") is client:
+            found.append(task)
+    return found
+
+
 class DiscordTransport:
     """One configured ``[[discord.bots]]`` entry, attached to the hub."""
 
@@ -154,6 +166,8 @@ class DiscordTransport:
         if self.client is not None:
             with contextlib.suppress(Exception):
                 await self.client.close()
+            # events discord.py scheduled but did not run yet end with the client, not after it
+            self._tasks.extend(_event_tasks(self.client))
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
