@@ -8,18 +8,23 @@ reached somebody else.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from bazaarbot.config import BotSettings, DiscordBot, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.store import Store
-from support.discordbed import testbed_module
+from support.discordbed import testbed_missing, testbed_module
 from support.waits import wait_until
 
+if (_missing := testbed_missing()) is not None:  # the testbed is not part of this repository
+    pytest.skip(_missing, allow_module_level=True)
 _people = testbed_module("spacebar_people")
 AsyncPerson = _people.AsyncPerson
 HTTPError = _people.HTTPError
@@ -75,9 +80,11 @@ class Person:
         self.gw = await self._gw_cm.__aenter__()
 
     async def close(self) -> None:
-        if self._gw_cm is not None:
-            await self._gw_cm.__aexit__(None, None, None)
-        await self.rest.close()
+        """Leave: the gateway and the REST session closed (a second call does nothing)."""
+        gateway, self._gw_cm = self._gw_cm, None
+        if gateway is not None:
+            await gateway.__aexit__(None, None, None)
+            await self.rest.close()
 
     @property
     def mention(self) -> str:
@@ -276,3 +283,50 @@ def bot_settings(info: dict[str, Any], **overrides: Any) -> DiscordBot:
         gateway_url=info["gateway_url"],
         **overrides,
     )
+
+
+@contextlib.asynccontextmanager
+async def present(*arriving: Awaitable[Person]) -> AsyncIterator[list[Person]]:
+    """The people ``arriving`` (``Person.of`` or ``Person.new``), each closed when the block ends."""
+    found: list[Person] = []
+    waiting = list(arriving)
+    try:
+        while waiting:
+            found.append(await waiting.pop(0))
+        yield found
+    finally:
+        for never in waiting:  # one failed to arrive: the others are not left unawaited
+            getattr(never, "close", lambda: None)()
+        for person in found:
+            await person.close()
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    directory: Path,
+    info: dict[str, Any],
+    games: dict[str, Any],
+    *,
+    settings: dict[str, Any] | None = None,
+    commands: bool = True,
+    **hub: Any,
+) -> AsyncIterator[tuple[Hub, Any]]:
+    """A hub and the Discord bot on the testbed, online (with its slash commands made, ``commands``);
+    the bot stopped and the hub closed when the block ends."""
+    from bazaarbot.transports.discord import DiscordTransport
+
+    made = make_hub(directory, games, **hub)
+    bot = DiscordTransport(bot_settings(info, **(settings or {})), register_commands=commands)
+    await bot.start(made)
+    try:
+        await made.start()
+        await wait_until(
+            lambda: bot.online.is_set() and (bot.commands_registered or not commands),
+            30,
+            "the bot online, its commands made",
+            interval=0.1,
+        )
+        yield made, bot
+    finally:
+        await bot.stop()
+        await made.close()

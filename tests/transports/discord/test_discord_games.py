@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from support.discordbed import until
-from support.discordpeople import BARE_ID, Person, bot_settings, make_hub, play_by_buttons, shown_text
+from support.discordpeople import BARE_ID, Person, play_by_buttons, present, running_bot, shown_text
 from support.discordpeople import room as take_room
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-games")]
@@ -51,20 +51,15 @@ async def test_a_whole_game_by_typing_by_slash_play_and_by_buttons(
     tmp_path: Path, testbed: dict[str, Any], game: str, names: tuple[str, ...]
 ) -> None:
     """Every person plays some moves each way: typed in the room, ``/play move:``, and buttons."""
-    from bazaarbot.transports.discord import DiscordTransport
-
     plugins = games()
     plugin = plugins[game]
-    hub = make_hub(tmp_path, plugins, seed=13)
-    bot = DiscordTransport(bot_settings(testbed))
-    await bot.start(hub)
-    await hub.start()
-    people = [await Person.of(testbed, name) for name in names]
-    by_id = {person.id: person for person in people}
     room = take_room(testbed)
     rng = random.Random(game)
-    try:
-        await until(lambda: bot.online.is_set() and bot.commands_registered, 30, "the bot online")
+    async with (
+        running_bot(tmp_path, testbed, plugins, seed=13) as (hub, bot),
+        present(*(Person.of(testbed, name) for name in names)) as people,
+    ):
+        by_id = {person.id: person for person in people}
         first = people[0]
         await first.slash("new", game, channel=room)
         await first.expect(lambda d: "joins" in shown_text(d), room)
@@ -109,8 +104,3 @@ async def test_a_whole_game_by_typing_by_slash_play_and_by_buttons(
             for person in people:
                 shown = shown.replace(person.mention, "")
             assert not BARE_ID.search(shown), f"a bare id in the room: {shown[:200]}"
-    finally:
-        await bot.stop()
-        await hub.close()
-        for person in people:
-            await person.close()

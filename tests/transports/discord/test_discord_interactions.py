@@ -12,11 +12,11 @@ from support.discordpeople import (
     CREATED,
     EDITED,
     Person,
-    bot_settings,
     is_ephemeral,
-    make_hub,
     play_by_buttons,
+    present,
     pressable,
+    running_bot,
     shown_text,
 )
 from support.discordpeople import room as take_room
@@ -26,32 +26,16 @@ pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-interactions
 NET = "discord"
 
 
-async def started(
-    tmp_path: Path,
-    info: dict[str, Any],
-    games: dict[str, Any],
-    settings: dict[str, Any] | None = None,
-    **hub: Any,
-) -> tuple[Any, Any]:
-    from bazaarbot.transports.discord import DiscordTransport
-
-    made = make_hub(tmp_path, games, **hub)
-    bot = DiscordTransport(bot_settings(info, **(settings or {})))
-    await bot.start(made)
-    await made.start()
-    await until(lambda: bot.online.is_set() and bot.commands_registered, 30, "the bot online, commands made")
-    return made, bot
-
-
 async def test_slash_commands_seat_and_start_and_the_hand_is_ephemeral(
     tmp_path: Path, testbed: dict[str, Any]
 ) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=5)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=5) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         await alice.slash("join", channel=room)
         await alice.expect(lambda d: "alice joins" in shown_text(d), room)
         await bob.slash("join", channel=room)
@@ -68,11 +52,6 @@ async def test_slash_commands_seat_and_start_and_the_hand_is_ephemeral(
         reached_bob = bob.seen(since=mark_bob, events=("MESSAGE_CREATE", "MESSAGE_UPDATE"))
         assert not any(d.get("content") == hand["content"] for d in reached_bob), "bob read alice's hand"
         assert not any(m["id"] == hand["id"] for m in await bob.rest.messages(room)), "ephemeral in history"
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()
 
 
 async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
@@ -80,10 +59,11 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
 ) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=7)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=7) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         for person in (alice, bob):
             await person.slash("join", channel=room)
         await alice.slash("start", channel=room)
@@ -104,11 +84,6 @@ async def test_the_person_to_act_plays_a_move_by_pressing_buttons(
             marks = {key: each.mark() for key, each in people.items()}
             await play_by_buttons(person, room, rng)
             await until(lambda before=before: table.moves_made > before, 15, "the pressed move played")
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()
 
 
 def speaks_german(bot: Any, user_id: str) -> None:
@@ -129,10 +104,11 @@ async def test_a_german_client_reads_german_until_they_choose_a_language(
 ) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
-    dora = await Person.new(testbed, "dora")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}) as (hub, bot),
+        present(Person.new(testbed, "dora")) as (dora,),
+    ):
+        room = take_room(testbed)
         await dora.rest.request("PATCH", "/users/@me/settings", {"locale": "de"})
         speaks_german(bot, dora.id)
         mark = dora.mark()
@@ -146,22 +122,19 @@ async def test_a_german_client_reads_german_until_they_choose_a_language(
         mark = dora.mark()
         await dora.slash("join", channel=room)
         await dora.ephemeral(lambda t: "You already sit at this table" in t, since=mark)
-    finally:
-        await bot.stop()
-        await hub.close()
-        await dora.close()
 
 
 async def test_a_person_named_everyone_pings_nobody(tmp_path: Path, testbed: dict[str, Any]) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
-    everyone = await Person.new(testbed, "evan")
-    # the server display name: a guild nickname of the person's own choosing
-    await everyone.rest.request("PATCH", f"/guilds/{testbed['guild_id']}/members/@me", {"nick": "@everyone"})
-    alice = await Person.of(testbed, "alice")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}) as (hub, bot),
+        present(Person.new(testbed, "evan"), Person.of(testbed, "alice")) as (everyone, alice),
+    ):
+        # the server display name: a guild nickname of the person's own choosing
+        guild = testbed["guild_id"]
+        await everyone.rest.request("PATCH", f"/guilds/{guild}/members/@me", {"nick": "@everyone"})
+        room = take_room(testbed)
         start = alice.mark()
         await everyone.say(room, "!join")
         await alice.say(room, "!join")
@@ -178,11 +151,6 @@ async def test_a_person_named_everyone_pings_nobody(tmp_path: Path, testbed: dic
             assert "@everyone" not in data["content"].replace("\\", ""), data["content"][:200]
             pinged = {str(m["id"]) for m in data.get("mentions") or ()}
             assert pinged <= {alice.id, everyone.id}
-    finally:
-        await bot.stop()
-        await hub.close()
-        await everyone.close()
-        await alice.close()
 
 
 async def test_long_private_text_comes_in_messages_of_at_most_2000_characters(
@@ -191,9 +159,10 @@ async def test_long_private_text_comes_in_messages_of_at_most_2000_characters(
     from bazaarbot.messages import Tell
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME})
-    bob = await Person.of(testbed, "bob")
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}) as (hub, bot),
+        present(Person.of(testbed, "bob")) as (bob,),
+    ):
         dm = await bob.dm_channel()
         lines = [f"line {n}: " + " ".join(["spice and silver"] * (n % 9 + 1)) for n in range(400)]
         mark = bob.mark()
@@ -202,10 +171,6 @@ async def test_long_private_text_comes_in_messages_of_at_most_2000_characters(
         got = bob.seen(dm, mark)
         assert len(got) > 1 and all(len(d["content"]) <= 2000 for d in got)
         assert "\n".join(d["content"] for d in got).split("\n") == lines, "split at line ends, nothing lost"
-    finally:
-        await bot.stop()
-        await hub.close()
-        await bob.close()
 
 
 async def test_malformed_and_oversized_lines_get_a_short_answer_and_change_nothing(
@@ -213,10 +178,11 @@ async def test_malformed_and_oversized_lines_get_a_short_answer_and_change_nothi
 ) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=3)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=3) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         for person in (alice, bob):
             await person.say(room, "!join")
         await alice.say(room, "!start")
@@ -243,21 +209,16 @@ async def test_malformed_and_oversized_lines_get_a_short_answer_and_change_nothi
             assert len(person.seen(dm, mark)) == 1, "one short answer, to the line that asked for one"
         assert GAME.to_json(table.state) == state, "a refused line changed the game"
         assert not any("Traceback" in shown_text(d) for d in person.seen(room))
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()
 
 
 async def test_play_goes_on_after_the_gateway_restarts(tmp_path: Path, testbed: dict[str, Any]) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=9)
-    room = take_room(testbed)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    people = {alice.id: alice, bob.id: bob}
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=9) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         for person in (alice, bob):
             await person.say(room, "!join")
         await alice.say(room, "!start")
@@ -267,24 +228,18 @@ async def test_play_goes_on_after_the_gateway_restarts(tmp_path: Path, testbed: 
         await bob.close()
         restart_gateway(testbed)
         await until(lambda: bot.online.is_set(), 60, "the bot back on the gateway")
-        alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-        people = {alice.id: alice, bob.id: bob}
-        seat = GAME.to_act(table.state)[0]
-        person = people[table.players[seat].key[2:]]
-        before, move = table.moves_made, GAME.legal_commands(table.state, seat)[0]
-        for _ in range(12):  # what is said while the bot is still away it never reads: say it again
-            await person.say(room, move)
-            try:
-                await until(lambda: table.moves_made > before, 5, "the move after the restart")
-                break
-            except AssertionError:
-                continue
-        assert table.moves_made == before + 1, "the move after the restart was played once"
-    finally:
-        await bot.stop()
-        await hub.close()
-        for person in people.values():
-            await person.close()
+        async with present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as back:
+            seat = GAME.to_act(table.state)[0]
+            person = {each.id: each for each in back}[table.players[seat].key[2:]]
+            before, move = table.moves_made, GAME.legal_commands(table.state, seat)[0]
+            for _ in range(12):  # what is said while the bot is still away it never reads: say it again
+                await person.say(room, move)
+                try:
+                    await until(lambda: table.moves_made > before, 5, "the move after the restart")
+                    break
+                except AssertionError:
+                    continue
+            assert table.moves_made == before + 1, "the move after the restart was played once"
 
 
 async def seated_pair(hub: Any, room: str, alice: Person, bob: Person) -> Any:
@@ -304,10 +259,11 @@ async def test_a_button_the_game_has_moved_past_plays_nothing(
 ) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=4)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=4) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         table = await seated_pair(hub, room, alice, bob)
         seat = GAME.to_act(table.state)[0]
         person = {alice.id: alice, bob.id: bob}[table.players[seat].key[2:]]
@@ -342,11 +298,6 @@ async def test_a_button_the_game_has_moved_past_plays_nothing(
         await bot.idle()
         assert table.moves_made == before + 1, "a stale button played a move"
         assert "not your turn" in shown_text(answer) or "moved on" in shown_text(answer), shown_text(answer)
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()
 
 
 async def test_an_answer_after_the_interaction_expired_comes_by_dm(
@@ -359,10 +310,11 @@ async def test_an_answer_after_the_interaction_expired_comes_by_dm(
 
     # every interaction counts as older than its token's 15 minutes: the clock, not a wait
     monkeypatch.setattr(transport, "INTERACTION_LIFETIME", datetime.timedelta(seconds=-1))
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=6)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, seed=6) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
+        room = take_room(testbed)
         await seated_pair(hub, room, alice, bob)
         dm = await alice.dm_channel()
         await bot.idle()
@@ -373,11 +325,6 @@ async def test_an_answer_after_the_interaction_expired_comes_by_dm(
         await bot.idle()
         late = [d for d in alice.seen(None, mark, (CREATED, EDITED)) if is_ephemeral(d) and d["content"]]
         assert not late, "an answer went through an expired interaction"
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()
 
 
 async def test_a_configured_admin_resets_at_once_and_a_player_asks_the_others(
@@ -386,26 +333,22 @@ async def test_a_configured_admin_resets_at_once_and_a_player_asks_the_others(
     from bazaarbot.config import AdminPolicy
     from plugins.jaipur import GAME
 
-    carol = await Person.of(testbed, "carol")
-    policy = AdminPolicy(accounts=(carol.id,), ops_are_admins=True)  # as the config's admins = [ID]
-    hub, bot = await started(
-        tmp_path, testbed, {"jaipur": GAME}, settings={"admins": policy}, seed=7, admins={NET: policy}
-    )
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    room = take_room(testbed)
-    try:
-        table = await seated_pair(hub, room, alice, bob)
-        mark = alice.mark()
-        await bob.say(room, "!reset")
-        asked = await alice.expect(lambda d: "wants to reset" in shown_text(d), room, mark)
-        assert alice.mention in asked["content"], "the player asked to agree is mentioned"
-        assert table.running
-        mark = alice.mark()
-        await carol.say(room, "!reset")
-        await alice.expect(lambda d: "abandoned" in shown_text(d), room, mark)
-        assert not table.running
-    finally:
-        await bot.stop()
-        await hub.close()
-        for person in (alice, bob, carol):
-            await person.close()
+    async with present(Person.of(testbed, "carol")) as (carol,):
+        policy = AdminPolicy(accounts=(carol.id,), ops_are_admins=True)  # as the config's admins = [ID]
+        async with (
+            running_bot(
+                tmp_path, testbed, {"jaipur": GAME}, settings={"admins": policy}, seed=7, admins={NET: policy}
+            ) as (hub, bot),
+            present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+        ):
+            room = take_room(testbed)
+            table = await seated_pair(hub, room, alice, bob)
+            mark = alice.mark()
+            await bob.say(room, "!reset")
+            asked = await alice.expect(lambda d: "wants to reset" in shown_text(d), room, mark)
+            assert alice.mention in asked["content"], "the player asked to agree is mentioned"
+            assert table.running
+            mark = alice.mark()
+            await carol.say(room, "!reset")
+            await alice.expect(lambda d: "abandoned" in shown_text(d), room, mark)
+            assert not table.running

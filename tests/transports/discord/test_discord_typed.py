@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from support.discordbed import until
-from support.discordpeople import BARE_ID, Person, bot_settings, buttons, make_hub, outside_blocks, shown_text
+from support.discordpeople import BARE_ID, Person, buttons, outside_blocks, present, running_bot, shown_text
 from support.discordpeople import room as take_room
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-typed")]
@@ -16,23 +16,13 @@ pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-typed")]
 NET = "discord"
 
 
-async def started(tmp_path: Path, info: dict[str, Any], games: dict[str, Any], **hub: Any) -> tuple[Any, Any]:
-    from bazaarbot.transports.discord import DiscordTransport
-
-    made = make_hub(tmp_path, games, **hub)
-    bot = DiscordTransport(bot_settings(info))
-    await bot.start(made)
-    await made.start()
-    await until(lambda: bot.online.is_set(), 30, "the bot online")
-    return made, bot
-
-
 async def test_two_people_play_a_jaipur_game_by_typing(tmp_path: Path, testbed: dict[str, Any]) -> None:
     from plugins.jaipur import GAME
 
-    hub, bot = await started(tmp_path, testbed, {"jaipur": GAME}, seed=29)
-    alice, bob = await Person.of(testbed, "alice"), await Person.of(testbed, "bob")
-    try:
+    async with (
+        running_bot(tmp_path, testbed, {"jaipur": GAME}, commands=False, seed=29) as (hub, bot),
+        present(Person.of(testbed, "alice"), Person.of(testbed, "bob")) as (alice, bob),
+    ):
         room = take_room(testbed)
         await alice.say(room, "!new jaipur")
         await alice.expect(lambda d: "Jaipur" in shown_text(d), room)
@@ -66,8 +56,3 @@ async def test_two_people_play_a_jaipur_game_by_typing(tmp_path: Path, testbed: 
         boards = [d for d in lines if d["content"].startswith("```")]
         assert len(boards) == 1, "one board message per game"
         assert {b["label"] for b in buttons(boards[0])} == {"Your hand", "Your moves"}
-    finally:
-        await bot.stop()
-        await hub.close()
-        await alice.close()
-        await bob.close()

@@ -34,18 +34,26 @@ def ai_hub(directory: Path, games: dict[str, Any], seed: int) -> Hub:
     )
 
 
+async def alice_and_the_bot(
+    directory: Path, server: IrcServer, closing: list[Any], games: dict[str, Any], seed: int
+) -> tuple[Hub, Any, RawClient]:
+    """A hub with AI seats, the bot in ``#bazaar`` and alice there with it (all closed after the test)."""
+    hub = ai_hub(directory, games, seed=seed)
+    closing.append(hub)
+    bot = await start_bot(hub, network_settings(server, channels=(CHAN,)))
+    closing.append(bot)
+    alice = await RawClient("alice", server.port).connect((CHAN,))
+    closing.append(alice)
+    await wait_until(lambda: bot.roster.in_channel("alice", CHAN), what="alice in the roster")
+    return hub, bot, alice
+
+
 async def test_a_bazaar_game_with_two_ais_writes_at_most_one_channel_line_per_ai_turn(
     tmp_path: Path, ircserver: IrcServer, closing: list[Any]
 ) -> None:
     from plugins.bazaar import GAME
 
-    hub = ai_hub(tmp_path, {"bazaar": GAME}, seed=5)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=(CHAN,)))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    closing.append(alice)
-    await wait_until(lambda: bot.roster.in_channel("alice", CHAN), what="alice in the roster")
+    hub, bot, alice = await alice_and_the_bot(tmp_path, ircserver, closing, {"bazaar": GAME}, seed=5)
     others = {"lines": 0}
     board_lines: list[int] = []
     original = bot.send
@@ -119,13 +127,7 @@ async def test_after_a_persons_command_one_line_for_it_and_one_per_ai_turn_and_n
     from bazaarbot.registry import discover
 
     game = discover()[name]
-    hub = ai_hub(tmp_path, {name: game}, seed=9)
-    closing.append(hub)
-    bot = await start_bot(hub, network_settings(ircserver, channels=(CHAN,)))
-    closing.append(bot)
-    alice = await RawClient("alice", ircserver.port).connect((CHAN,))
-    closing.append(alice)
-    await wait_until(lambda: bot.roster.in_channel("alice", CHAN), what="alice in the roster")
+    hub, bot, alice = await alice_and_the_bot(tmp_path, ircserver, closing, {name: game}, seed=9)
     for line in ("!join", *["!addbot easy"] * bots):
         alice.say(CHAN, line)
     await alice.expect(lambda line: line.count("AI:easy") >= bots)
