@@ -19,7 +19,8 @@ from bazaarbot.config import BotSettings
 from bazaarbot.delivery import RedrawingTransport, Transport
 from bazaarbot.hub.languages import LanguageChoices
 from bazaarbot.hub.services import HandlerServices
-from bazaarbot.i18n import catalogue, current_language, default_language, language
+from bazaarbot.i18n import current_language, default_language, language
+from bazaarbot.i18n.catalogue import catalogue_generation
 from bazaarbot.i18n.page_language import page_language
 from bazaarbot.messages import Readers, RoomViews, SeatedPerson, WantedParts
 from bazaarbot.metrics import Metrics
@@ -72,7 +73,7 @@ class TransportViews:
         """
         lang = self.languages.person_language(network, key)
         found = entries(self.services.tables_of_person(network, key), key, self.wall_clock())
-        made_from = (lang, default_language(), catalogue._generation, tuple(found))
+        made_from = (lang, default_language(), catalogue_generation(), tuple(found))
         kept = self._tables_made.get((network, key))
         if kept is not None and kept[0] == made_from:
             return kept[1]

@@ -102,6 +102,11 @@ def forget_catalogues() -> None:
         _generation += 1
 
 
+def catalogue_generation() -> int:
+    """How many times the catalogues were dropped or moved: a text made under another one is stale."""
+    return _generation
+
+
 def set_language(lang: str | None, localedir: str | Path | None = None) -> None:
     """Set the default language; unknown languages fall back to English."""
     global _default_language, _default_localedir, _generation
