@@ -5,8 +5,8 @@ A channel whose table said ``/colors channel on``, and a person who said
 two-digit codes (``\\x03NN``: a single digit would swallow a following "3 spice")
 and closed with a reset (``\\x0f``), never with a bare ``\\x03`` that a digit could
 follow. Each player's name is bold in their seat's colour (``SEAT_COLORS``), in
-the board and in the move lines alike. Every colour is readable on a light and
-on a dark terminal. Channels whose modes strip or refuse colour (+c, +S) always
+the board and in the move lines alike. Every colour is at least 3:1 against a
+white and a black background. Channels whose modes strip or refuse colour (+c, +S) always
 get plain text, and so does a private line to somebody who did not ask.
 """
 
@@ -16,43 +16,61 @@ import functools
 import re
 
 RESET = "\x0f"
-#: mIRC colour numbers (two digits always), only those readable on a light and on a dark background
-#: (never 08 yellow, 09 light green or 11 light cyan, which vanish on white; never 01/02 on black)
-GREEN, RED, BROWN, PURPLE, ORANGE, TEAL, LIGHT_BLUE, PINK, GREY = (
-    "03",
-    "04",
-    "05",
-    "06",
-    "07",
-    "10",
-    "12",
-    "13",
-    "14",
-)
+#: mIRC colour numbers (two digits always), only those at least 3:1 against white and against black
+#: (WCAG contrast on mIRC's palette; ``tests/transports/irc/test_irc_colors.py`` holds the figures).
+#: Five of the first sixteen qualify (green, red, teal, pink, grey); the rest come from the extended
+#: palette 16-98 (mIRC 7.52, HexChat, WeeChat, irssi, The Lounge), which an older client shows in its
+#: default colour: a hint lost, never a word.
+GREEN = "03"  # 0,147,0
+RED = "04"  # 255,0,0
+TEAL = "10"  # 0,147,147
+PINK = "13"  # 255,0,255
+GREY = "14"  # 127,127,127
+OLIVE = "30"  # 116,116,0: the only yellow dark enough for white
+AMBER = "41"  # 181,99,0: gold and orange without 07's glare on white
+BLUE = "47"  # 0,99,181: 12 is too dark on black
+MAGENTA = "50"  # 181,0,181: 06 is too dark on black
+VIOLET = "61"  # 165,0,255
+DARK_GREY = "93"  # 101,101,101: "black" that a black background still shows
+#: every colour this module sends, as mIRC draws it (red, green, blue)
+PALETTE: dict[str, tuple[int, int, int]] = {
+    GREEN: (0, 147, 0),
+    RED: (255, 0, 0),
+    TEAL: (0, 147, 147),
+    PINK: (255, 0, 255),
+    GREY: (127, 127, 127),
+    OLIVE: (116, 116, 0),
+    AMBER: (181, 99, 0),
+    BLUE: (0, 99, 181),
+    MAGENTA: (181, 0, 181),
+    VIOLET: (165, 0, 255),
+    DARK_GREY: (101, 101, 101),
+}
 
-#: words worth a colour hint: the goods of the games and plain colour names
+#: words worth a colour hint: the goods of the games and plain colour names (goods differ within a
+#: game, and so do Bazaar's stones)
 HINTS: dict[str, str] = {
     "diamond": TEAL,
     "diamonds": TEAL,
-    "gold": ORANGE,
+    "gold": OLIVE,
     "silver": GREY,
-    "cloth": PURPLE,
+    "cloth": MAGENTA,
     "spice": RED,
     "spices": RED,
-    "leather": BROWN,
+    "leather": AMBER,
     "camel": PINK,
     "camels": PINK,
     "red": RED,
     "green": GREEN,
-    "blue": LIGHT_BLUE,
-    "yellow": ORANGE,
-    "purple": PURPLE,
-    "orange": ORANGE,
+    "blue": BLUE,
+    "yellow": OLIVE,
+    "purple": VIOLET,
+    "orange": AMBER,
     "white": GREY,
-    "black": GREY,
+    "black": DARK_GREY,
 }
 #: a player's colour by seat (the first seat the first colour): six seats, six colours
-SEAT_COLORS = (LIGHT_BLUE, RED, GREEN, PURPLE, ORANGE, TEAL)
+SEAT_COLORS = (BLUE, RED, GREEN, VIOLET, AMBER, TEAL)
 BOLD = "\x02"
 #: characters a nick may hold besides letters and digits (a name is tinted only where it stands alone)
 _NICK_CHARS = r"\w\[\]\\`^{}|-"

@@ -10,19 +10,70 @@ from bazaarbot.transports.irc.colors import SEAT_COLORS, colorize, colors_allowe
 
 def test_goods_get_two_digit_codes_and_a_reset() -> None:
     assert colorize("take 3 spice") == "take 3 \x0304spice\x0f"
-    assert colorize("Gold and camels") == "\x0307Gold\x0f and \x0313camels\x0f"
+    assert colorize("Gold and camels") == "\x0330Gold\x0f and \x0313camels\x0f"
 
 
-def test_every_hint_is_readable_on_light_and_dark_terminals_and_goods_differ() -> None:
+#: each colour sent, with its contrast against white and against black (WCAG 2 ratio on mIRC's palette)
+CONTRASTS = {
+    "03": (4.06, 5.17),
+    "04": (4.00, 5.25),
+    "10": (3.75, 5.59),
+    "13": (3.14, 6.70),
+    "14": (4.00, 5.24),
+    "30": (4.95, 4.24),
+    "41": (4.42, 4.75),
+    "47": (6.08, 3.45),
+    "50": (5.78, 3.63),
+    "61": (5.19, 4.04),
+    "93": (5.83, 3.60),
+}
+#: the colours of the old palette that failed: orange on white, brown, purple and blue on black
+TOO_FAINT = {"07": (2.57, 8.17), "05": (11.04, 1.90), "06": (7.26, 2.89), "12": (8.73, 2.41)}
+
+
+def _contrast(rgb: tuple[int, int, int], background: tuple[int, int, int]) -> float:
+    def luminance(color: tuple[int, int, int]) -> float:
+        def channel(value: int) -> float:
+            c = value / 255
+            return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+        red, green, blue = (channel(v) for v in color)
+        return 0.2126 * red + 0.7152 * green + 0.0722 * blue
+
+    light, dark = sorted((luminance(rgb), luminance(background)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_colour_is_at_least_3_to_1_on_white_and_on_black() -> None:
+    from bazaarbot.transports.irc.colors import HINTS, PALETTE
+
+    used = set(HINTS.values()) | set(SEAT_COLORS)
+    assert used == set(PALETTE) == set(CONTRASTS), "every colour sent has its figures here"
+    for code, (on_white, on_black) in CONTRASTS.items():
+        rgb = PALETTE[code]
+        assert round(_contrast(rgb, (255, 255, 255)), 2) == on_white, code
+        assert round(_contrast(rgb, (0, 0, 0)), 2) == on_black, code
+        assert min(on_white, on_black) >= 3.0, code
+    mirc = {"07": (252, 127, 0), "05": (127, 0, 0), "06": (156, 0, 156), "12": (0, 0, 252)}
+    for code, (on_white, on_black) in TOO_FAINT.items():
+        assert (
+            round(_contrast(mirc[code], (255, 255, 255)), 2),
+            round(_contrast(mirc[code], (0, 0, 0)), 2),
+        ) == (
+            on_white,
+            on_black,
+        )
+        assert min(on_white, on_black) < 3.0 and code not in used
+
+
+def test_goods_differ_within_a_game_and_so_do_the_stones() -> None:
     from bazaarbot.transports.irc.colors import HINTS
 
-    unreadable = {"00", "01", "02", "08", "09", "11", "15"}  # white, black, navy, yellow, light green/cyan
-    assert not set(HINTS.values()) & unreadable
-    assert not set(SEAT_COLORS) & unreadable, "the players' colours too"
     goods = ("diamond", "gold", "silver", "cloth", "spice", "leather", "camel")
     assert len({HINTS[good] for good in goods}) == len(goods)
     stones = ("red", "green", "blue", "yellow", "white")
     assert len({HINTS[stone] for stone in stones}) == len(stones)
+    assert HINTS["black"] != HINTS["white"]
 
 
 def test_the_board_asked_for_is_coloured_like_the_moves(tmp_path) -> None:
@@ -47,7 +98,7 @@ def test_each_player_is_shown_in_their_seats_colour_in_the_board_and_the_moves()
         painted = f"\x02\x03{SEAT_COLORS[seat]}{name}\x0f"
         assert painted in board
         assert name == "AI:easy" or painted in move
-    assert "\x0304red\x0f" in move and "\x0307gold\x0f" in move, "the goods keep their colours"
+    assert "\x0304red\x0f" in move and "\x0330gold\x0f" in move, "the goods keep their colours"
     assert colorize("malice and alice2", ("alice",)) == "malice and alice2", "a name inside a word is left"
     assert len(set(SEAT_COLORS)) == len(SEAT_COLORS) >= 6
 
