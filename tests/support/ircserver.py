@@ -377,7 +377,7 @@ class IrcCast:
     def __getitem__(self, nick: str) -> RawClient:
         return self.clients[nick]
 
-    async def seat_all(self, channel: str, timeout: float = 10.0) -> dict[str, str]:
+    async def seat_all(self, channel: str, timeout: float = 30.0) -> dict[str, str]:
         """Every client types ``!join`` in ``channel``, in order; the private welcome line each got."""
         welcomes = {}
         for nick, client in self.clients.items():
@@ -385,7 +385,7 @@ class IrcCast:
             welcomes[nick] = await client.expect(f"PRIVMSG {nick} :You sit in seat", timeout)
         return welcomes
 
-    async def start(self, channel: str, secret: str = "Your secret", timeout: float = 10.0) -> None:
+    async def start(self, channel: str, secret: str = "Your secret", timeout: float = 30.0) -> None:
         """The first client types ``!start``; returns once every client got its private ``secret`` line."""
         next(iter(self.clients.values())).say(channel, "!start")
         for nick, client in self.clients.items():

@@ -19,6 +19,7 @@ from bazaarbot.store import Store
 from bazaarbot.transports.web import WebTransport
 from support.botdriver import TEST_LEVELS, thread_ai_pool
 from support.countgame import GAME as COUNT
+from support.waits import TIMEOUT
 
 
 @dataclass
@@ -129,7 +130,7 @@ class WsClient:
         await self.ws.close()
         await self.session.close()
 
-    async def closed(self, timeout: float = 5.0) -> aiohttp.WSMessage:
+    async def closed(self, timeout: float = TIMEOUT) -> aiohttp.WSMessage:
         """Read on until the server ends the connection; the closing message."""
         while True:
             msg = await self.ws.receive(timeout=timeout)
@@ -152,7 +153,7 @@ class WsClient:
         self,
         kind: str | tuple[str, ...],
         where: Callable[[dict[str, Any]], bool] | None = None,
-        timeout: float = 5.0,
+        timeout: float = TIMEOUT,
     ) -> dict[str, Any]:
         """The next frame of ``kind`` (matching ``where``) not yet consumed, waiting for it if needed."""
         loop = asyncio.get_running_loop()

@@ -35,7 +35,7 @@ async def test_a_sitter_under_the_absent_players_nick_is_named_as_another_user_a
     table = hub.tables[(NET, CHAN)]
     await alice.close()
     closing.remove(alice)
-    await bob.expect("An AI (", timeout=10)
+    await bob.expect("An AI (")
     mallory = await RawClient("alice", ircserver.port, ident="mallory", source="127.0.0.2").connect((CHAN,))
     closing.append(mallory)
     await wait_until(lambda: bot.roster.holds("alice", "m:alice!~mallory@127.0.0.2"), what="mallory's host")

@@ -30,10 +30,10 @@ async def test_run_command_connects_and_answers(tmp_path: Path, ircserver: IrcSe
     async with bot_running(config, tmp_path / "bot.sqlite") as ended:
         await alice.expect(lambda line: line.startswith(":bazaarbot!") and " JOIN " in line, timeout=30)
         alice.say("#bazaar", "!games")
-        line = await alice.expect("PRIVMSG #bazaar :Games:", timeout=10)
+        line = await alice.expect("PRIVMSG #bazaar :Games:", timeout=30)
         assert "jaipur" in line
         alice.say("#bazaar", "!join")
-        await alice.expect("PRIVMSG #bazaar :alice joins", timeout=10)
+        await alice.expect("PRIVMSG #bazaar :alice joins", timeout=30)
     assert ended.returncode == 0, ended.err.decode()
     assert b"connecting to local (127.0.0.1:" in ended.out
-    await alice.expect(lambda line: line.startswith(":bazaarbot!") and " QUIT " in line, timeout=10)
+    await alice.expect(lambda line: line.startswith(":bazaarbot!") and " QUIT " in line, timeout=30)

@@ -227,7 +227,7 @@ async def test_nick_in_use_then_regained(tmp_path: Path, ircserver: IrcServer, c
     closing.append(watcher)
     await squatter.close()
     closing.remove(squatter)
-    await watcher.expect(":bazaarbot2!", timeout=10)  # NICK bazaarbot2 -> bazaarbot
+    await watcher.expect(":bazaarbot2!", timeout=30)  # NICK bazaarbot2 -> bazaarbot
     await wait_until(lambda: bot.nick == "bazaarbot", what="the nick to come back")
     watcher.say(CHAN, "!games")
     assert (await watcher.expect("PRIVMSG #bazaar :Games:")).startswith(":bazaarbot!")

@@ -136,7 +136,7 @@ async def test_queued_private_lines_follow_a_nick_change(
     await p2.expect(lambda line: " NICK " in line and "p2x" in line)
     p2.nick = "p2x"
     mallory = await take_the_nick(ircserver, closing)
-    await p2.expect("PRIVMSG p2x :secret line 8", timeout=10)
+    await p2.expect("PRIVMSG p2x :secret line 8")
     got = [text for text in from_bot(p2, "p2") + from_bot(p2, "p2x") if text.startswith("secret")]
     assert got == [f"secret line {n}" for n in range(1, 9)], "every line once, in order, to its owner"
     await only_the_new_holder_reads(bot, mallory)
