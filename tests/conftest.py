@@ -42,6 +42,7 @@ def pytest_configure(config: pytest.Config) -> None:
 #: the files whose tests take longest (whole games through a process, a browser or Synapse): they
 #: are handed out first, so that none of them starts near the end while the other workers idle
 LONGEST_FIRST = (
+    "tests/transports/discord/",
     "tests/transports/matrix/test_matrix.py",
     "tests/transports/web/test_web_table.py",
     "tests/transports/web/test_web_layout.py",

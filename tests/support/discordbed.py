@@ -1,6 +1,6 @@
 """The Discord-compatible server of the tests: the shared testbed (Spacebar) on its own PostgreSQL.
 
-One testbed per test module (its tests share an xdist group): a cluster the
+One testbed per test worker (the Discord modules share two xdist groups): a cluster the
 test starts itself (``pgcluster``), the testbed built once into
 ``~/.cache/discord-testbed`` and started on free loopback ports. People act
 through the testbed's ``spacebar_people`` (REST, and their own gateway for
@@ -63,7 +63,7 @@ def _testbed(*args: str, timeout: float) -> str:
 
 
 #: text channels made in the guild before any bot connects (``info["rooms"]``): a test takes its own
-ROOMS = 12
+ROOMS = 24
 
 
 def _make_rooms(info: dict[str, Any], count: int) -> list[str]:

@@ -11,7 +11,7 @@ from support.discordbed import until
 from support.discordpeople import BARE_ID, Person, play_by_buttons, present, running_bot, shown_text
 from support.discordpeople import room as take_room
 
-pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-games")]
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-b")]
 
 NET = "discord"
 #: verbs that bring each game to its end sooner, tried in order (moves by buttons are any)

@@ -21,7 +21,7 @@ from support.discordpeople import (
 )
 from support.discordpeople import room as take_room
 
-pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-interactions")]
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-b")]
 
 NET = "discord"
 

@@ -16,7 +16,7 @@ from support.paths import REPO_ROOT
 
 from bazaarbot.bench.botprocess import bazaarbot_command
 
-pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-run")]
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
 CONFIG = """
 [bot]

@@ -23,7 +23,7 @@ from support.discordpeople import room as take_room
 
 from bazaarbot.transports.discord.shards import shard_of
 
-pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-shards")]
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
 POINTER = "Direct messages reach only part of this bot"
 

@@ -11,7 +11,7 @@ from support.discordbed import until
 from support.discordpeople import BARE_ID, Person, buttons, outside_blocks, present, running_bot, shown_text
 from support.discordpeople import room as take_room
 
-pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-typed")]
+pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
 NET = "discord"
 
