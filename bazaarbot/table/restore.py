@@ -68,7 +68,7 @@ def _matches(plugin: GamePlugin, state: Any, snapshot: dict[str, Any]) -> bool:
 def _replay(table: Table, moves: list[dict[str, Any]]) -> None:
     """Play logged commands again on ``table.state`` the way the table played them (undos included)."""
     for record in moves:
-        table._replay(record["seat"], record["text"], record["n"] + 1)
+        table.game.replay_step(record["seat"], record["text"], record["n"] + 1)
 
 
 def restore_game(table: Table, running: RunningGameRow, store: Store, games: dict[str, GamePlugin]) -> int:
