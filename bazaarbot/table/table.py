@@ -13,8 +13,6 @@ from collections.abc import Callable
 from typing import Any
 
 from bazaarbot.messages import Outgoing
-from bazaarbot.plugin import GamePlugin
-from bazaarbot.store import Store
 from bazaarbot.table.ai_seats import AiSeats
 from bazaarbot.table.claims import SeatClaims
 from bazaarbot.table.clock import Clock
@@ -23,7 +21,7 @@ from bazaarbot.table.forward import Forward
 from bazaarbot.table.game import RunningGame
 from bazaarbot.table.lobby import Lobby
 from bazaarbot.table.presence import Presence
-from bazaarbot.table.seats import Actor, Seat
+from bazaarbot.table.seats import Actor
 from bazaarbot.table.views import Views
 
 
@@ -37,39 +35,10 @@ class Table:
     what a part asks of one made after it (``ports``), and forwards the names its callers use.
     """
 
-    def __init__(
-        self,
-        store: Store,
-        games: dict[str, GamePlugin],
-        table_id: int | None,
-        network: str,
-        channel: str,
-        game: str,
-        options: dict[str, Any] | None = None,
-        host: str = "",
-        seats: list[Seat] | None = None,
-        colors: bool = False,
-        base_seed: int | None = None,
-        settings: dict[str, str] | None = None,
-        default_turn_seconds: int | None = None,
-        default_takeover_level: str | None = None,
-    ) -> None:
-        self.core = TableCore(
-            store,
-            games,
-            table_id,
-            network,
-            channel,
-            game,
-            options,
-            host,
-            seats,
-            colors,
-            base_seed,
-            settings,
-            default_turn_seconds,
-            default_takeover_level,
-        )
+    def __init__(self, *record: Any, **named: Any) -> None:
+        """``record``, ``named``: what the table's record is made of (``TableCore``: the store, the
+        games, the row id, network, channel, game, then what the store kept and the defaults)."""
+        self.core = TableCore(*record, **named)
         #: called with the table when its game moved or changed hands (the hub looks for AI decisions)
         self.on_change: Callable[[Table], None] | None = None
         self.core.changed = self.notify
@@ -91,12 +60,14 @@ class Table:
         return self.ai.take_back(index, actor)
 
     def game_began(self) -> None:
+        """What every game starts without: offline or idle marks, timeouts, reset requests, an AI turn."""
         self.presence.clear()
         self.clock.timeouts = {}
         self.lobby.reset_requests = {}
         self.ai.ai_turn = None
 
     def game_ended(self) -> None:
+        """What an ended game leaves behind is cleared as at a start, and its clock is stopped."""
         self.game_began()
         self.clock.stop()
 
