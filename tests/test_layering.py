@@ -283,3 +283,93 @@ def test_the_messages_live_in_the_core():
         assert name not in vars(base) or getattr(base, name) is getattr(messages, name)
     source = (ROOT / "bazaarbot/transports/base.py").read_text()
     assert "@dataclass" not in source and "class User" not in source
+
+
+#: the longest line of project classes a class of ``bazaarbot/`` may stand on: itself and one base
+#: (an abstract base, a protocol, a project exception); a deeper chain spreads one concern over files
+CLASS_CHAIN_AT_MOST = 2
+
+
+def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The module an ``import from`` names, relative imports made absolute."""
+    if not node.level:
+        return node.module or ""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+    return ".".join([*anchor, *([node.module] if node.module else [])])
+
+
+def _class_bases() -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """Every class of ``bazaarbot/`` as (module, name), with those of its bases that are project classes."""
+    trees = {name: (path, ast.parse(path.read_text())) for name, path in MODULES.items()}
+    classes = {
+        name: {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
+        for name, (path, tree) in trees.items()
+    }
+    #: per module, a name it imports -> (module, name), or (module, "") for a module
+    imported: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
+    for name, (path, tree) in trees.items():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    imported[name][alias.asname or alias.name] = (alias.name, "")
+            elif isinstance(node, ast.ImportFrom):
+                base = _absolute(name, path, node)
+                for alias in node.names:
+                    submodule = f"{base}.{alias.name}"
+                    target = (submodule, "") if submodule in MODULES else (base, alias.name)
+                    imported[name][alias.asname or alias.name] = target
+
+    def resolve(
+        module: str, name: str, seen: frozenset[tuple[str, str]] = frozenset()
+    ) -> tuple[str, str] | None:
+        """The class ``name`` means in ``module``, following re-exports; None when no project class."""
+        if (module, name) in seen or module not in MODULES:
+            return None
+        if name in classes[module]:
+            return (module, name)
+        target = imported[module].get(name)
+        if target is None or not target[1]:
+            return None
+        return resolve(*target, seen | {(module, name)})
+
+    def base_of(module: str, expr: ast.expr) -> tuple[str, str] | None:
+        if isinstance(expr, ast.Subscript):  # Generic[T], a parametrised project base
+            return base_of(module, expr.value)
+        if isinstance(expr, ast.Name):
+            return resolve(module, expr.id)
+        if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+            target = imported[module].get(expr.value.id)
+            return resolve(target[0], expr.attr) if target is not None and not target[1] else None
+        return None
+
+    return {
+        (module, name): [b for b in (base_of(module, expr) for expr in node.bases) if b is not None]
+        for module, found in classes.items()
+        if module.startswith("bazaarbot.")
+        for name, node in found.items()
+    }
+
+
+def _chain(cls: tuple[str, str], bases: dict[tuple[str, str], list[tuple[str, str]]]) -> list[str]:
+    """The longest line of project classes from ``cls`` up, ``cls`` first."""
+    above = [_chain(base, bases) for base in bases.get(cls, []) if base != cls]
+    return [f"{cls[0]}.{cls[1]}", *max(above, key=len, default=[])]
+
+
+def test_no_class_stands_on_a_chain_of_project_classes_deeper_than_two():
+    bases = _class_bases()
+    deep = [
+        " < ".join(chain)
+        for chain in (_chain(cls, bases) for cls in bases)
+        if len(chain) > CLASS_CHAIN_AT_MOST
+    ]
+    assert not deep, deep
+
+
+def test_the_class_chain_check_follows_imports_across_packages():
+    """The check resolves a base named through an import, so a chain spread over packages counts whole."""
+    bases = _class_bases()
+    assert bases[("bazaarbot.teach.analysis", "_JudgingSearch")] == [("bazaarbot.ai.ismcts", "Search")]
+    assert ("bazaarbot.table.ports", "Handing") in bases[("bazaarbot.table.ports", "GameNeeds")]
+    assert max(len(_chain(cls, bases)) for cls in bases) == CLASS_CHAIN_AT_MOST

@@ -1,4 +1,4 @@
-"""A channel's table: lobby and seats, the running game, the views (one module each).
+"""A channel's table, composed of its parts: lobby, running game, AI seats, presence, clock, views.
 
 May import: ``config``, ``i18n``, ``messages``, ``plugin``, ``store``, ``text``, ``words``. It
 also owns a game's steps and options (``steps``, ``options``), its log replayed from the store

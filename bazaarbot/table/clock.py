@@ -18,8 +18,10 @@ from dataclasses import dataclass, field
 from bazaarbot.config import MAX_TURN_SECONDS, MIN_TURN_SECONDS
 from bazaarbot.i18n import _, ngettext
 from bazaarbot.messages import Outgoing
-from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, Decision
+from bazaarbot.table.ai_seats import DEFAULT_TAKEOVER_LEVEL, AiSeats, Decision
+from bazaarbot.table.core import TableCore
 from bazaarbot.table.durations import parse_duration, say_duration
+from bazaarbot.table.game import RunningGame
 from bazaarbot.table.presence import CORRESPONDENCE_SECONDS, Presence
 from bazaarbot.table.seats import Actor
 from bazaarbot.words.moves import command_phrase
@@ -135,14 +137,30 @@ class TurnClock:
         return clock
 
 
-class Clock(Presence):
+class Clock:
     """The table's turn clock and what happens when time runs out."""
+
+    def __init__(self, core: TableCore, game: RunningGame, presence: Presence, ai: AiSeats) -> None:
+        self.core = core
+        self.game = game
+        self.presence = presence
+        self.ai = ai
+        #: the turn clock of the awaited decision, made when first needed
+        self.turn_clock: TurnClock | None = None
+        #: game seat -> decisions in a row the clock ran out on
+        self.timeouts: dict[int, int] = {}
+
+    def stop(self) -> None:
+        """The game ended: no decision is timed, and none is stored."""
+        if self.turn_clock is not None:
+            self.turn_clock = None
+            self.core.save_setting("clock_state", "")
 
     def clock_seconds(self) -> int | None:
         """This table's seconds per decision (None: no clock)."""
-        raw = self.settings.get("clock")
+        raw = self.core.settings.get("clock")
         if raw is None:
-            return self.default_turn_seconds
+            return self.core.default_turn_seconds
         return int(raw) or None
 
     def set_clock(self, actor: Actor, args: tuple[str, ...]) -> list[Outgoing]:
@@ -152,7 +170,7 @@ class Clock(Presence):
             seconds = self.clock_seconds()
             state = say_duration(seconds) if seconds else _("off")
             return [
-                self.tell(
+                self.core.tell(
                     nick,
                     _(
                         "The turn clock here is {state} per decision. The host sets it: "
@@ -160,12 +178,12 @@ class Clock(Presence):
                     ).format(state=state),
                 )
             ]
-        if actor.user.key != self.host and not actor.is_admin:
+        if actor.user.key != self.core.host and not actor.is_admin:
             return [
-                self.tell(
+                self.core.tell(
                     nick,
                     _("Only the host ({host}) or an admin can use /{name}.").format(
-                        host=self.host_nick(), name="clock"
+                        host=self.core.host_nick(), name="clock"
                     ),
                 )
             ]
@@ -173,23 +191,23 @@ class Clock(Presence):
         seconds = 0 if word in ("off", "0", "none") else parse_duration(word)
         if seconds is None or (seconds and not MIN_TURN_SECONDS <= seconds <= MAX_TURN_SECONDS):
             return [
-                self.tell(
+                self.core.tell(
                     nick,
                     _("Give the clock as 90s, 5m, 2h, 1d or off (from {n}s to {days} days).").format(
                         n=MIN_TURN_SECONDS, days=MAX_TURN_SECONDS // 86400
                     ),
                 )
             ]
-        self.save_setting("clock", str(seconds))
+        self.core.save_setting("clock", str(seconds))
         self.turn_clock = None
-        self.save_setting("clock_state", "")
+        self.core.save_setting("clock_state", "")
         if seconds:
             line = _("Turn clock: {time} per decision (set by {nick}).").format(
                 time=say_duration(seconds), nick=nick
             )
         else:
             line = _("The turn clock is off at this table (set by {nick}).").format(nick=nick)
-        return [self.say(line)]
+        return [self.core.say(line)]
 
     def is_correspondence(self) -> bool:
         """A clock of an hour or more: a player who disconnects keeps their seat and is told on return."""
@@ -202,21 +220,21 @@ class Clock(Presence):
         if not seconds or not self._awaited_people():
             return None
         clock = self.turn_clock
-        stored = self.settings.get("clock_state")
+        stored = self.core.settings.get("clock_state")
         if clock is None and stored:
             clock = TurnClock.from_json(stored, now)
         if (
             clock is not None
-            and clock.decision == (self.game_id, self.moves_made)
+            and clock.decision == (self.game.game_id, self.game.moves_made)
             and clock.seconds == seconds
         ):
             return clock.left(now)
         return float(seconds)
 
     def _awaited_people(self) -> list[int]:
-        if not self.running:
+        if not self.game.running:
             return []
-        return [i for i in self.plugin.to_act(self.state) if self.players[i].has_person]
+        return [i for i in self.core.plugin.to_act(self.game.state) if self.core.players[i].has_person]
 
     def clock_tick(self, now: float, delay: float = 0.0) -> tuple[list[Outgoing], list[Decision]]:
         """Advance the clock to ``now``: reminders to send, and decisions the AI must play for a person.
@@ -224,21 +242,21 @@ class Clock(Presence):
         A decision first seen now gets ``delay`` extra seconds (its prompt is still queued).
         """
         seconds = self.clock_seconds()
-        if self.idle_since is not None:  # the game is paused: nobody is here, the clock stands still
+        if self.presence.idle_since is not None:  # the game is paused: nobody is here, the clock stands still
             return [], []
         people = self._awaited_people()
-        if not seconds or not people or self.game_id is None:
+        if not seconds or not people or self.game.game_id is None:
             if self.turn_clock is not None and self.turn_clock.decision is not None:
                 self.turn_clock.follow(None, now)
                 self._save_clock()
             return [], []
         if self.turn_clock is None:
-            stored = self.settings.get("clock_state")
+            stored = self.core.settings.get("clock_state")
             self.turn_clock = TurnClock.from_json(stored, now) if stored else TurnClock(seconds)
             if self.turn_clock.seconds != seconds:
                 self.turn_clock = TurnClock(seconds)
         clock = self.turn_clock
-        if clock.follow((self.game_id, self.moves_made), now, delay):
+        if clock.follow((self.game.game_id, self.game.moves_made), now, delay):
             self._save_clock()
         events = clock.due(now)
         if not events:
@@ -254,12 +272,14 @@ class Clock(Presence):
                     out += self._first_timeout(fresh, seconds)
                     continue
                 level = self.takeover_level()
-                decisions += [Decision(self.game_id, self.moves_made, i, level, timeout=True) for i in people]
+                decisions += [
+                    Decision(self.game.game_id, self.game.moves_made, i, level, timeout=True) for i in people
+                ]
                 continue
             left = say_duration(clock.left(now) or 0)
             gap = min(REMIND_GAP, seconds / 4)
             for i in people:  # reminders are private: the channel hears of the clock only when time is up
-                if not self.may_remind(self.players[i].key, gap):
+                if not self.core.may_remind(self.core.players[i].key, gap):
                     continue
                 if not self._has_moved(i) and GRACE not in clock.sent:  # what its timeout will really do
                     line = _(
@@ -269,10 +289,10 @@ class Clock(Presence):
                 else:
                     line = _("Your move at {channel}: {left} left, then the AI plays it for you.")
                 out.append(
-                    self.tell(
-                        self.players[i].nick,
-                        line.format(channel=self.channel, left=left),
-                        key=self.players[i].key,  # a reminder for the player, not for a nick-taker
+                    self.core.tell(
+                        self.core.players[i].nick,
+                        line.format(channel=self.core.channel, left=left),
+                        key=self.core.players[i].key,  # a reminder for the player, not for a nick-taker
                         ping=True,
                         urgent=True,
                     )
@@ -281,18 +301,18 @@ class Clock(Presence):
 
     def _has_moved(self, index: int) -> bool:
         """Whether game seat ``index`` made any step of this game yet (its person, or the AI at a timeout)."""
-        return index in self.moved
+        return index in self.game.moved
 
     def _first_timeout(self, people: list[int], seconds: int) -> list[Outgoing]:
         """The first timeout of somebody who has not moved yet only reminds: the AI waits one more period."""
         out: list[Outgoing] = []  # a reminder, so private: the channel hears of the clock only at the end
         for i in people:
-            if not self.may_remind(self.players[i].key, min(REMIND_GAP, seconds / 4)):
+            if not self.core.may_remind(self.core.players[i].key, min(REMIND_GAP, seconds / 4)):
                 continue
-            out += self.tell_seat(
+            out += self.core.tell_seat(
                 i,
                 _("Your move at {channel}: /moves lists what you can do; {time} left.").format(
-                    channel=self.channel, time=say_duration(seconds)
+                    channel=self.core.channel, time=say_duration(seconds)
                 ),
                 ping=True,
             )
@@ -300,7 +320,7 @@ class Clock(Presence):
 
     def _save_clock(self) -> None:
         if self.turn_clock is not None:
-            self.save_setting("clock_state", self.turn_clock.to_json())
+            self.core.save_setting("clock_state", self.turn_clock.to_json())
 
     def pause_clock(self, now: float) -> None:
         if self.turn_clock is not None:
@@ -308,30 +328,34 @@ class Clock(Presence):
             self._save_clock()
 
     def resume_clock(self, now: float) -> None:
-        if self.turn_clock is not None and self.idle_since is None:  # a paused game's clock stays still
+        if (
+            self.turn_clock is not None and self.presence.idle_since is None
+        ):  # a paused game's clock stays still
             self.turn_clock.resume(now)
             self._save_clock()
 
     def takeover_level(self) -> str:
-        return self.settings.get("takeover") or self.default_takeover_level or DEFAULT_TAKEOVER_LEVEL
+        return (
+            self.core.settings.get("takeover") or self.core.default_takeover_level or DEFAULT_TAKEOVER_LEVEL
+        )
 
     def play_timed_out(self, decision: Decision, command: str) -> list[Outgoing]:
         """The AI plays one timed-out decision for a person; three in a row and the seat is theirs no more."""
-        if not self.decides_for_person(decision) or self.idle_since is not None:
+        if not self.ai.decides_for_person(decision) or self.presence.idle_since is not None:
             return []
-        seat = self.players[decision.seat]
+        seat = self.core.players[decision.seat]
         # one public line of the clock's own: time is up (and, the third time, that the AI keeps the seat)
         notice = _('Time is up for {nick}: the AI plays "{command}" for them.').format(
-            nick=seat.nick, command=command_phrase(self.plugin, self.state, decision.seat, command)
+            nick=seat.nick, command=command_phrase(self.core.plugin, self.game.state, decision.seat, command)
         )
-        played = self.play_for(decision, command)
+        played = self.ai.play_for(decision, command)
         after: list[Outgoing] = []
-        if self.running:
+        if self.game.running:
             count = self.timeouts.get(decision.seat, 0) + 1
             self.timeouts[decision.seat] = count
             if count >= AWAY_AFTER and seat.has_person:
                 seat.away = True
-                self.hand_to_ai(decision.seat, decision.level)
+                self.ai.hand_to_ai(decision.seat, decision.level)
                 notice += " " + ngettext(
                     "{nick} has not answered {n} time in a row: the AI plays that seat until {nick} "
                     "says anything here (or /back).",
@@ -339,5 +363,5 @@ class Clock(Presence):
                     "says anything here (or /back).",
                     count,
                 ).format(nick=seat.nick, n=count)
-                after = self.check_presence()
-        return [self.say(notice, about=seat.nick), *played, *after]
+                after = self.presence.check_presence()
+        return [self.core.say(notice, about=seat.nick), *played, *after]

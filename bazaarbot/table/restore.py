@@ -35,25 +35,25 @@ class Restored:
 
 def apply_row(table: Table, row: TableRow, games: dict[str, GamePlugin], default_game: str) -> None:
     """Set the lobby of ``table`` from its stored row (the game part is cleared)."""
-    table.id = row.id
-    table.game_name = row.game if row.game in games else default_game
-    table.options = dict(row.options)
-    table.host = row.host
-    table.seats = [Seat(s.seat, s.user_key, s.nick) for s in sorted(row.seats, key=lambda s: s.seat)]
-    table.colors = row.colors
+    table.core.id = row.id
+    table.core.game_name = row.game if row.game in games else default_game
+    table.core.options = dict(row.options)
+    table.core.host = row.host
+    table.core.seats = [Seat(s.seat, s.user_key, s.nick) for s in sorted(row.seats, key=lambda s: s.seat)]
+    table.core.colors = row.colors
     clear_game(table)
 
 
 def clear_game(table: Table) -> None:
-    table.state = None
-    table.undo_point = None
-    table.timeouts = {}
-    table.reset_requests = {}
-    table.turn_clock = None
-    table.game_id = None
-    table.players = []
-    table.moves_made = 0
-    table.paused = None
+    table.game.state = None
+    table.game.undo_point = None
+    table.clock.timeouts = {}
+    table.lobby.reset_requests = {}
+    table.clock.turn_clock = None
+    table.game.game_id = None
+    table.core.players = []
+    table.game.moves_made = 0
+    table.game.paused = None
 
 
 def _normal(data: Any) -> Any:
@@ -66,9 +66,9 @@ def _matches(plugin: GamePlugin, state: Any, snapshot: dict[str, Any]) -> bool:
 
 
 def _replay(table: Table, moves: list[dict[str, Any]]) -> None:
-    """Play logged commands again on ``table.state`` the way the table played them (undos included)."""
+    """Play logged commands again on ``table.game.state`` the way the table played them (undos included)."""
     for record in moves:
-        table._replay(record["seat"], record["text"], record["n"] + 1)
+        table.game.replay_step(record["seat"], record["text"], record["n"] + 1)
 
 
 def restore_game(table: Table, running: RunningGameRow, store: Store, games: dict[str, GamePlugin]) -> int:
@@ -81,10 +81,10 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
     game, snapshot = running.game, running.snapshot
     plugin = games[game.plugin]
     names = [p["nick"] for p in game.players]
-    table.game_name = game.plugin
-    table.game_id = game.id
-    table.game_seed = game.seed
-    table.players = [
+    table.core.game_name = game.plugin
+    table.game.game_id = game.id
+    table.game.game_seed = game.seed
+    table.core.players = [
         Seat(i + 1, str(p["key"]), str(p["nick"]), p.get("ai"), bool(p.get("away")), p.get("owner"))  # type: ignore[arg-type]
         for i, p in enumerate(game.players)
     ]
@@ -102,28 +102,28 @@ def restore_game(table: Table, running: RunningGameRow, store: Store, games: dic
         tail = running.tail if snapshot is None else store.moves(game.id)
         state = plugin.setup(names, random.Random(game.seed), game.options)
         moves_made = len(tail)
-    table.state = state
-    table.undo_point = None
+    table.game.state = state
+    table.game.undo_point = None
     try:
         _replay(table, tail)
     except Exception:
         clear_game(table)
         raise
     _follow_renames(table)
-    table.moves_made = moves_made
+    table.game.moves_made = moves_made
     # who made a step (the first timeout only reminds a seat that did not): a game old enough
     # for a snapshot has had every seat move
     before_tail = set(range(len(names))) if moves_made > len(tail) else set()
-    table.moved = {int(r["seat"]) for r in tail} | before_tail
+    table.game.moved = {int(r["seat"]) for r in tail} | before_tail
     table.notify()
     return len(tail)
 
 
 def _follow_renames(table: Table) -> None:
     """The names the game shows: a nick change after the snapshot, a seat an AI took over."""
-    state = table.state
+    state = table.game.state
     if hasattr(state, "players") and isinstance(state.players, list):
-        for index, seat in enumerate(table.players[: len(state.players)]):
+        for index, seat in enumerate(table.core.players[: len(state.players)]):
             state.players[index] = seat.label
 
 
@@ -133,26 +133,26 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
     moves = store.moves(game.id)
     why = ""
     try:
-        table.state = plugin.setup(names, random.Random(game.seed), game.options)
-        table.undo_point = None
+        table.game.state = plugin.setup(names, random.Random(game.seed), game.options)
+        table.game.undo_point = None
         for index, record in enumerate(moves):
             if (
                 snapshot is not None
                 and index == snapshot.n
-                and not _matches(plugin, table.state, snapshot.state)
+                and not _matches(plugin, table.game.state, snapshot.state)
             ):
                 why = "differs from its snapshot"
                 break
             _replay(table, [record])
         at_end = snapshot is not None and snapshot.n == len(moves)
-        if not why and at_end and not _matches(plugin, table.state, snapshot.state):
+        if not why and at_end and not _matches(plugin, table.game.state, snapshot.state):
             why = "differs from its snapshot"
     except Exception as error:  # the new rules refuse an old move
         why = f"move refused: {error}"
     if why:
-        table.state = None
-        table.undo_point = None
-        table.paused = _(
+        table.game.state = None
+        table.game.undo_point = None
+        table.game.paused = _(
             "The game of {game} here is paused: it was saved under rules {old} and this bot has "
             "rules {new}, which cannot replay it. An admin can /reset the table."
         ).format(game=plugin.title, old=game.rules_version, new=plugin.rules_version)
@@ -166,8 +166,8 @@ def _restore_other_rules(table: Table, running: RunningGameRow, store: Store, pl
         )
         return 0
     _follow_renames(table)
-    table.moves_made = len(moves)
-    table.moved = {int(r["seat"]) for r in moves}
+    table.game.moves_made = len(moves)
+    table.game.moved = {int(r["seat"]) for r in moves}
     table.notify()
     note = f"replayed under rules {plugin.rules_version} (saved under {game.rules_version})"
     store.set_rules_version(game.id, plugin.rules_version, note)
@@ -195,14 +195,14 @@ def restore_into(
 
 def reload_table(table: Table, store: Store, games: dict[str, GamePlugin], default_game: str) -> None:
     """Make ``table`` exactly what the file holds (after a commit that did not make it)."""
-    rows = store.load_tables(table.id) if table.id is not None else []
+    rows = store.load_tables(table.core.id) if table.core.id is not None else []
     if not rows:
-        table.id = None
-        table.game_name = default_game
-        table.options = {}
-        table.host = ""
-        table.seats = []
-        table.colors = False
+        table.core.id = None
+        table.core.game_name = default_game
+        table.core.options = {}
+        table.core.host = ""
+        table.core.seats = []
+        table.core.colors = False
         clear_game(table)
         return
     apply_row(table, rows[0], games, default_game)

@@ -4,59 +4,66 @@ from __future__ import annotations
 
 from bazaarbot.i18n import _, language
 from bazaarbot.messages import Outgoing, User
-from bazaarbot.table.base import TableBase
+from bazaarbot.table.core import TableCore
+from bazaarbot.table.game import RunningGame
+from bazaarbot.table.presence import Presence
 from bazaarbot.table.seats import Actor
 from bazaarbot.words.counts import players_label
 from bazaarbot.words.moves import command_here
 
 
-class Views(TableBase):
+class Views:
     """Read-only answers about a table."""
 
+    def __init__(self, core: TableCore, game: RunningGame, presence: Presence) -> None:
+        self.core = core
+        self.game = game
+        self.presence = presence
+
     def status(self) -> str:
-        plugin = self.plugin
-        if self.running:
-            to_act = ", ".join(self.players[s].label for s in plugin.to_act(self.state))
-            names = _(" vs ").join(s.label for s in self.players)
+        plugin = self.core.plugin
+        if self.game.running:
+            to_act = ", ".join(self.core.players[s].label for s in plugin.to_act(self.game.state))
+            names = _(" vs ").join(s.label for s in self.core.players)
             line = _("{game} running: {names}. To act: {who}.").format(
                 game=plugin.title, names=names, who=to_act or "-"
             )
-            if self.idle_since is not None:
+            if self.presence.idle_since is not None:
                 line += " " + _("Paused until a player comes back.")
             return line
-        if not self.seats:
+        if not self.core.seats:
             return _("{game} table, nobody seated ({players}). /join to sit down.").format(
                 game=plugin.title, players=players_label(plugin)
             )
-        names = ", ".join(f"{s.number} {s.label}" for s in self.seats)
+        names = ", ".join(f"{s.number} {s.label}" for s in self.core.seats)
         return _("{game} lobby ({players}). Seated: {names}. Host: {host}. /start to begin.").format(
             game=plugin.title,
             players=players_label(plugin),
             names=names,
-            host=self.host_nick(),
+            host=self.core.host_nick(),
         )
 
     def board(self) -> str:
-        if not self.running:
+        if not self.game.running:
             return _("No game is running here. {status}").format(status=self.status())
-        return self.plugin.board(self.state)
+        return self.core.plugin.board(self.game.state)
 
     def hand(self, actor: Actor) -> list[Outgoing]:
-        seat = self.game_seat_of(actor.user.key)
-        if not self.running or seat is None:
+        seat = self.core.game_seat_of(actor.user.key)
+        if not self.game.running or seat is None:
             return [
-                self.tell(
+                self.core.tell(
                     actor.user.nick,
                     _("You are not playing a game at this table.") + self.claim_hint(actor.user),
                 )
             ]
-        view = self.view_of(seat)
+        view = self.game.view_of(seat)
         return [
-            self.tell(
+            self.core.tell(
                 actor.user.nick,
                 view
                 or _("You hold nothing secret in {game}; /board shows it all.").format(
-                    game=self.plugin.title
+                    game=self.core.plugin.title
                 ),
                 key=actor.user.key,
             )
@@ -64,7 +71,7 @@ class Views(TableBase):
 
     def claim_hint(self, user: User) -> str:
         """For somebody under a seated nick but from another address: how the real owner gets back in."""
-        seats = [*self.seats, *self.players]
+        seats = [*self.core.seats, *self.core.players]
         if not any(s.nick.lower() == user.nick.lower() and s.key != user.key and not s.is_bot for s in seats):
             return ""
         return " " + _(
@@ -74,22 +81,22 @@ class Views(TableBase):
 
     def moves(self, actor: Actor, full: bool, word: str = "") -> list[Outgoing]:
         """``/moves``: a summary, or (``all``) every legal command, or those that contain ``word``."""
-        with language(self.language_of(actor.user.key)):  # built as its reader reads it
+        with language(self.core.language_of(actor.user.key)):  # built as its reader reads it
             return self._moves(actor, full, word)
 
     def _moves(self, actor: Actor, full: bool, word: str) -> list[Outgoing]:
         nick = actor.user.nick
-        seat = self.game_seat_of(actor.user.key)
-        if not self.running or seat is None:
-            return [self.tell(nick, _("You are not playing a game at this table."))]
-        if seat not in self.plugin.to_act(self.state):
+        seat = self.core.game_seat_of(actor.user.key)
+        if not self.game.running or seat is None:
+            return [self.core.tell(nick, _("You are not playing a game at this table."))]
+        if seat not in self.core.plugin.to_act(self.game.state):
             if full:
-                return [self.tell(nick, "(no moves)")]
-            waiting = ", ".join(self.players[s].label for s in self.plugin.to_act(self.state))
-            return [self.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
+                return [self.core.tell(nick, "(no moves)")]
+            waiting = ", ".join(self.core.players[s].label for s in self.core.plugin.to_act(self.game.state))
+            return [self.core.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
-            legal = self.legal_now(seat)
-            shown = [command_here(self.plugin, self.state, seat, c) for c in legal]
+            legal = self.game.legal_now(seat)
+            shown = [command_here(self.core.plugin, self.game.state, seat, c) for c in legal]
             if word:  # the word may be English or the reader's
                 needle = word.lower()
                 shown = [
@@ -97,7 +104,7 @@ class Views(TableBase):
                 ]
             commands = shown
             return [
-                self.tell(
+                self.core.tell(
                     nick,
                     "\n".join(commands) if commands else "(no moves)",
                     listing=True,
@@ -105,4 +112,4 @@ class Views(TableBase):
                     commands=bool(commands),
                 )
             ]
-        return [self.tell(nick, self.plugin.brief_moves(self.state, seat), key=actor.user.key)]
+        return [self.core.tell(nick, self.core.plugin.brief_moves(self.game.state, seat), key=actor.user.key)]

@@ -38,6 +38,14 @@ def clocked_driver(
     return bot, clock
 
 
+def default_clocked(db, game: str, seed: int) -> tuple[Driver, FakeClock]:
+    """A fake-clocked bot whose tables have the configuration's defaults (clock, takeover level, abandon)."""
+    defaults = TableSettings()
+    return clocked_driver(
+        db, game, seed, defaults.turn_seconds, defaults.takeover_level, defaults.abandon_after
+    )
+
+
 async def recorded(bot: Driver) -> Recorder:
     """A recorder started on ``bot``'s hub: every line the bot sends from now on."""
     recorder = Recorder()

@@ -9,14 +9,11 @@ from __future__ import annotations
 import random
 
 from support.botdriver import NETWORK, Driver, Recorder
-from support.clocked import clocked_driver, recorded
+from support.clocked import CHANNEL, clocked_driver, recorded, table_of
 from support.clocked import settle as settle_clocked
 
 from bazaarbot.messages import Incoming, Tell, User
-from bazaarbot.registry import discover
 
-GAMES = discover()
-CHANNEL = "#t"
 HOUR = 3600.0
 DAY = 86400.0
 
@@ -355,3 +352,17 @@ async def test_the_pause_notice_offers_the_page_only_when_the_web_chat_runs(tmp_
         paused = [line for line in recorder.channel() if "the game is paused" in line]
         assert len(paused) == 1, recorder.channel()
         assert paused[0].endswith("or open the page." if with_page else "say anything here or /join."), paused
+
+
+async def test_a_game_with_no_person_left_pauses_and_is_abandoned_only_after_a_warning(tmp_path):
+    bot, recorder, clock, names = await table_of("jaipur", 2, tmp_path, turn_seconds=None)
+    await say(bot, "p1", "/leave")
+    await say(bot, "p2", "/leave")
+    await bot.hub.tick()
+    assert bot.table.running and any("the game is paused" in line for line in recorder.channel())
+    clock.now += 601  # abandon_after is over, but nobody was warned yet
+    await bot.hub.tick()
+    assert bot.table.running and any("is abandoned in 5m" in line for line in recorder.channel())
+    clock.now += 300
+    await bot.hub.tick()
+    assert not bot.table.running and any("abandoned (paused for" in line for line in recorder.channel())
