@@ -51,16 +51,6 @@ BEHAVIOUR: dict[str, str] = {
 #: only shrinks)
 NOT_YET: dict[str, str] = {
     "tests/support/failover.py::_say": "the lines of the last IRC answer: wait for the bot to be idle",
-    "tests/transports/irc/test_irc_speaks_irc.py::settled": (
-        "the server relays the last lines: wait for the bot's last line at the clients"
-    ),
-    "tests/transports/irc/test_irc_speaks_irc.py::test_no_line_the_bot_sends_on_irc_names_a_slash_command": (
-        "typing pace between lines: wait for each line's answer"
-    ),
-    "tests/transports/irc/test_irc_speaks_irc.py::"
-    "test_four_boards_then_a_move_the_announcement_is_not_held_and_no_stale_board_leaves": (
-        "ngircd's own flood penalty wears off: the server's clock, not ours"
-    ),
     "tests/transports/matrix/test_matrix.py::test_a_restart_in_mid_game_loses_no_move_and_replays_no_line": (
         "a replayed line would be handled by now: wait for the sync after the restart's first"
     ),

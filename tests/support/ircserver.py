@@ -303,14 +303,9 @@ def make_hub(
 _MARKS = itertools.count(1)
 
 
-async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> str:
-    """Until every answer to the lines the bot has read so far, and every AI move they set off, has
-    reached ``client``; returns the marker line that proves it (assert on ``client.lines`` before it).
-
-    The bot's queue of hub calls is worked through, the hub's background work done and the send queue
-    drained before a private marker is queued: it leaves after every line queued before it, whatever
-    their target, and the server relays one connection's lines in order."""
-    marker = f"(sync {next(_MARKS)})"
+async def all_written(bot: IrcTransport) -> None:
+    """Until the bot has handled every line it read so far, the hub's background work (AI moves) is done
+    and every line queued meanwhile has been written to the server."""
     hub = bot.hub
     assert hub is not None
     handled = asyncio.Event()
@@ -321,9 +316,26 @@ async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> s
     bot._hub(flag)  # behind the lines read before it, in the bot's own queue of hub calls
     await asyncio.wait_for(handled.wait(), 30)
     await hub.idle()
-    await asyncio.wait_for(bot.queue.drained(), 30)
+    await asyncio.wait_for(bot.queue.drained(), 60)
+
+
+async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> str:
+    """Until every answer to the lines the bot has read so far, and every AI move they set off, has
+    reached ``client``; returns the marker line that proves it (assert on ``client.lines`` before it).
+
+    Once ``all_written``, a private marker is queued: it leaves after every line queued before it,
+    whatever their target, and the server relays one connection's lines in order. The marker is
+    read, not consumed: what the test reads next (``expect``, ``since``) stays where it was."""
+    marker = f"(sync {next(_MARKS)})"
+    await all_written(bot)
     await bot.send(Tell(network, client.nick, marker))
-    return await client.expect(lambda line: line.endswith(marker))
+
+    def arrived() -> str | None:
+        return next((line for line in reversed(client.lines) if line.endswith(marker)), None)
+
+    return await wait_until(
+        arrived, 20, lambda: f"{client.nick} to read {marker!r}; last: {client.lines[-8:]}"
+    )
 
 
 def is_marker(line: str) -> bool:
