@@ -51,16 +51,6 @@ BEHAVIOUR: dict[str, str] = {
 #: only shrinks)
 NOT_YET: dict[str, str] = {
     "tests/support/failover.py::_say": "the lines of the last IRC answer: wait for the bot to be idle",
-    "tests/transports/matrix/test_matrix.py::test_a_restart_in_mid_game_loses_no_move_and_replays_no_line": (
-        "a replayed line would be handled by now: wait for the sync after the restart's first"
-    ),
-    "tests/transports/matrix/test_matrix.py::"
-    "test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_seconds_of_its_return": (
-        "the reconnect back-off grows past its cap: inject the transport's clock"
-    ),
-    "tests/transports/matrix/test_matrix.py::test_the_player_to_move_is_notified_for_each_of_their_turns": (
-        "an unchanged board is not edited: wait for the sync after the answer"
-    ),
 }
 
 ALLOWED = {**BEHAVIOUR, **NOT_YET}
