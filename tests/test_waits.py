@@ -51,56 +51,6 @@ BEHAVIOUR: dict[str, str] = {
 #: only shrinks)
 NOT_YET: dict[str, str] = {
     "tests/support/failover.py::_say": "the lines of the last IRC answer: wait for the bot to be idle",
-    "tests/transports/irc/test_irc_sendqueue.py::test_paused_queue_holds_lines_and_front_lines_jump_ahead": (
-        "the queue's task: wait for the writes it made, or the injected clock"
-    ),
-    "tests/transports/irc/test_irc_sendqueue.py::test_a_failed_write_keeps_the_line_for_later": (
-        "the queue's task: wait for the writes it made, or the injected clock"
-    ),
-    "tests/transports/irc/test_irc_sendqueue.py::"
-    "test_another_table_is_answered_within_3_s_while_a_100_line_answer_waits": (
-        "turns of the loop for the queue's task: wait for what it wrote"
-    ),
-    "tests/transports/irc/test_irc_server.py::test_full_match_hands_only_in_private": (
-        "the last lines relayed: wait for the bot's last line"
-    ),
-    "tests/transports/irc/test_irc_server.py::test_server_restart_mid_game": (
-        "the line queued while the server is down: wait for the queue to hold it"
-    ),
-    "tests/transports/irc/test_irc_server.py::test_cr_lf_can_never_inject_a_command": (
-        "nothing else arrives: a round trip through the bot after the line"
-    ),
-    "tests/transports/irc/test_irc_server.py::test_notices_are_never_answered": (
-        "nothing else arrives: a round trip through the bot after the notices"
-    ),
-    "tests/transports/irc/test_irc_server.py::"
-    "test_ctcp_version_ping_and_time_are_answered_and_nothing_else": (
-        "the CTCP answer budget per nick follows the wall clock: inject the transport's clock"
-    ),
-    "tests/transports/irc/test_irc_server.py::"
-    "test_an_invite_is_joined_where_the_network_accepts_them_and_remembered_until_a_kick": (
-        "the invite reached the bot: wait for the server to relay it"
-    ),
-    "tests/transports/irc/test_irc_speaks_irc.py::settled": (
-        "the server relays the last lines: wait for the bot's last line at the clients"
-    ),
-    "tests/transports/irc/test_irc_speaks_irc.py::test_no_line_the_bot_sends_on_irc_names_a_slash_command": (
-        "typing pace between lines: wait for each line's answer"
-    ),
-    "tests/transports/irc/test_irc_speaks_irc.py::"
-    "test_four_boards_then_a_move_the_announcement_is_not_held_and_no_stale_board_leaves": (
-        "ngircd's own flood penalty wears off: the server's clock, not ours"
-    ),
-    "tests/transports/matrix/test_matrix.py::test_a_restart_in_mid_game_loses_no_move_and_replays_no_line": (
-        "a replayed line would be handled by now: wait for the sync after the restart's first"
-    ),
-    "tests/transports/matrix/test_matrix.py::"
-    "test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_seconds_of_its_return": (
-        "the reconnect back-off grows past its cap: inject the transport's clock"
-    ),
-    "tests/transports/matrix/test_matrix.py::test_the_player_to_move_is_notified_for_each_of_their_turns": (
-        "an unchanged board is not edited: wait for the sync after the answer"
-    ),
 }
 
 ALLOWED = {**BEHAVIOUR, **NOT_YET}

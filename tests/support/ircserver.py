@@ -303,17 +303,49 @@ def make_hub(
 _MARKS = itertools.count(1)
 
 
-async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> None:
-    """Until every answer to the lines the bot has read so far, and every AI move they set off, has
-    reached ``client``: a private marker, queued behind the lines in the bot's hub queue once the hub's
-    background work is done, arrives after them (the server relays one connection's lines in order)."""
-    marker = f"(sync {next(_MARKS)})"
+async def all_written(bot: IrcTransport) -> None:
+    """Until the bot has handled every line it read so far, the hub's background work (AI moves) is done
+    and every line queued meanwhile has been written to the server."""
     hub = bot.hub
     assert hub is not None
+    handled = asyncio.Event()
+
+    async def flag() -> None:
+        handled.set()
+
+    bot._hub(flag)  # behind the lines read before it, in the bot's own queue of hub calls
+    await asyncio.wait_for(handled.wait(), 30)
     await hub.idle()
-    # the bot's own queue of hub calls: the marker is sent once the lines read before it are answered
-    bot._hub(lambda: bot.send(Tell(network, client.nick, marker)))
-    await client.expect(lambda line: line.endswith(marker))
+    await asyncio.wait_for(bot.queue.drained(), 60)
+
+
+async def reached(bot: IrcTransport, client: RawClient, network: str = NET) -> str:
+    """Until every answer to the lines the bot has read so far, and every AI move they set off, has
+    reached ``client``; returns the marker line that proves it (assert on ``client.lines`` before it).
+
+    Once ``all_written``, a private marker is queued: it leaves after every line queued before it,
+    whatever their target, and the server relays one connection's lines in order. The marker is
+    read, not consumed: what the test reads next (``expect``, ``since``) stays where it was."""
+    marker = f"(sync {next(_MARKS)})"
+    await all_written(bot)
+    await bot.send(Tell(network, client.nick, marker))
+
+    def arrived() -> str | None:
+        return next((line for line in reversed(client.lines) if line.endswith(marker)), None)
+
+    return await wait_until(
+        arrived, 20, lambda: f"{client.nick} to read {marker!r}; last: {client.lines[-8:]}"
+    )
+
+
+def is_marker(line: str) -> bool:
+    """Whether ``line`` is one of ``reached``'s markers (not a line of the game)."""
+    return line.endswith(")") and line.rsplit(" :", 1)[-1].startswith("(sync ")
+
+
+def lines_before(client: RawClient, marker: str) -> list[str]:
+    """The lines ``client`` read before ``marker`` (what ``reached`` proved complete)."""
+    return client.lines[: client.lines.index(marker)]
 
 
 async def hub_and_bot(

@@ -158,6 +158,7 @@ class IrcTransport:
         regain_interval: float = 60.0,
         rejoin_delay: float = 5.0,
         ai_hold: float = 3.0,
+        ctcp_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings
         #: the longest an AI turn's line waits for the next AI turn to join it (nobody else is to act)
@@ -176,7 +177,8 @@ class IrcTransport:
             self._write, settings.burst, settings.lines_per_second, may_send=self.roster.holds
         )
         self.delivery = DeliveryWatch()
-        self.ctcp_answers = ctcp.Answers()
+        #: one CTCP answer per nick per ``ctcp.GAP`` seconds of ``ctcp_clock`` (tests move a fake one)
+        self.ctcp_answers = ctcp.Answers(ctcp_clock)
         self.pager = Pager(settings.page_lines)
         #: what this network's users start a command with, and how the bot names commands here
         self.prefix = settings.command_prefix

@@ -117,11 +117,14 @@ class MatrixTransport:
         reconnect_max: float = RECONNECT_CAP,
         sync_timeout: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self.settings = settings
         self.network = settings.name
         self.reconnect_min = reconnect_min
         self.reconnect_max = reconnect_max
+        #: the wait between two tries to reach a lost homeserver (tests hold it in their hand)
+        self.sleep = sleep
         self.sync_timeout = sync_timeout
         self.hub: HubPort | None = None
         self.state: MatrixState | None = None
@@ -618,7 +621,7 @@ class MatrixTransport:
                 recovering = True
                 delay = reconnect_delay(attempt, self.reconnect_min, self.reconnect_max)
                 log.info("%s: reconnecting in %.1f s", self.network, delay)
-                await asyncio.sleep(delay)
+                await self.sleep(delay)
 
     # --- reading ----------------------------------------------------------------------------------
     def _handle_sync(self, answer: SyncResponse, replay: bool) -> None:

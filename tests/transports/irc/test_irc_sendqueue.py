@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
+from support.waits import next_turn, wait_until
 
 from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.irc.sendqueue import SendQueue, TokenBucket
@@ -77,8 +78,11 @@ async def test_paused_queue_holds_lines_and_front_lines_jump_ahead() -> None:
     queue.start()
     queue.put("PRIVMSG #a :old")
     queue.put("JOIN #a", front=True)
-    await asyncio.sleep(0.05)
+    # one turn takes the sender task as far as it goes: an open queue writes both lines within it
+    # (burst 5), a paused one stops at its wait for the connection
+    await next_turn()
     assert written == []
+    assert queue.lines == ["JOIN #a", "PRIVMSG #a :old"]
     queue.resume()
     await asyncio.wait_for(queue.drained(), 5)
     await queue.close()
@@ -87,9 +91,11 @@ async def test_paused_queue_holds_lines_and_front_lines_jump_ahead() -> None:
 
 async def test_a_failed_write_keeps_the_line_for_later() -> None:
     written: list[str] = []
+    tried: list[str] = []
     fail = True
 
     def write(line: str) -> None:
+        tried.append(line)
         if fail:
             raise ConnectionError("down")
         written.append(line)
@@ -98,8 +104,9 @@ async def test_a_failed_write_keeps_the_line_for_later() -> None:
     queue.start()
     queue.resume()
     queue.put("PRIVMSG #a :kept")
-    await asyncio.sleep(0.05)
+    await wait_until(lambda: tried, 5, "the sender to try the line")  # it pauses in the same step
     assert written == [] and list(queue.lines) == ["PRIVMSG #a :kept"]
+    assert tried == ["PRIVMSG #a :kept"]  # once: the failed write paused the queue, no retry loop
     fail = False
     queue.resume()
     await asyncio.wait_for(queue.drained(), 5)
@@ -179,8 +186,8 @@ async def test_another_table_is_answered_within_3_s_while_a_100_line_answer_wait
 
     for moment, channel in ((0.0, "#early"), (20.4, "#middle"), (60.7, "#late")):
         fake.at(fake.now + moment, lambda channel=channel: move_at_another_table(channel))
-    while len(written) < 100 * busy + 6:
-        await asyncio.sleep(0)
+    every = 100 * busy + 6
+    await wait_until(lambda: len(written) >= every, what=lambda: f"{every} lines written, not {len(written)}")
     await queue.close()
     for channel, moment in asked.items():
         times = [t for t, line in written if f"PRIVMSG {channel} :" in line]

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import asyncio
 import signal
 from pathlib import Path
 
 import pytest
+from support.clocked import FakeClock
 from support.ircserver import (
     CHAN,
     NET,
@@ -15,14 +15,18 @@ from support.ircserver import (
     bot_and_player,
     gather_cast,
     hub_and_bot,
+    lines_before,
     make_hub,
     needs_ngircd,
     network_settings,
+    reached,
     start_bot,
     wait_until,
 )
+from support.waits import next_turn
 
 from bazaarbot.messages import Say, Tell
+from bazaarbot.transports.irc import ctcp
 
 pytestmark = pytest.mark.irc
 
@@ -59,7 +63,8 @@ async def test_full_match_hands_only_in_private(tmp_path: Path, ircserver: IrcSe
     bob.say(CHAN, "add 1")
     await wait_until(lambda: not table(hub).running, what="the game to end")
     await alice.expect(lambda line: "PRIVMSG #bazaar" in line and "bob" in line.split(" :", 1)[1])
-    await asyncio.sleep(0.2)
+    for client in (alice, bob):
+        await reached(bot, client)  # every line the game made has reached both
     for client in (alice, bob):
         public = channel_lines(client)
         assert public, "the board and moves are said in the channel"
@@ -90,7 +95,8 @@ async def test_server_restart_mid_game(tmp_path: Path, ircserver: IrcServer, clo
     ircserver.kill()
     await wait_until(lambda: not bot.registered.is_set(), what="the bot to notice the loss")
     bot.queue.put(f"PRIVMSG {CHAN} :said while the server was down")  # kept for after the reconnect
-    await asyncio.sleep(0.3)
+    await next_turn()  # the sender's turn: an open queue would write it now, a paused one holds it
+    assert f"PRIVMSG {CHAN} :said while the server was down" in bot.queue.lines
     ircserver.start()
     alice2 = await RawClient("alice", ircserver.port).connect((CHAN,))
     bob2 = await RawClient("bob", ircserver.port).connect((CHAN,))
@@ -124,13 +130,13 @@ async def test_cr_lf_can_never_inject_a_command(tmp_path: Path, ircserver: IrcSe
     assert bot._connection is not None
     bot._connection.process_data(b":bob!~bob@127.0.0.1 PRIVMSG bazaarbot :!nosuch\rQUIT :pwned\r\n")
     bob.say(CHAN, "!games")
-    await bob.expect("PRIVMSG #bazaar :Games:")
-    await asyncio.sleep(0.2)
+    await bob.expect("PRIVMSG #bazaar :Games:")  # the bot has read everything before it
+    seen = lines_before(bob, await reached(bot, bob))  # and all it said meanwhile has reached bob
     assert bot.registered.is_set() and bot.connections == 1
     assert not any(
-        "QUIT" in line and line.startswith(":bazaarbot") and " PRIVMSG " not in line for line in bob.lines
+        "QUIT" in line and line.startswith(":bazaarbot") and " PRIVMSG " not in line for line in seen
     )
-    assert not any("a private view" in line for line in bob.lines)
+    assert not any("a private view" in line for line in seen)
     assert bot.roster.channel("#evil") is None
 
 
@@ -139,12 +145,10 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
     alice.send(f"NOTICE {CHAN} :!games")
     alice.send("NOTICE bazaarbot :!help")
     alice.say(CHAN, "!games")
-    await alice.expect("PRIVMSG #bazaar :Games:")
-    await asyncio.sleep(0.3)
+    await alice.expect("PRIVMSG #bazaar :Games:")  # the bot has read the notices before it
+    seen = lines_before(alice, await reached(bot, alice))  # and anything it said to them has reached alice
     answers = [
-        line
-        for line in alice.lines
-        if line.startswith(":bazaarbot") and (" PRIVMSG " in line or " NOTICE " in line)
+        line for line in seen if line.startswith(":bazaarbot") and (" PRIVMSG " in line or " NOTICE " in line)
     ]
     assert len(answers) == 1, answers
 
@@ -152,24 +156,27 @@ async def test_notices_are_never_answered(tmp_path: Path, ircserver: IrcServer, 
 async def test_ctcp_version_ping_and_time_are_answered_and_nothing_else(
     tmp_path: Path, ircserver: IrcServer, closing
 ) -> None:
-    hub, bot, alice = await bot_and_player(tmp_path, ircserver, closing, CHAN)
-    bob = await RawClient("bob", ircserver.port).connect((CHAN,))
-    closing.append(bob)
+    clock = FakeClock()  # the clock of the per-nick CTCP answer budget, moved by hand
+    players = {"alice": (CHAN,), "bob": (CHAN,)}
+    cast = await gather_cast(tmp_path, ircserver, closing, players, bot={"ctcp_clock": clock})
+    bot, alice, bob = cast.bot, cast["alice"], cast["bob"]
     alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
     version = await alice.expect("NOTICE alice :\x01VERSION bazaarbot")
     assert version.endswith("\x01")
     bob.send("PRIVMSG bazaarbot :\x01PING 1234567\x01")
     await bob.expect("NOTICE bob :\x01PING 1234567\x01")
-    await asyncio.sleep(2.1)  # one answer per nick in two seconds
+    clock.now += ctcp.GAP + 0.1  # one answer per nick in two seconds
     alice.send("PRIVMSG bazaarbot :\x01TIME\x01")
     await alice.expect(lambda line: "NOTICE alice :\x01TIME " in line and "GMT" in line)
     alice.send("PRIVMSG bazaarbot :\x01ACTION dances\x01")
     for _ in range(5):  # a flood of queries: one answer
         alice.send("PRIVMSG bazaarbot :\x01VERSION\x01")
-    await asyncio.sleep(0.5)
-    answers = [line for line in alice.lines if line.startswith(":bazaarbot") and " NOTICE alice :" in line]
+    alice.say(CHAN, "!games")  # read after the flood: an answer to any of it is queued before this one's
+    await alice.expect("PRIVMSG #bazaar :Games:")
+    seen = lines_before(alice, await reached(bot, alice))
+    answers = [line for line in seen if line.startswith(":bazaarbot") and " NOTICE alice :" in line]
     assert len(answers) == 2, answers
-    assert not [line for line in alice.lines if " PRIVMSG alice :" in line], "no game answer to a CTCP"
+    assert not [line for line in seen if " PRIVMSG alice :" in line], "no game answer to a CTCP"
 
 
 async def test_blocked_private_messages_are_explained_in_the_channel(
@@ -344,5 +351,9 @@ async def test_an_invite_is_joined_where_the_network_accepts_them_and_remembered
     )
     closing.append(shy)
     alice.send("INVITE shybot #basar")
-    await asyncio.sleep(0.5)
+    alice.say("shybot", "!games")  # read after the invite: its answer proves the invite was read
+    await alice.expect(lambda line: line.startswith(":shybot!") and " PRIVMSG alice :Games:" in line)
+    seen = lines_before(alice, await reached(shy, alice))  # a JOIN would have come before the answer
+    joined = [line for line in seen if line.startswith(":shybot!") and " JOIN " in line and "#basar" in line]
+    assert not joined, joined
     assert shy.roster.channel("#basar") is None and not shy.invited.channels()

@@ -9,16 +9,19 @@ announcement behind queued boards.
 
 from __future__ import annotations
 
-import asyncio
 import re
 import time
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from support.ircserver import (
     IrcServer,
     RawClient,
+    all_written,
     gather_cast,
+    is_marker,
+    reached,
     wait_until,
 )
 
@@ -73,11 +76,28 @@ async def jaipur_table(
     return cast.hub, cast.bot, cast.clients
 
 
-async def settled(hub: Hub, bot: IrcTransport) -> None:
-    await hub.idle()
-    await asyncio.sleep(0.3)  # the server relays the last lines
-    await bot.queue.drained()
-    await asyncio.sleep(0.3)
+async def settled(bot: IrcTransport, clients: Iterable[RawClient]) -> None:
+    """Until everything the bot has to say to the lines it read so far has reached each of ``clients``."""
+    for client in clients:
+        await reached(bot, client)
+
+
+async def answered(
+    bot: IrcTransport, client: RawClient, target: str, text: str, silent: bool = False
+) -> None:
+    """``client`` types ``text`` to ``target`` once the bot's earlier lines reached it, and waits for the
+    bot's first line after it: a person reads the answer before typing on. A ``silent`` line (chatter)
+    gets none: the answer to a ``!games`` typed after it shows it was read."""
+    await reached(bot, client)
+    seen = len(client.lines)
+    client.say(target, text)
+    if silent:
+        client.say("bazaarbot", "!games")
+    await wait_until(
+        lambda: any(from_bot(line) for line in client.lines[seen:]),
+        30,
+        lambda: f"an answer to {client.nick}'s {text!r}; last: {client.lines[-6:]}",
+    )
 
 
 def mover(hub: Hub) -> str:
@@ -92,7 +112,7 @@ async def test_no_line_the_bot_sends_on_irc_names_a_slash_command(
     alice, bob = clients["alice"], clients["bob"]
     alice.say(CHAN, "!start")
     await alice.expect("PRIVMSG alice :Your hand", 30)
-    for nick, target, text in (
+    for nick, target, text in (  # each line once the answer to the one before it is read
         ("alice", CHAN, "!board"),
         ("bob", CHAN, "!status"),
         ("bob", CHAN, "!games"),
@@ -112,16 +132,15 @@ async def test_no_line_the_bot_sends_on_irc_names_a_slash_command(
         ("bob", "bazaarbot", "hello there"),
         ("alice", "bazaarbot", "!leave"),
     ):
-        clients[nick].say(target, text)
-        await asyncio.sleep(0.05)
-    await settled(hub, bot)
+        await answered(bot, clients[nick], target, text, silent=text == "hello there")
     carol = await RawClient("carol", ircserver.port).connect((CHAN,))
     closing.append(carol)
-    carol.say("bazaarbot", "hand")
-    carol.say(CHAN, "!join")
+    await answered(bot, carol, "bazaarbot", "hand")
+    await answered(bot, carol, CHAN, "!join")
     await carol.expect("PRIVMSG carol :", 30)
-    await settled(hub, bot)
-    said = [text for client in (alice, bob, carol) for text in map(from_bot, client.lines) if text]
+    await settled(bot, (alice, bob, carol))
+    lines = [line for client in (alice, bob, carol) for line in client.lines if not is_marker(line)]
+    said = [text for text in map(from_bot, lines) if text]
     assert len(said) > 30
     named = {text: slash_commands(text) for text in said if slash_commands(text)}
     assert not named, f"lines naming a command an IRC client swallows: {named}"
@@ -136,7 +155,7 @@ async def test_plain_more_hand_board_moves_and_help_in_a_query_work_like_the_com
     await clients["alice"].expect("PRIVMSG alice :Your hand", 30)
     nick = mover(hub)
     player = clients[nick]
-    await settled(hub, bot)
+    await settled(bot, clients.values())
     player.since()
     player.say("bazaarbot", "!rules jaipur")
     await player.expect(lambda line: line.endswith(" more line: !more)"), 30)
@@ -149,7 +168,7 @@ async def test_plain_more_hand_board_moves_and_help_in_a_query_work_like_the_com
         ("moves", "take"),
         ("help", "Commands: !"),
     ):
-        await settled(hub, bot)
+        await settled(bot, clients.values())
         player.since()
         player.say("bazaarbot", word)
         line = await player.expect(f"PRIVMSG {nick} :", 30)
@@ -167,10 +186,11 @@ async def test_a_game_start_is_at_most_three_channel_lines_and_a_timed_out_decis
     alice, bob = clients["alice"], clients["bob"]
     alice.say(CHAN, "!clock 120s")
     await bob.expect(lambda line: (channel_text(line) or "").startswith("Turn clock: 2m"), 30)
-    await settled(hub, bot)
+    await settled(bot, clients.values())
     bob.since()
     alice.say(CHAN, "!start")
-    await settled(hub, bot)
+    await wait_until(lambda: hub.tables[("testnet", CHAN)].running, 30, "the game to start")
+    await settled(bot, clients.values())
     start = [text for text in map(channel_text, bob.since()) if text]
     print(f"\nchannel lines of a Jaipur start: {len(start)}: {start}")
     assert len(start) <= 3
@@ -189,7 +209,7 @@ async def test_a_game_start_is_at_most_three_channel_lines_and_a_timed_out_decis
     await hub.tick(began + 121)
     await hub.tick(began + 242)
     await wait_until(lambda: table.moves_made > before, 60, "the AI to play the timed-out decision")
-    await settled(hub, bot)
+    await settled(bot, clients.values())
     public = [text for text in map(channel_text, watcher.since()) if text]
     print(f"channel lines of a timed-out decision (its move included): {len(public)}: {public}")
     clock_lines = [text for text in public if "left" in text.split(":")[-1] or "Time is up" in text]
@@ -202,7 +222,7 @@ async def test_a_game_start_is_at_most_three_channel_lines_and_a_timed_out_decis
         before, sent = table.moves_made, bot.queue.sent
         clients[nick].say(CHAN, legal[-1])
         await wait_until(lambda before=before: table.moves_made > before, 30, "the move")
-        await settled(hub, bot)
+        await all_written(bot)
         per_move.append(bot.queue.sent - sent)
     print(f"lines sent per Jaipur move (channel and private): {per_move}")
     assert max(per_move) <= 4
@@ -213,15 +233,18 @@ async def test_four_boards_then_a_move_the_announcement_is_not_held_and_no_stale
 ) -> None:
     defaults = IrcNetwork(name="x", host="x")
     hub, bot, clients = await jaipur_table(tmp_path, ircserver_flood, closing)
+    # ngircd has handled every line of the fast part: what is left of its penalty for them runs out while
+    # the game starts, before the move is timed
+    await settled(bot, clients.values())
     # seated at the fast test pace; from here on the bot's default pacing, as a network would have it
     bot.queue.bucket = TokenBucket(defaults.burst, defaults.lines_per_second)
-    await asyncio.sleep(1.0)  # ngircd's own penalty for the fast part wears off
     table = hub.tables[("testnet", CHAN)]
     written: list[tuple[int, str]] = []
     write = bot.queue.write
     bot.queue.write = lambda line: (write(line), written.append((table.moves_made, line)))[1]  # type: ignore[method-assign]
     clients["alice"].say(CHAN, "!start")
-    await settled(hub, bot)
+    await wait_until(lambda: table.running, 30, "the game to start")
+    await settled(bot, clients.values())
     start_lines = sum(1 for _n, line in written if line.startswith(f"PRIVMSG {CHAN} :"))
     nick = mover(hub)
     player = clients[nick]
@@ -229,9 +252,14 @@ async def test_four_boards_then_a_move_the_announcement_is_not_held_and_no_stale
     old = set(hub.public_board("testnet", CHAN).split("\n"))
     before = table.moves_made
     written.clear()
-    for _ in range(4):
+    for _ in range(4):  # typed as a person types, within ngircd's own flood limits: one line at a time
+        seen = len(watcher.lines)
         player.say(CHAN, "!board")
-        await asyncio.sleep(1.0)  # typed as a person types, within ngircd's own flood limits
+        await wait_until(
+            lambda seen=seen: any(f"{nick}!" in line and ":!board" in line for line in watcher.lines[seen:]),
+            30,
+            "the server to relay the !board",
+        )
     legal = table.plugin.legal_commands(table.state, table.plugin.to_act(table.state)[0])
     move = "take camels" if "take camels" in legal else legal[0]
     watcher.since()
@@ -244,11 +272,13 @@ async def test_four_boards_then_a_move_the_announcement_is_not_held_and_no_stale
         lambda line: (text := channel_text(line)) is not None and text not in board_lines, 30
     )
     wait = time.monotonic() - typed
-    await settled(hub, bot)
+    await settled(bot, clients.values())
     channel = [(n, line.split(" :", 1)[1]) for n, line in written if line.startswith(f"PRIVMSG {CHAN} :")]
     boards = [text for _n, text in channel if text in board_lines]
     stale = [text for n, text in channel if n > before and text in old - new]
-    move_lines = [line for n, line in written if n > before and line.startswith("PRIVMSG ")]
+    move_lines = [
+        line for n, line in written if n > before and line.startswith("PRIVMSG ") and not is_marker(line)
+    ]
     print(
         f"\nngircd default flood control, bot burst {defaults.burst}, {defaults.lines_per_second} line/s:"
         f"\n  channel lines of a Jaipur start: {start_lines}"

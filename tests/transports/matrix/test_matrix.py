@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import secrets
 import time
@@ -13,11 +14,12 @@ from typing import Any
 
 import pytest
 from support.botrun import bot_running
-from support.synapse import Player, Synapse, synapse_server  # noqa: F401
-from support.waits import wait_until
+from support.synapse import Player, Seen, Synapse, synapse_server  # noqa: F401
+from support.waits import next_turn, wait_until
 
 from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
 from bazaarbot.hub.hub import Hub
+from bazaarbot.messages import Say
 from bazaarbot.store import Store
 
 # one homeserver for the module: its tests stay together on one xdist worker
@@ -135,6 +137,50 @@ async def notifications(server: Synapse, person: Player, sender: str) -> list[di
 
 def moves_of(hub: Hub, channel: str) -> int:
     return hub.tables[(NET, channel.lower())].moves_made
+
+
+_MARKS = itertools.count(1)
+
+
+async def seen_through(bot: Any, person: Player, room: str, channel: str) -> list[Seen]:
+    """Until everything the bot has sent so far is in ``person``'s view: what ``person`` saw before the
+    marker that proves it.
+
+    Once the hub's background work is done and the bot idle (the lines it read handled, its events
+    sent), a line of the bot's own in ``room`` comes after all of them in the room's timeline, and a
+    client's sync hands the timeline on in order.
+    """
+    await bot.hub.idle()
+    await bot.idle()
+    marker = f"(sync {next(_MARKS)})"
+    await bot.send(Say(NET, channel, marker))
+    await person.expect(lambda s: s.room_id == room and s.body == marker)
+    return person.seen[: next(i for i, s in enumerate(person.seen) if s.room_id == room and s.body == marker)]
+
+
+def edits(seen: list[Seen], room: str, sender: str) -> int:
+    """How many of ``seen`` are ``sender``'s edits in ``room`` (a board message edited)."""
+    return sum(1 for s in seen if s.room_id == room and s.sender == sender and s.is_edit)
+
+
+class HeldBackoff:
+    """The reconnect back-off's waits in the test's hand: each asked delay is kept; the first ``passing``
+    go by at once (the time they stand for passes without the test waiting for it), the next one
+    holds until the test ``release``s it, and then every wait goes by at once."""
+
+    def __init__(self, passing: int) -> None:
+        self.asked: list[float] = []
+        self.passing = passing
+        self.released = asyncio.Event()
+
+    async def sleep(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        if len(self.asked) > self.passing:
+            await self.released.wait()
+        await next_turn()
+
+    def release(self) -> None:
+        self.released.set()
 
 
 async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, cast: Cast) -> None:
@@ -261,20 +307,21 @@ async def test_a_restart_in_mid_game_loses_no_move_and_replays_no_line(tmp_path:
     cast.closing.append(again)
     table = hub.tables[(NET, channel.lower())]
     await wait_until(lambda: table.moves_made == played + 1, what="the move said while the bot was away")
-    await again.idle()
-    await asyncio.sleep(0.5)  # a replayed line would be handled by now
+    # every line said before the restart came in the restart's first sync: once the one after it is
+    # read and all is handled, a replayed line would have been played and answered
+    await wait_until(lambda: again.syncs >= 2, what="the sync after the restart's first")
+    seen_then = await seen_through(again, alice, room, channel)
     assert table.moves_made == played + 1
-    joins = [s for s in alice.messages(room, bot.settings.user_id) if "joins Jaipur" in s.body]
+    me = bot.settings.user_id
+    joins = [s for s in seen_then if s.room_id == room and s.sender == me and "joins Jaipur" in s.body]
     assert len(joins) == 2, "an old line was handled again"
     assert again.state is not None and again.state.next_batch() is not None
     assert again.dms == bot.dms, "the direct rooms are kept and reused"
-    me = bot.settings.user_id
     await alice.expect(lambda s: s.is_edit and s.content["m.relates_to"]["event_id"] == board, start=seen)
     for player in (alice, bob):
         assert {s.room_id for s in player.private(me)} == {bot.dms[player.user_id]}, "one direct room each"
     # the board message's text is kept with it: after another restart, no edit repeats the board
-    await again.idle()
-    edits = sum(1 for s in alice.messages(room, me) if s.is_edit)
+    edited = edits(await seen_through(again, alice, room, channel), room, me)
     for thing in (again, hub):
         cast.closing.remove(thing)
         await (thing.stop() if thing is again else thing.close())
@@ -286,9 +333,9 @@ async def test_a_restart_in_mid_game_loses_no_move_and_replays_no_line(tmp_path:
     seen = len(alice.seen)
     await alice.say(room, "!status")
     await alice.expect(lambda s: s.room_id == room and s.sender == me and not s.is_edit, start=seen)
-    await third.idle()
-    await asyncio.sleep(0.3)
-    assert sum(1 for s in alice.messages(room, me) if s.is_edit) == edits, "an unchanged board was edited"
+    assert edits(await seen_through(third, alice, room, channel), room, me) == edited, (
+        "an unchanged board was edited"
+    )
 
 
 async def test_a_player_who_left_the_direct_chat_gets_a_new_one(tmp_path: Path, cast: Cast) -> None:
@@ -449,9 +496,12 @@ async def test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_s
 
     hub = make_hub(tmp_path, {"jaipur": GAME})
     cast.closing.append(hub)
-    # the back-off as shipped (only the long poll is shorter, so the test ends sooner)
+    # the back-off as shipped (only the long poll is shorter, so the test ends sooner); its waits in the
+    # test's hand: six go by at once, long past where an uncapped back-off (1, 2, 4, 8 ... s) outgrows
+    # the cap, and the seventh lasts until the homeserver is back
+    backoff = HeldBackoff(passing=6)
     bot, room, channel, (alice,) = await table_room(
-        cast, hub, "alice", reconnect_min=1.0, reconnect_max=RECONNECT_CAP
+        cast, hub, "alice", reconnect_min=1.0, reconnect_max=RECONNECT_CAP, sleep=backoff.sleep
     )
     await alice.say(room, "!join")
     await alice.expect(lambda s: s.room_id == room and "joins" in s.body)
@@ -460,12 +510,15 @@ async def test_a_lost_homeserver_stops_the_turn_clocks_and_play_resumes_within_s
     try:
         await wait_until(lambda: NET in hub.autoplay.down, 20, "the network reported down")
         assert not bot.online.is_set()
-        await asyncio.sleep(2 * RECONNECT_CAP)  # long enough for an uncapped back-off to grow past the cap
+        await wait_until(lambda: len(backoff.asked) > backoff.passing, 20, "the back-off to reach its cap")
+        assert all(delay <= RECONNECT_CAP for delay in backoff.asked), backoff.asked
+        assert backoff.asked[-1] >= RECONNECT_CAP / 2, backoff.asked  # at the cap, jittered down
     finally:
         server.start()
-    answered = time.monotonic()  # the homeserver answers again
+    answered = time.monotonic()  # the homeserver answers again: at worst just as the held wait began
+    backoff.release()
     await wait_until(lambda: NET not in hub.autoplay.down, 20, "the network back up")
-    back = time.monotonic() - answered
+    back = backoff.asked[backoff.passing] + time.monotonic() - answered
     seen = len(alice.seen)
     await alice.say(room, "!status")
     await alice.expect(lambda s: s.room_id == room and "Jaipur lobby" in s.body, start=seen)
@@ -595,14 +648,13 @@ async def test_the_player_to_move_is_notified_for_each_of_their_turns(tmp_path: 
     assert f"https://matrix.to/#/{alice.user_id}" in last["formatted_body"]
     quiet = [s for s in alice.messages(room, me) if s.content.get("msgtype") == "m.notice"]
     assert quiet, "lines that are nobody's turn stay notices"
-    await bot.idle()
-    edits = sum(1 for s in alice.messages(room, me) if s.is_edit)
+    edited = edits(await seen_through(bot, alice, room, channel), room, me)
     seen = len(alice.seen)
     await alice.say(room, "!status")
     await alice.expect(lambda s: s.room_id == room and s.sender == me, start=seen)
-    await bot.idle()
-    await asyncio.sleep(0.3)
-    assert sum(1 for s in alice.messages(room, me) if s.is_edit) == edits, "!status edits no unchanged board"
+    assert edits(await seen_through(bot, alice, room, channel), room, me) == edited, (
+        "!status edits no unchanged board"
+    )
     first_board = bot.boards[room].event_id
     await alice.say(room, "!reset")
     await wait_until(lambda: not table.running, what="the game reset")
