@@ -105,6 +105,7 @@ def _run(args: argparse.Namespace) -> int:
     from bazaarbot.collector import CollectorPolicy
     from bazaarbot.hub.hub import Hub
     from bazaarbot.shutdown import shut_down
+    from bazaarbot.speaking import speak_only_while
     from bazaarbot.store.postgres import is_postgres_url
 
     config = load_config(args.config)
@@ -152,6 +153,7 @@ def _run(args: argparse.Namespace) -> int:
                 loop.call_soon_threadsafe(stop.set)
 
             keeper.on_lost = on_lost
+            speak_only_while(keeper.lease.may_speak)  # after a freeze, nothing leaves unproved
             keeper.start()  # renewing from now: loading the tables may take longer than the lease
         try:
             code = await serve(stop, keeper)

@@ -13,7 +13,20 @@ import time
 
 import aiohttp
 import pytest
-from support.frozen import LEASE, Pair, Watch, ended, freeze, lease_owner, wake
+from support.frozen import (
+    LEASE,
+    Pair,
+    Person,
+    Watch,
+    ended,
+    freeze,
+    healthz,
+    lease_owner,
+    stay_frozen,
+    wake,
+)
+from support.ircserver import IrcServer, RawClient, irc_network_config
+from support.waits import wait_until
 
 pytestmark = pytest.mark.xdist_group("partition")
 
@@ -53,3 +66,92 @@ async def test_a_restarted_process_waits_as_standby_while_the_process_that_took_
         await session.close()
         pair.close()
     assert took_over < 5 * LEASE, f"the standby took over {took_over:.1f} s after the freeze"
+
+
+async def test_a_process_woken_past_its_lease_answers_nothing_it_was_asked(
+    tmp_path, postgres_cluster, ircserver: IrcServer
+) -> None:
+    irc = irc_network_config(ircserver.port, ["#j"], burst=1000, lines_per_second=1000.0)
+    pair = Pair(tmp_path, postgres_cluster.database(), extra=irc)
+    first_port, second_port = pair.ports
+    session = aiohttp.ClientSession()
+    player = await RawClient("alice", ircserver.port).connect(("#j",))
+    person = Person("erin", "#w")
+    try:
+        first = pair.start(first_port)
+        await first.said("serving the web chat")
+        await player.expect(lambda line: line.startswith(":bazaarbot!") and " JOIN " in line, timeout=30)
+        await person.connect(session, first_port)
+        second = pair.start(second_port)
+        await second.said("standby")
+        frozen = freeze(first)
+        heard = len(player.lines)
+        player.say("#j", "!games")  # read by the frozen process's socket, handled when it wakes
+        await person.say("/status")
+        await person.send({"t": "join", "room": "#other", "history": False})
+        await second.said("serving the web chat")
+        await stay_frozen(frozen, 3 * LEASE)
+        wake(first)
+        assert await ended(first) == 75
+        await wait_until(lambda: person.closed, what="the woken process's websocket to close")
+        # the woken process's connection ends (the server tells the channel); all it sent came before
+        await player.expect(lambda line: line.startswith(":bazaarbot!") and " QUIT " in line, timeout=30)
+        quit_at = max(
+            i for i, line in enumerate(player.lines) if line.startswith(":bazaarbot!") and " QUIT " in line
+        )
+        spoke = [
+            line
+            for line in player.lines[heard:quit_at]
+            if line.startswith(":bazaarbot!") and (" PRIVMSG " in line or " NOTICE " in line)
+        ]
+        assert spoke == [], f"the woken process spoke in the channel: {spoke}"
+        assert person.since(frozen) == [], f"the woken process answered the websocket: {person.since(frozen)}"
+        assert await healthz(session, second_port) == 200
+    finally:
+        await person.close()
+        await player.close()
+        await session.close()
+        pair.close()
+
+
+async def test_a_partitioned_process_never_serves_beside_the_one_that_took_over(
+    tmp_path, postgres_cluster
+) -> None:
+    pair = Pair(tmp_path, postgres_cluster.database())
+    first_port, second_port = pair.ports
+    session = aiohttp.ClientSession()
+    watch = Watch(session, pair.ports)
+    person = Person("erin", "#w")
+    try:
+        first = pair.start(first_port)
+        await first.said("serving the web chat")
+        second = pair.start(second_port)
+        await second.said("standby")
+        watch.start()
+        await watch.readings_after(time.monotonic())
+        assert watch.readings[-1][1:] == (200, 503), "A serves, B waits"
+        await person.connect(session, first_port)
+        frozen = freeze(first)
+        await person.say("/status")  # waits, unread, on the frozen process's websocket
+        await second.said("serving the web chat")
+        await stay_frozen(frozen, 6.0)
+        woken = wake(first)
+        assert await ended(first) == 75, "the woken process stops serving"
+        await wait_until(lambda: person.closed, what="the woken process's websocket to close")
+        assert person.since(frozen) == [], f"the woken process answered: {person.since(frozen)}"
+        restarted = pair.start(first_port)
+        await restarted.said("standby")
+        checked_from = time.monotonic()
+        await watch.readings_after(checked_from + 12.0)
+        after = [(a, b) for at, a, b in watch.readings if at > checked_from]
+        assert after and all(a == 503 and b == 200 for a, b in after), f"newcomer, server: {after}"
+        assert second.proc.poll() is None and restarted.proc.poll() is None
+        assert watch.both_served == [], "the two never both answer 200"
+        assert [a for at, a, _b in watch.readings if woken < at < checked_from] and all(
+            a != 200 for at, a, _b in watch.readings if at > woken
+        ), "after waking, the first process answers nothing with 200"
+    finally:
+        await person.close()
+        await watch.stop()
+        await session.close()
+        pair.close()

@@ -34,6 +34,7 @@ from jaraco.stream.buffer import LenientDecodingLineBuffer
 from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.speaking import may_speak
 from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.hello import hello
@@ -126,6 +127,8 @@ class _Connection(AioConnection):
             log.debug("to server: %s", string)
         if self.transport is None or self.transport.is_closing():
             raise ConnectionError("not connected")
+        if not may_speak():  # past this process's lease: another process serves the network
+            raise ConnectionError("this process's lease ran out")
         self.transport.write(self._prep_message(string))
 
     def disconnect(self, message: str = "") -> None:
