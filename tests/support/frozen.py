@@ -100,8 +100,9 @@ class Watch:
 
     async def _run(self) -> None:
         while True:
+            asked = time.monotonic()  # a reading counts from when it was asked
             first, second = await asyncio.gather(*(healthz(self.session, p) for p in self.ports))
-            self.readings.append((time.monotonic(), first, second))
+            self.readings.append((asked, first, second))
             await asyncio.sleep(PACE)
 
     @property

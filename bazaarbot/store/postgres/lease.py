@@ -70,6 +70,16 @@ def lock_key(owner: str) -> int:
     return zlib.crc32(owner.encode("utf-8")) & 0x7FFFFFFF
 
 
+#: why a keeper gave the networks up when another process holds them now (any other reason: the
+#: database went away, and the process may serve again once it is back)
+TAKEN = "another process took the networks"
+
+
+def database_away(reason: str) -> bool:
+    """Whether a lost lease's ``reason`` is the database's absence (not another process's hold)."""
+    return reason != TAKEN
+
+
 class LeaseLost(sqlite3.OperationalError):
     """This process no longer holds its networks (a commit is refused; the process stops)."""
 
@@ -230,7 +240,7 @@ class LeaseKeeper:
         while not self._stop.wait(self.every):
             try:
                 kept = lease.renew()
-                reason = "" if kept else "another process took the networks"
+                reason = "" if kept else TAKEN
                 if kept and not self.healthy():
                     kept, reason = False, "the store's connection broke"
             except psycopg.Error as error:
