@@ -260,6 +260,8 @@ def _run(args: argparse.Namespace) -> int:
         for bot in config.discord:
             print(f"bazaarbot is connecting to {bot.name} (Discord at {bot.api_url})", flush=True)
         await hub.start()
+        if keeper is not None and keeper.lease.taken is not None:
+            _report_takeover(hub.metrics, keeper.lease.taken, keeper.lease.clock)
         collector = CollectorPolicy()  # the restored tables are frozen out of collection from here
         collector.install()
         sweeper = loop.create_task(collector.run())
@@ -287,6 +289,31 @@ async def _hold_networks(url: str, served: frozenset[str], config: Config, stop:
     if lease is None:
         return None
     return LeaseKeeper(lease, on_lost=lambda reason: None)
+
+
+def _report_takeover(metrics: Any, taken: Any, clock: Any) -> None:
+    """Say how long the takeover took, in a line and in ``/metrics``: now (serving) and at the first answer.
+
+    Counted from the previous owner's last renewal (a kill -9 comes within a renewal's interval
+    after it), so the figure is the takeover's own time as a player sees it.
+    """
+    serving = taken.silent + (clock() - taken.at)
+    metrics.took_over("serving", serving)
+    print(
+        f"bazaarbot took over from {taken.previous}: serving {serving:.2f} s after its last renewal "
+        f"({taken.silent:.2f} s to the lease, {serving - taken.silent:.2f} s to start)",
+        flush=True,
+    )
+
+    def answered() -> None:
+        first = taken.silent + (clock() - taken.at)
+        metrics.took_over("first_answer", first)
+        print(
+            f"bazaarbot answered its first line {first:.2f} s after the previous owner's last renewal",
+            flush=True,
+        )
+
+    metrics.after_next_answer(answered)
 
 
 def _matrix_installed() -> bool:

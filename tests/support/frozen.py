@@ -34,10 +34,15 @@ ANSWER_WITHIN = 0.5
 PACE = 0.05
 
 
-def pair_config(folder: Path, extra: str = "", lease: float = LEASE) -> Path:
-    """A config for the web chat on a shared store, with ``lease``; ``extra`` sections after it."""
+def pair_config(folder: Path, extra: str = "", lease: float = LEASE, web: str = "") -> Path:
+    """A config for the web chat on a shared store, with ``lease``; ``web``: more lines of its
+    ``[web]`` section; ``extra``: sections after it."""
     config = folder / "pair.toml"
-    config.write_text(unlimited_config(7) + f"\n[store]\nlease_seconds = {lease}\n\n{extra}")
+    text = unlimited_config(7)
+    if "metrics" in web:  # the machine's config keeps /metrics off; these lines say otherwise
+        text = text.replace('metrics = "off"\n', "")
+    text = text.replace("[web]\n", f"[web]\n{web}\n", 1)
+    config.write_text(text + f"\n[store]\nlease_seconds = {lease}\n\n{extra}")
     return config
 
 
@@ -178,8 +183,10 @@ class Person:
 class Pair:
     """Two processes of one config on one store; ``first`` started first (it serves), ``second`` waits."""
 
-    def __init__(self, folder: Path, store: str, extra: str = "", lease: float = LEASE) -> None:
-        self.config = pair_config(folder, extra, lease)
+    def __init__(
+        self, folder: Path, store: str, extra: str = "", lease: float = LEASE, web: str = ""
+    ) -> None:
+        self.config = pair_config(folder, extra, lease, web)
         self.store = store
         self.ports = (free_port(), free_port())
         self.processes: list[BotProcess] = []

@@ -30,6 +30,7 @@ Two guards keep an old owner from acting after a new one started:
 from __future__ import annotations
 
 import logging
+import math
 import os
 import socket
 import sqlite3
@@ -38,6 +39,7 @@ import time
 import uuid
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -84,6 +86,33 @@ class LeaseLost(sqlite3.OperationalError):
     """This process no longer holds its networks (a commit is refused; the process stops)."""
 
 
+@dataclass(frozen=True)
+class Takeover:
+    """Networks taken from another process: from whom, and how long it had been silent by then.
+
+    ``silent``: seconds from the previous owner's last renewal (its deadline less a lease) to
+    the moment this process took the rows, by the server's clock; ``at``: that moment by this
+    process's clock. A takeover's own time is ``silent`` plus what this process took after ``at``.
+    """
+
+    previous: str
+    silent: float
+    at: float
+
+
+def _takeover(rows: list[Any], owner: str, seconds: float, at: float) -> Takeover | None:
+    """The takeover the rows just taken make, or None (they were free or this process's own)."""
+    others = [
+        (str(previous), float(past))
+        for _network, previous, _live, past in rows
+        if previous and previous != owner and past is not None and math.isfinite(float(past))
+    ]
+    if not others:  # first start, a clean stop's rows, or this process's own
+        return None
+    previous, past = max(others, key=lambda other: other[1])
+    return Takeover(previous, max(0.0, past + seconds), at)
+
+
 class Lease:
     """This process's hold on ``networks`` (all or none) in the store at ``url``."""
 
@@ -102,6 +131,8 @@ class Lease:
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         #: by this process's clock, the moment it must stop serving unless a renewal came back
         self.held_until: float | None = None
+        #: what this process took its networks over from, when it took them from another process
+        self.taken: Takeover | None = None
         self._lock = threading.Lock()
         self.conn = self._connect()
         self.conn.execute(SCHEMA)
@@ -136,14 +167,15 @@ class Lease:
                     [self.networks],
                 )
                 rows = conn.execute(
-                    "SELECT network, owner, deadline > clock_timestamp() FROM bazaarbot_leases "
+                    "SELECT network, owner, deadline > clock_timestamp(), CASE WHEN isfinite(deadline) "
+                    "THEN EXTRACT(EPOCH FROM clock_timestamp() - deadline)::float8 END FROM bazaarbot_leases "
                     "WHERE network = ANY(%s) ORDER BY network FOR UPDATE",
                     [self.networks],
                 ).fetchall()
                 alive = {int(r[0]) for r in conn.execute(LIVE_OWNERS, [LOCK_CLASS]).fetchall()}
                 free = all(
                     not live or owner == self.owner or lock_key(owner) not in alive
-                    for _network, owner, live in rows
+                    for _network, owner, live, _past in rows
                 )
                 taken = free and len(rows) == len(self.networks)
                 if taken:
@@ -156,6 +188,7 @@ class Lease:
             if not taken:
                 return False
             self.held_until = sent + self.seconds
+            self.taken = _takeover(rows, self.owner, self.seconds, sent)
             return True
 
     def renew(self) -> bool:
