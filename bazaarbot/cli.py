@@ -249,7 +249,8 @@ def _run(args: argparse.Namespace) -> int:
             started.append(transport)
         if config.web.enabled:
             port = getattr(transports[0], "port", config.web.port)
-            print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
+            page = f"http://{config.web.host}:{port}{config.web.base_path}/"
+            print(f"bazaarbot is serving the web chat: open {page}", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
         for account in config.matrix:
