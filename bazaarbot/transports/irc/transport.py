@@ -712,6 +712,11 @@ class IrcTransport:
             account = settings.sasl_account or settings.nick
             secret = clean(settings.nickserv_password)
             front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
+        if settings.nickserv_password and self.roster.fold(self.nick) != self.roster.fold(settings.nick):
+            # the nick is held (a frozen process of this bot that another took over from, the ghost of
+            # the last connection): the services end the holder's connection, and the nick is ours
+            main, secret = clean_word(settings.nick), clean(settings.nickserv_password)
+            front += [f"PRIVMSG NickServ :GHOST {main} {secret}", f"NICK {main}"]
         front += join_lines([clean_word(channel) for channel in self._channels()])
         for out in reversed(front):
             self.queue.put(out, front=True)
