@@ -11,7 +11,7 @@ import aiohttp
 import psycopg
 import pytest
 from support.failover import BotProcess
-from support.frozen import Pair, healthz
+from support.frozen import Pair, Person, healthz
 from support.waits import wait_until
 
 from bazaarbot.store.postgres.lease import Lease
@@ -80,12 +80,19 @@ async def test_both_processes_wait_through_a_database_restart_and_one_serves_aga
 ) -> None:
     pair = Pair(tmp_path, postgres_cluster.database())
     session = aiohttp.ClientSession()
+    person = Person("erin", "#w")
     try:
         first = pair.start(pair.ports[0])
         await first.said("serving the web chat")
         second = pair.start(pair.ports[1])
         await second.said("standby")
-        await asyncio.to_thread(postgres_cluster.restart)
+        await person.connect(session, pair.ports[0])
+        await person.say("/new jaipur")
+        await wait_until(lambda: person.got("bot"), what="the table")
+        restarting = asyncio.create_task(asyncio.to_thread(postgres_cluster.restart))
+        await person.say("/join")  # a line whose commit meets the database going away
+        await person.say("/status")
+        await restarting
 
         async def one_serves() -> bool:
             answers = sorted([await healthz(session, port) or 0 for port in pair.ports])
@@ -101,5 +108,6 @@ async def test_both_processes_wait_through_a_database_restart_and_one_serves_aga
             waiting = [line for line in process.lines if "the database cannot be reached" in line]
             assert 1 <= len(waiting) <= 3, process.lines
     finally:
+        await person.close()
         await session.close()
         pair.close()
