@@ -72,7 +72,8 @@ async def test_a_restarted_process_waits_as_standby_while_the_process_that_took_
 async def test_a_process_woken_past_its_lease_answers_nothing_it_was_asked(
     tmp_path, postgres_cluster, ircserver: IrcServer
 ) -> None:
-    irc = irc_network_config(ircserver.port, ["#j"], burst=1000, lines_per_second=1000.0)
+    # paced: an answer of two lines leaves one, and the other waits in the queue a second
+    irc = irc_network_config(ircserver.port, ["#j"], burst=1, lines_per_second=1.0)
     pair = Pair(tmp_path, postgres_cluster.database(), extra=irc)
     first_port, second_port = pair.ports
     session = aiohttp.ClientSession()
@@ -85,9 +86,13 @@ async def test_a_process_woken_past_its_lease_answers_nothing_it_was_asked(
         await person.connect(session, first_port)
         second = pair.start(second_port)
         await second.said("standby")
-        frozen = freeze(first)
+        player.since()
+        player.say("#j", "!games")
+        player.say("#j", "!help")  # its answer waits in the paced queue behind the first
+        await player.expect(lambda line: line.startswith(":bazaarbot!") and " PRIVMSG " in line, timeout=30)
+        frozen = freeze(first)  # with the second answer queued
         heard = len(player.lines)
-        player.say("#j", "!games")  # read by the frozen process's socket, handled when it wakes
+        player.say("#j", "!top")  # read by the frozen process's socket, handled when it wakes
         await person.say("/status")
         await person.send({"t": "join", "room": "#other", "history": False})
         await second.said("serving the web chat")
