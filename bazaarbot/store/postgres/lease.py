@@ -230,14 +230,15 @@ class Lease:
     def release(self) -> None:
         """Give the networks up at once (a clean stop): a standby need not wait for the deadline."""
         with self._lock:
-            try:
-                self.conn.execute(
-                    "UPDATE bazaarbot_leases SET deadline = '-infinity' "
-                    "WHERE owner = %s AND network = ANY(%s)",
-                    [self.owner, self.networks],
-                )
-            except psycopg.Error as error:
-                log.warning("could not give the lease back: %s", error)
+            if not self.conn.closed:  # (when the database went away, the deadline frees the rows)
+                try:
+                    self.conn.execute(
+                        "UPDATE bazaarbot_leases SET deadline = '-infinity' "
+                        "WHERE owner = %s AND network = ANY(%s)",
+                        [self.owner, self.networks],
+                    )
+                except psycopg.Error as error:
+                    log.warning("could not give the lease back: %s", error)
             self.held_until = None
             self.conn.close()
 
