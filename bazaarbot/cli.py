@@ -10,6 +10,7 @@ import json
 import logging
 import signal
 import socket
+import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -105,6 +106,7 @@ def _run(args: argparse.Namespace) -> int:
     from bazaarbot.collector import CollectorPolicy
     from bazaarbot.hub.hub import Hub
     from bazaarbot.shutdown import shut_down
+    from bazaarbot.speaking import speak_only_while
     from bazaarbot.store.postgres import is_postgres_url
 
     config = load_config(args.config)
@@ -136,29 +138,59 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> int:
         stop = asyncio.Event()
+        signalled: list[int] = []
         loop = asyncio.get_running_loop()
+
+        def told_to_stop(sig: int) -> None:
+            signalled.append(sig)
+            stop.set()
+
         for sig in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError):
-                loop.add_signal_handler(sig, stop.set)
-        keeper = None
-        lost: list[str] = []
-        if is_postgres_url(db) and served:
-            keeper = await _hold_networks(db, served, config, stop)
+                loop.add_signal_handler(sig, told_to_stop, sig)
+        if not (is_postgres_url(db) and served):
+            return await serve(stop, None)
+        from bazaarbot.store.postgres.lease import database_away
+
+        while True:  # serve while the lease holds; when the database went away, wait for it again
+            try:
+                keeper = await _hold_networks(db, served, config, stop)
+            except OSError as error:  # the standby's web port
+                print(_start_error(config.web.host, config.web.port, error), file=sys.stderr)
+                return 1
             if keeper is None:
                 return 0
+            lost: list[str] = []
 
-            def on_lost(reason: str) -> None:  # told on the lease's thread
+            def on_lost(reason: str, lost: list[str] = lost) -> None:  # told on the lease's thread
                 lost.append(reason)
                 loop.call_soon_threadsafe(stop.set)
 
             keeper.on_lost = on_lost
+            speak_only_while(keeper.lease.may_speak)  # after a freeze, nothing leaves unproved
             keeper.start()  # renewing from now: loading the tables may take longer than the lease
-        try:
-            code = await serve(stop, keeper)
-        finally:
-            if keeper is not None:
+            try:
+                code = await serve(stop, keeper)
+            except sqlite3.Error as error:  # the store failed beneath the bot (the database went away)
+                said = (str(error).strip() or type(error).__name__).splitlines()[0][:200]
+                log.error(
+                    "the store failed (%s): stopping; check that the database at [store] url is up "
+                    "(exit status 75: a supervisor starts the bot again)",
+                    said,
+                )
+                return 75
+            finally:
                 keeper.stop()
-        return 75 if lost else code
+            if not lost:
+                return code
+            if signalled or not database_away(lost[0]):
+                return 75  # another process serves the networks now: a supervisor starts this one again
+            print(
+                "bazaarbot stopped serving: the database cannot be reached; "
+                "it waits for it on standby and serves again when it may",
+                flush=True,
+            )
+            stop.clear()
 
     async def serve(stop: asyncio.Event, keeper: Any) -> int:
         """Open the store, start the transports, run until ``stop`` (``keeper``: the lease, if any)."""
@@ -217,7 +249,8 @@ def _run(args: argparse.Namespace) -> int:
             started.append(transport)
         if config.web.enabled:
             port = getattr(transports[0], "port", config.web.port)
-            print(f"bazaarbot is serving the web chat: open http://{config.web.host}:{port}/", flush=True)
+            page = f"http://{config.web.host}:{port}{config.web.base_path}/"
+            print(f"bazaarbot is serving the web chat: open {page}", flush=True)
         for network in config.irc:
             print(f"bazaarbot is connecting to {network.name} ({network.host}:{network.port})", flush=True)
         for account in config.matrix:
@@ -228,6 +261,8 @@ def _run(args: argparse.Namespace) -> int:
         for bot in config.discord:
             print(f"bazaarbot is connecting to {bot.name} (Discord at {bot.api_url})", flush=True)
         await hub.start()
+        if keeper is not None and keeper.lease.taken is not None:
+            _report_takeover(hub.metrics, keeper.lease.taken, keeper.lease.clock)
         collector = CollectorPolicy()  # the restored tables are frozen out of collection from here
         collector.install()
         sweeper = loop.create_task(collector.run())
@@ -244,16 +279,42 @@ async def _hold_networks(url: str, served: frozenset[str], config: Config, stop:
     """Wait (on standby) until this process holds the lease of every network it serves.
 
     Its ``LeaseKeeper`` (not started yet), or None when it was told to stop while waiting.
+    An ``OSError`` when the standby's web port cannot be listened on.
     """
     from bazaarbot.store.postgres.lease import Lease, LeaseKeeper
     from bazaarbot.store.postgres.standby import wait_for_lease
 
-    lease = await asyncio.to_thread(Lease, url, served, config.store.lease_seconds)
+    seconds = config.store.lease_seconds
     web_at = (config.web.host, config.web.port) if config.web.enabled else None
-    if not await wait_for_lease(lease, web_at, stop):
-        lease.release()
+    lease = await wait_for_lease(lambda: Lease(url, served, seconds), seconds, web_at, stop)
+    if lease is None:
         return None
     return LeaseKeeper(lease, on_lost=lambda reason: None)
+
+
+def _report_takeover(metrics: Any, taken: Any, clock: Any) -> None:
+    """Say how long the takeover took, in a line and in ``/metrics``: now (serving) and at the first answer.
+
+    Counted from the previous owner's last renewal (a kill -9 comes within a renewal's interval
+    after it), so the figure is the takeover's own time as a player sees it.
+    """
+    serving = taken.silent + (clock() - taken.at)
+    metrics.took_over("serving", serving)
+    print(
+        f"bazaarbot took over from {taken.previous}: serving {serving:.2f} s after its last renewal "
+        f"({taken.silent:.2f} s to the lease, {serving - taken.silent:.2f} s to start)",
+        flush=True,
+    )
+
+    def answered() -> None:
+        first = taken.silent + (clock() - taken.at)
+        metrics.took_over("first_answer", first)
+        print(
+            f"bazaarbot answered its first line {first:.2f} s after the previous owner's last renewal",
+            flush=True,
+        )
+
+    metrics.after_next_answer(answered)
 
 
 def _matrix_installed() -> bool:

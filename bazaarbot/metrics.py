@@ -71,6 +71,15 @@ class Metrics:
         self.ai_cpu = Counter(
             "bazaarbot_ai_cpu_seconds", "CPU seconds the AI workers spent searching", ["purpose"], registry=r
         )
+        self.takeover = Gauge(
+            "bazaarbot_takeover_seconds",
+            "This process's takeover of its networks: seconds from the previous owner's last renewal "
+            "until it served (until=serving) and until its first answered line (until=first_answer)",
+            ["until"],
+            registry=r,
+        )
+        #: told once, when the next line has been answered (a takeover's first answer)
+        self._first_answer: list[Callable[[], None]] = []
         self._gauges: dict[str, Gauge] = {}
         self._counted = _ReadCounters()
         r.register(self._counted)
@@ -81,6 +90,18 @@ class Metrics:
         self.commands.labels(network, game or "-", kind).inc()
         if seconds is not None:
             self.latency.labels(network).observe(seconds)
+        if self._first_answer:
+            told, self._first_answer = self._first_answer, []
+            for callback in told:
+                callback()
+
+    def after_next_answer(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once, when the next line has been answered."""
+        self._first_answer.append(callback)
+
+    def took_over(self, until: str, seconds: float) -> None:
+        """A takeover's time: until this process served (``serving``) or first answered (``first_answer``)."""
+        self.takeover.labels(until).set(seconds)
 
     def refused(self, reason: str) -> None:
         self.refusals.labels(reason).inc()

@@ -24,6 +24,7 @@ ALLOWED: dict[str, set[str]] = {
     "metrics": set(),
     "collector": set(),
     "shutdown": set(),
+    "speaking": set(),
     "text": set(),
     "delivery": {"messages"},
     "i18n": {"text"},
@@ -84,7 +85,7 @@ ALLOWED: dict[str, set[str]] = {
         "teach",
         "text",
     },  # fmt: skip
-    "transports": {"commands", "config", "delivery", "i18n", "messages", "metrics", "text"},
+    "transports": {"commands", "config", "delivery", "i18n", "messages", "metrics", "speaking", "text"},
     "bench": {
         "ai",
         "collector",
@@ -107,6 +108,7 @@ ALLOWED: dict[str, set[str]] = {
         "ratings",
         "registry",
         "shutdown",
+        "speaking",
         "store",
         "text",
         "transports",

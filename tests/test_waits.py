@@ -38,6 +38,12 @@ BEHAVIOUR: dict[str, str] = {
     "test_half_sent_requests_are_closed_at_the_header_deadline_and_others_get_in": (
         "a slow peer: the headers come in two parts, the second well within the deadline"
     ),
+    "tests/support/frozen.py::stay_frozen": (
+        "the length of a freeze (SIGSTOP past the lease) is the scenario; states are waited for around it"
+    ),
+    "tests/support/frozen.py::_run": (
+        "the watch's pace: it reads both processes' /healthz every 50 ms for as long as the test runs"
+    ),
     "tests/hub/test_autoplay_pace.py::sleep": (
         "the injected pace clock's sleep: it moves the fake time and lets the AI's task run once"
     ),

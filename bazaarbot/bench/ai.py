@@ -199,9 +199,9 @@ def main(args: argparse.Namespace) -> int:
     record = None
     if args.record:
         from bazaarbot.bench.ai_ratings import recorder
-        from bazaarbot.store import Store
+        from bazaarbot.store import open_store
 
-        store = Store(args.db or config.bot.db)
+        store = open_store(args.db or config.store.url or config.bot.db)  # the store the bot uses
         record = recorder(store, game, args.seed)
     try:
         run(

@@ -87,7 +87,9 @@ def _ai(sub: argparse._SubParsersAction) -> None:
         help="play the searching seats as the bot does: a turn's later decisions from its first search",
     )
     ai.add_argument("--record", action="store_true", help="file and rate the games in the store (AI ratings)")
-    ai.add_argument("--db", help="with --record: the sqlite file (default: the config's)")
+    ai.add_argument(
+        "--db", help="with --record: the sqlite file (default: the config's [store] url, else its [bot] db)"
+    )
     ai.add_argument(
         "--cost",
         action="store_true",

@@ -43,3 +43,20 @@ def test_a_postgres_store_is_backed_up_with_pg_dump_and_checked(tmp_path, postgr
 def test_a_backup_of_an_unreachable_postgres_store_says_why(tmp_path):
     made = _cli("backup", str(tmp_path), "--store", "postgresql://nobody@127.0.0.1:1/none")
     assert made.returncode != 0 and "cannot reach the store" in made.stderr + made.stdout
+
+
+def test_restore_check_of_a_postgres_archive_names_the_games_and_the_last_move_as_on_sqlite(
+    tmp_path, postgres_cluster
+):
+    url = postgres_cluster.database()
+    bot = Driver(url)
+    bot.script("alice: /new count target=20", "bob: /join", "alice: /start", "alice: add 2", "bob: add 1")
+    bot.hub.store.close()
+    assert _cli("backup", str(tmp_path), "--store", url).returncode == 0
+    checked = _cli("restore-check", str(next(tmp_path.glob("bazaarbot-*.pgdump"))))
+    assert checked.returncode == 0, checked.stderr
+    lines = checked.stdout.splitlines()
+    assert "games: 1 running, 0 finished" in lines
+    assert any(line.startswith("last move: 20") and line.endswith(" UTC") for line in lines), lines
+    tables = next(line for line in lines if line.startswith("tables: "))
+    assert "games 1" in tables and "moves 2" in tables, tables

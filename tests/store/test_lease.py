@@ -66,6 +66,21 @@ def test_a_process_cut_off_from_the_database_is_replaced_once_its_deadline_passe
     second.release()
 
 
+def test_a_newcomer_waits_while_the_process_that_took_over_from_a_frozen_one_lives(postgres_cluster):
+    url = postgres_cluster.database()
+    frozen, taker = Lease(url, NETWORKS, seconds=0.5), Lease(url, NETWORKS, seconds=30)
+    assert frozen.try_acquire()  # then frozen: no renewal, its session (and sign of life) stay
+    assert wait_until_sync(taker.try_acquire, 5, "the frozen one's deadline to pass")
+    frozen.conn.close()  # it woke, lost its lease and ended: its session's lock goes
+    newcomer = Lease(url, NETWORKS, seconds=30)
+    assert not newcomer.try_acquire(), "the process that took over is alive by its own lock"
+    assert set(newcomer.holders().values()) == {taker.owner}
+    assert taker.renew()
+    taker.conn.close()  # and when that one dies, the newcomer takes over at once
+    assert wait_until_sync(newcomer.try_acquire, 2, "the server to end the taker's session")
+    newcomer.release()
+
+
 def test_a_process_that_cannot_renew_stops_before_its_lease_runs_out(postgres_cluster):
     url = postgres_cluster.database()
     now = [0.0]

@@ -73,6 +73,11 @@ class Cluster:
         options = f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c max_connections=200"
         if fast:  # the tests' data is thrown away: no flush to disk (the benchmark keeps them)
             options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        self._options = options
+        self._start()
+        self._names = itertools.count(1)
+
+    def _start(self) -> None:
         self._run(
             str(self.bin / "pg_ctl"),
             "-D",
@@ -81,10 +86,14 @@ class Cluster:
             str(self.folder / "log"),
             "-w",
             "-o",
-            options,
+            self._options,
             "start",
         )
-        self._names = itertools.count(1)
+
+    def restart(self) -> None:
+        """Stop the server (its sessions end, as an operator's restart ends them) and start it again."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self._start()
 
     def _run(self, *command: str) -> None:
         subprocess.run([*self._as, *command], check=True, capture_output=True, cwd=self.folder)

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bazaarbot.store.backup import BackupError
+from bazaarbot.store.backup import BackupError, RestoreReport, describe_restore
 from bazaarbot.store.postgres import shown
 
 #: the first bytes of a ``pg_dump --format=custom`` archive
@@ -117,16 +117,67 @@ def describe_dump(report: DumpReport) -> str:
     )
 
 
-def describe_archive(path: Path) -> list[str]:
-    """The lines of ``bazaarbot restore-check`` for a pg_dump archive."""
+def _copy_head(line: str) -> tuple[str, list[str]]:
+    """The table and columns of a ``COPY public.moves (id, game_id, ...) FROM stdin;`` line."""
+    head = line[len("COPY ") :]
+    table = head.split(" ", 1)[0].split(".")[-1].strip('"')
+    listed = head.split("(", 1)[1].split(")", 1)[0]
+    return table, [column.strip().strip('"') for column in listed.split(",")]
+
+
+def archive_report(path: Path) -> RestoreReport:
+    """What a restore from the archive would bring back, read as ``restore-check`` reads an sqlite copy:
+    each table's rows, the running and finished games, the last move's time.
+
+    The archive's data is streamed through ``pg_restore --data-only`` (its ``COPY`` blocks) and
+    counted, never loaded whole.
+    """
     tables = archive_tables(path)
     missing = [name for name in RECORDS if name not in tables]
     if missing:
         raise BackupError(f"{path}: the archive holds no {', '.join(missing)} (not a bazaarbot store)")
+    restore = tool("pg_restore")
+    assert restore is not None  # archive_tables found it
+    rows = dict.fromkeys(tables, 0)
+    running = finished = 0
+    table: str | None = None
+    columns: list[str] = []
+    last: float | None = None
+    with subprocess.Popen(
+        [restore, "--data-only", "--file=-", str(path)], stdout=subprocess.PIPE, text=True
+    ) as reading:
+        assert reading.stdout is not None
+        for line in reading.stdout:
+            if table is None:
+                if line.startswith("COPY "):
+                    table, columns = _copy_head(line)
+                continue
+            if line.startswith("\\."):
+                table = None
+                continue
+            rows[table] = rows.get(table, 0) + 1
+            if table == "games" and "status" in columns:
+                if line.rstrip("\n").split("\t")[columns.index("status")] == "running":
+                    running += 1
+                else:
+                    finished += 1
+            elif table == "moves" and "at" in columns:
+                at = line.rstrip("\n").split("\t")[columns.index("at")]
+                if at != "\\N":
+                    last = max(last or 0.0, float(at))
+    if reading.returncode != 0:
+        raise BackupError(f"{path}: pg_restore cannot read its data")
+    return RestoreReport(path, "ok (pg_restore reads every table)", rows, running, finished, last)
+
+
+def describe_archive(path: Path) -> list[str]:
+    """The lines of ``bazaarbot restore-check`` for a pg_dump archive: those of an sqlite copy, and how
+    to restore it."""
+    report = archive_report(path)
+    lines = describe_restore(report)
+    lines[1] = "archive: pg_dump custom format, " + report.integrity
     return [
-        f"restore-check: {path}",
-        "archive: pg_dump custom format, read by pg_restore --list",
-        "tables: " + ", ".join(tables),
+        *lines,
         f"restore: createdb <name> && pg_restore --dbname=postgresql://.../<name> {path}, "
         "then run the bot with [store] url pointing at it",
     ]

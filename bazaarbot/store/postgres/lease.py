@@ -3,11 +3,15 @@
 Each network has a row in ``bazaarbot_leases`` with its owner and a deadline
 (the server's clock). A process serves its networks only while it holds all of
 their rows; it renews them several times per lease. It also holds a session
-advisory lock per network on the lease's own connection: when the process
-dies (kill -9, a lost host) the server ends its session and the locks go at
-once, so a standby may take the rows without waiting for the deadline.
+advisory lock keyed by its own owner name on the lease's own connection (its
+sign of life): when the process dies (kill -9, a lost host) the server ends its
+session and the lock goes at once, so a standby may take the rows of a dead
+owner without waiting for the deadline. The lock is the owner's, not the
+network's: a process that took the networks from a frozen one (after the
+deadline) is alive by its own lock, so when the frozen one wakes and exits, a
+newcomer still finds the networks held and waits.
 
-A network whose row has expired is free too, locks or not (a process cut off
+A network whose row has expired is free too, lock or not (a process cut off
 from the database may keep its session open on the server for a long while).
 
 Two guards keep an old owner from acting after a new one started:
@@ -26,6 +30,7 @@ Two guards keep an old owner from acting after a new one started:
 from __future__ import annotations
 
 import logging
+import math
 import os
 import socket
 import sqlite3
@@ -34,6 +39,7 @@ import time
 import uuid
 import zlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import psycopg
@@ -42,8 +48,15 @@ from bazaarbot.store.postgres.connection import connect_raw
 
 log = logging.getLogger(__name__)
 
-#: the first key of the networks' advisory locks (the second is the network's)
+#: the first key of the owners' advisory locks (the second is the owner's)
 LOCK_CLASS = 0x6BA3
+
+#: the owners whose sign of life is held by a session now (their keys, in this database)
+LIVE_OWNERS = """
+SELECT objid::bigint FROM pg_locks
+WHERE locktype = 'advisory' AND granted AND classid = %s AND objsubid = 2
+  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+"""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS bazaarbot_leases (
@@ -54,13 +67,50 @@ CREATE TABLE IF NOT EXISTS bazaarbot_leases (
 """
 
 
-def lock_key(network: str) -> int:
-    """The network's advisory-lock key (a positive int4)."""
-    return zlib.crc32(network.encode("utf-8")) & 0x7FFFFFFF
+def lock_key(owner: str) -> int:
+    """The owner's advisory-lock key (a positive int4)."""
+    return zlib.crc32(owner.encode("utf-8")) & 0x7FFFFFFF
+
+
+#: why a keeper gave the networks up when another process holds them now (any other reason: the
+#: database went away, and the process may serve again once it is back)
+TAKEN = "another process took the networks"
+
+
+def database_away(reason: str) -> bool:
+    """Whether a lost lease's ``reason`` is the database's absence (not another process's hold)."""
+    return reason != TAKEN
 
 
 class LeaseLost(sqlite3.OperationalError):
     """This process no longer holds its networks (a commit is refused; the process stops)."""
+
+
+@dataclass(frozen=True)
+class Takeover:
+    """Networks taken from another process: from whom, and how long it had been silent by then.
+
+    ``silent``: seconds from the previous owner's last renewal (its deadline less a lease) to
+    the moment this process took the rows, by the server's clock; ``at``: that moment by this
+    process's clock. A takeover's own time is ``silent`` plus what this process took after ``at``.
+    """
+
+    previous: str
+    silent: float
+    at: float
+
+
+def _takeover(rows: list[Any], owner: str, seconds: float, at: float) -> Takeover | None:
+    """The takeover the rows just taken make, or None (they were free or this process's own)."""
+    others = [
+        (str(previous), float(past))
+        for _network, previous, _live, past in rows
+        if previous and previous != owner and past is not None and math.isfinite(float(past))
+    ]
+    if not others:  # first start, a clean stop's rows, or this process's own
+        return None
+    previous, past = max(others, key=lambda other: other[1])
+    return Takeover(previous, max(0.0, past + seconds), at)
 
 
 class Lease:
@@ -76,31 +126,40 @@ class Lease:
     ) -> None:
         self.url = url
         self.networks = sorted(networks)
-        self.keys = [lock_key(n) for n in self.networks]
         self.seconds = seconds
         self.clock = clock
         self.owner = owner or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
-        self.conn = connect_raw(url)
         #: by this process's clock, the moment it must stop serving unless a renewal came back
         self.held_until: float | None = None
-        self._locked: set[str] = set()
+        #: what this process took its networks over from, when it took them from another process
+        self.taken: Takeover | None = None
         self._lock = threading.Lock()
+        self.conn = self._connect()
         self.conn.execute(SCHEMA)
+
+    def _connect(self) -> Any:
+        """A session of the lease's own, holding this process's sign of life while it lasts."""
+        conn = connect_raw(self.url)
+        conn.execute("SELECT pg_advisory_lock(%s, %s)", [LOCK_CLASS, lock_key(self.owner)])
+        return conn
+
+    def may_speak(self) -> bool:
+        """Whether, by this process's clock, its lease still holds (checked before anything is sent).
+
+        A process frozen past its deadline (SIGSTOP, a stalled host) wakes with the clock past
+        ``held_until``: from then on nothing may leave it, whatever waited to be sent.
+        """
+        until = self.held_until
+        return until is not None and self.clock() < until
 
     # --- taking and keeping ---------------------------------------------------------------
     def try_acquire(self) -> bool:
         """Take every network when none is held by a live process; True when this process now serves them."""
         with self._lock:
-            if self.conn.closed:  # the session broke while waiting: a new one (its locks went with it)
-                self.conn = connect_raw(self.url)
-                self._locked.clear()
+            if self.conn.closed:  # the session broke while waiting: a new one, with a new sign of life
+                self.conn = self._connect()
             sent = self.clock()
             conn = self.conn
-            for network, key in zip(self.networks, self.keys, strict=True):
-                if network not in self._locked:
-                    row = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, key]).fetchone()
-                    if row and row[0]:
-                        self._locked.add(network)
             with conn.transaction():
                 conn.execute(
                     "INSERT INTO bazaarbot_leases(network, owner, deadline) "
@@ -108,13 +167,15 @@ class Lease:
                     [self.networks],
                 )
                 rows = conn.execute(
-                    "SELECT network, owner, deadline > clock_timestamp() FROM bazaarbot_leases "
+                    "SELECT network, owner, deadline > clock_timestamp(), CASE WHEN isfinite(deadline) "
+                    "THEN EXTRACT(EPOCH FROM clock_timestamp() - deadline)::float8 END FROM bazaarbot_leases "
                     "WHERE network = ANY(%s) ORDER BY network FOR UPDATE",
                     [self.networks],
                 ).fetchall()
+                alive = {int(r[0]) for r in conn.execute(LIVE_OWNERS, [LOCK_CLASS]).fetchall()}
                 free = all(
-                    not live or owner == self.owner or network in self._locked
-                    for network, owner, live in rows
+                    not live or owner == self.owner or lock_key(owner) not in alive
+                    for _network, owner, live, _past in rows
                 )
                 taken = free and len(rows) == len(self.networks)
                 if taken:
@@ -125,12 +186,9 @@ class Lease:
                         [self.owner, self.seconds, self.networks],
                     )
             if not taken:
-                # the locks of this attempt go back: a process of some of these networks may start
-                for network in sorted(self._locked):
-                    conn.execute("SELECT pg_advisory_unlock(%s, %s)", [LOCK_CLASS, lock_key(network)])
-                self._locked.clear()
                 return False
             self.held_until = sent + self.seconds
+            self.taken = _takeover(rows, self.owner, self.seconds, sent)
             return True
 
     def renew(self) -> bool:
@@ -172,14 +230,15 @@ class Lease:
     def release(self) -> None:
         """Give the networks up at once (a clean stop): a standby need not wait for the deadline."""
         with self._lock:
-            try:
-                self.conn.execute(
-                    "UPDATE bazaarbot_leases SET deadline = '-infinity' "
-                    "WHERE owner = %s AND network = ANY(%s)",
-                    [self.owner, self.networks],
-                )
-            except psycopg.Error as error:
-                log.warning("could not give the lease back: %s", error)
+            if not self.conn.closed:  # (when the database went away, the deadline frees the rows)
+                try:
+                    self.conn.execute(
+                        "UPDATE bazaarbot_leases SET deadline = '-infinity' "
+                        "WHERE owner = %s AND network = ANY(%s)",
+                        [self.owner, self.networks],
+                    )
+                except psycopg.Error as error:
+                    log.warning("could not give the lease back: %s", error)
             self.held_until = None
             self.conn.close()
 
@@ -215,7 +274,7 @@ class LeaseKeeper:
         while not self._stop.wait(self.every):
             try:
                 kept = lease.renew()
-                reason = "" if kept else "another process took the networks"
+                reason = "" if kept else TAKEN
                 if kept and not self.healthy():
                     kept, reason = False, "the store's connection broke"
             except psycopg.Error as error:

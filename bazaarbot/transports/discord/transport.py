@@ -31,6 +31,7 @@ import discord
 from bazaarbot.config import DiscordBot, shard_network
 from bazaarbot.i18n import N_, _, language
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.speaking import may_speak
 from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.discord import ids, picker, slash, text
@@ -783,7 +784,7 @@ class DiscordTransport:
         for attempt in range(1, SEND_TRIES + 1):
             try:
                 channel = await self._messageable(where)
-                if channel is None:
+                if channel is None or not may_speak():  # past this process's lease: nothing leaves
                     return None
                 options: dict[str, Any] = {"allowed_mentions": allowed}
                 if buttons:

@@ -34,6 +34,7 @@ from jaraco.stream.buffer import LenientDecodingLineBuffer
 from bazaarbot.config import IrcNetwork
 from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.speaking import may_speak
 from bazaarbot.text.digits import number
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.hello import hello
@@ -126,6 +127,8 @@ class _Connection(AioConnection):
             log.debug("to server: %s", string)
         if self.transport is None or self.transport.is_closing():
             raise ConnectionError("not connected")
+        if not may_speak():  # past this process's lease: another process serves the network
+            raise ConnectionError("this process's lease ran out")
         self.transport.write(self._prep_message(string))
 
     def disconnect(self, message: str = "") -> None:
@@ -711,6 +714,11 @@ class IrcTransport:
             account = settings.sasl_account or settings.nick
             secret = clean(settings.nickserv_password)
             front.append(f"PRIVMSG NickServ :IDENTIFY {clean_word(account)} {secret}")
+        if settings.nickserv_password and self.roster.fold(self.nick) != self.roster.fold(settings.nick):
+            # the nick is held (a frozen process of this bot that another took over from, the ghost of
+            # the last connection): the services end the holder's connection, and the nick is ours
+            main, secret = clean_word(settings.nick), clean(settings.nickserv_password)
+            front += [f"PRIVMSG NickServ :GHOST {main} {secret}", f"NICK {main}"]
         front += join_lines([clean_word(channel) for channel in self._channels()])
         for out in reversed(front):
             self.queue.put(out, front=True)

@@ -45,6 +45,7 @@ from nio.api import RoomPreset
 
 from bazaarbot.config import MatrixAccount
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
+from bazaarbot.speaking import may_speak
 from bazaarbot.text.commandmark import render
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.hello import hello
@@ -369,6 +370,8 @@ class MatrixTransport:
             self.waited[item.room_id] = self.outbox.clock() - item.queued
         item.tried = True
         event_type = "m.reaction" if item.kind == "reaction" else "m.room.message"
+        if not may_speak():  # past this process's lease: its lines stay unsent
+            return
         asked = self.outbox.clock()
         answer = await client.room_send(room_id, event_type, body, tx_id=item.txn)
         if isinstance(answer, RoomSendResponse):

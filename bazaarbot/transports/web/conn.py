@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from bazaarbot.speaking import may_speak
 from bazaarbot.transports.web.budget import SendBudget
 from bazaarbot.transports.web.encoding import BATCH_BYTES, batch, encode
 from bazaarbot.transports.web.viewframe import SentView
@@ -180,6 +181,10 @@ class Conn:
                 sizes += size
             if last and frames[-1] == "":
                 frames.pop()
+            if frames and not may_speak():  # past this process's lease: nothing more leaves
+                self.dead = True
+                self._release_queue()
+                return
             try:
                 if frames and not self.dead and not self.ws.closed:
                     await self.ws.send_str(batch(frames))

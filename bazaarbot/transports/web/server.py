@@ -72,7 +72,7 @@ import re
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -84,6 +84,7 @@ from bazaarbot.i18n import _
 from bazaarbot.messages import Incoming, Outgoing, Say, Tell, User
 from bazaarbot.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from bazaarbot.metrics import allowed as metrics_allowed
+from bazaarbot.speaking import may_speak
 from bazaarbot.text.sanitize import sanitize
 from bazaarbot.transports.base import HubPort
 from bazaarbot.transports.web.address import client_address, network_prefix
@@ -205,7 +206,9 @@ class WebTransport:
 
     def app(self) -> web.Application:
         """The routes; under ``[web] base_path`` they all live below that prefix (behind a proxy)."""
-        app = web.Application(client_max_size=16 * 1024, middlewares=[self.guard.middleware])
+        app = web.Application(
+            client_max_size=16 * 1024, middlewares=[self._lease_gate, self.guard.middleware]
+        )
         app.router.add_get("/", self._index)
         app.router.add_get("/metrics", self._metrics)
         app.router.add_get("/watch/{room}", self._watch_page)
@@ -224,6 +227,17 @@ class WebTransport:
         root.add_subapp(self.base_path + "/", app)
         root.on_response_prepare.append(self._headers)
         return root
+
+    @web.middleware
+    async def _lease_gate(
+        self, request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+    ) -> web.StreamResponse:
+        """Past this process's lease (it woke from a freeze, another process serves): 503 to all."""
+        if not may_speak():
+            return web.json_response(
+                {"status": "stopping", "detail": "another process serves these networks"}, status=503
+            )
+        return await handler(request)
 
     async def _to_base(self, _request: web.Request) -> web.Response:
         raise web.HTTPPermanentRedirect(self.base_path + "/")

@@ -72,6 +72,25 @@ async def test_host_port_and_db_options_override_the_config(tmp_path: Path) -> N
     assert db.exists() and not (ROOT / "unused.sqlite").exists()
 
 
+async def test_the_start_up_line_names_the_page_under_its_base_path(tmp_path: Path) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[web]\nbase_path = "/bazaar"\n')
+    port = _free_port()
+    process = await _run(
+        "-c", str(config), "--host", "127.0.0.1", "--port", str(port), "--db", str(tmp_path / "b.sqlite")
+    )
+    try:
+        assert process.stdout is not None
+        line = (await asyncio.wait_for(process.stdout.readline(), 30)).decode().strip()
+        assert line.endswith(f"open http://127.0.0.1:{port}/bazaar/"), line
+        async with aiohttp.ClientSession() as session, session.get(line.rsplit(" ", 1)[1]) as reply:
+            assert reply.status == 200, "the line's address is the page"
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.communicate(), 15)
+
+
 def test_a_port_that_is_no_number_is_refused_by_the_parser(capsys) -> None:
     parser = build_parser()
     for bad in ("http", "70000", "-1"):
