@@ -57,6 +57,11 @@ from bazaarbot.transports.irc.users import Left, Renamed, Returned, Roster, seat
 from bazaarbot.transports.welcome_back import welcome_back
 
 log = logging.getLogger(__name__)
+
+#: how long the AI turns after a person's move are gathered before they leave without a person to act:
+#: a run of four AI turns at the default pace of a second each (a Yspahan day change with two AIs)
+#: fits, so a person's command is followed by at most one line per AI seat
+AI_HOLD = 5.0
 #: the most channels a network's users may invite the bot to
 MAX_INVITED = 50
 
@@ -160,7 +165,7 @@ class IrcTransport:
         read_timeout: float = 180.0,
         regain_interval: float = 60.0,
         rejoin_delay: float = 5.0,
-        ai_hold: float = 3.0,
+        ai_hold: float = AI_HOLD,
         ctcp_clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.settings = settings
