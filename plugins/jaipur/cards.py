@@ -163,6 +163,13 @@ def describe_counts(counts: list[int] | tuple[int, ...], empty: str = "nothing")
     language, where a sentence quotes it)."""
     if not any(counts):
         return empty
+    return _described(tuple(counts))
+
+
+@per_language
+def _described(counts: tuple[int, ...]) -> str:
+    """``describe_counts`` of a non-empty multiset, made once per multiset: every view and line of a
+    move names the market and hands again, in every language."""
     return in_each_language(lambda: ", ".join(counted(t, c) for t, c in enumerate(counts) if c))
 
 
