@@ -24,16 +24,19 @@ from bazaarbot.text.redact import guard_logs
 log = logging.getLogger("bazaarbot")
 
 
-def _db(args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True) -> str:
+def _db(
+    args: argparse.Namespace, config: Config, must_exist: bool = False, write: bool = True, reach: bool = True
+) -> str:
     """The store this command uses, checked before it is opened.
 
-    ``--store URL``, else ``--db FILE``, else the config's ``[store] url``, else its ``[bot] db``.
+    ``--store URL``, else ``--db FILE``, else the config's ``[store] url``, else its ``[bot] db``;
+    ``reach=False``: a database server that does not answer yet is waited for later, not refused.
     """
     from bazaarbot.store.dbfile import check_db, check_server
 
     url = getattr(args, "store", None) or (None if args.db else config.store.url)
     if url:
-        check_server(url)
+        check_server(url, reach=reach)
         return str(url)
     path = str(args.db or config.bot.db)
     check_db(path, must_exist=must_exist, write=write)
@@ -115,7 +118,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.port is not None:
         config = replace(config, web=replace(config.web, port=args.port))
     _check_game(config)
-    db = _db(args, config)
+    served = config.served_networks()
+    db = _db(args, config, reach=not served)  # on a lease, a database that is away is waited for
     set_language(config.bot.language)
     preload_catalogues()
     admins = network_admins(config)
@@ -133,8 +137,6 @@ def _run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-
-    served = config.served_networks()
 
     async def main() -> int:
         stop = asyncio.Event()

@@ -55,9 +55,7 @@ BEHAVIOUR: dict[str, str] = {
 #: sleeps used as synchronisation that are still to be replaced by a wait for the state they stand for
 #: (listed so that no new one comes in; the check below fails once one of them is gone, so the list
 #: only shrinks)
-NOT_YET: dict[str, str] = {
-    "tests/support/failover.py::_say": "the lines of the last IRC answer: wait for the bot to be idle",
-}
+NOT_YET: dict[str, str] = {}
 
 ALLOWED = {**BEHAVIOUR, **NOT_YET}
 

@@ -62,14 +62,20 @@ def _check_writable(path: str) -> None:
             conn.close()
 
 
-def check_server(url: str) -> None:
-    """Raise ``DbFileError`` unless the PostgreSQL store at ``url`` answers (one line: where and why)."""
+def check_server(url: str, reach: bool = True) -> None:
+    """Raise ``DbFileError`` unless the PostgreSQL store at ``url`` answers (one line: where and why).
+
+    ``reach=False`` checks only that the driver is installed: ``run`` on a lease waits for a database
+    that is away at start-up as it does for one that goes away later.
+    """
     from bazaarbot.store.postgres import shown
 
     try:
         import psycopg
     except ImportError:
         raise DbFileError("a postgresql:// store needs psycopg: pip install 'bazaarbot[postgres]'") from None
+    if not reach:
+        return
     try:
         psycopg.connect(url, connect_timeout=5).close()
     except psycopg.Error as error:

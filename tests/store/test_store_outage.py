@@ -1,11 +1,14 @@
 """Faults of a PostgreSQL store's processes: one line naming what to fix, never a traceback; a database
-restart needs no supervisor (both processes wait for it and one serves again)."""
+restart needs no supervisor (both processes wait for it and one serves again, and a process started
+while it is down waits for it too)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
+import subprocess
 
 import aiohttp
 import psycopg
@@ -111,3 +114,34 @@ async def test_both_processes_wait_through_a_database_restart_and_one_serves_aga
         await person.close()
         await session.close()
         pair.close()
+
+
+async def test_a_process_started_while_the_database_is_down_waits_for_it_and_serves_once_it_is_back(
+    tmp_path, postgres_cluster
+) -> None:
+    url = postgres_cluster.database()
+    postgres_cluster.down()
+    pair = Pair(tmp_path, url)
+    session = aiohttp.ClientSession()
+    person = Person("erin", "#w")
+    try:
+        process = pair.start(pair.ports[0])
+        await process.said("the database cannot be reached")
+        await wait_until(lambda: healthz(session, pair.ports[0]), what="the waiting process's web answer")
+        assert await healthz(session, pair.ports[0]) == 503, "it answers 503 while it waits"
+        assert process.proc.poll() is None, f"it did not give up: {process.lines}"
+        await asyncio.to_thread(postgres_cluster.up)
+        await process.said("serving the web chat")
+        await person.connect(session, pair.ports[0])
+        await person.say("/new jaipur")
+        await wait_until(lambda: person.got("view"), what="the table, from the process that waited")
+        assert _problems(process) == [], process.lines
+        waiting = [line for line in process.lines if "the database cannot be reached" in line]
+        assert len(waiting) == 1, process.lines
+        assert not any("cannot reach the store" in line for line in process.lines), process.lines
+    finally:
+        await person.close()
+        await session.close()
+        pair.close()
+        with contextlib.suppress(subprocess.CalledProcessError):  # the fixture's teardown stops it
+            postgres_cluster.up()

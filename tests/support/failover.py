@@ -17,6 +17,7 @@ import json
 import os
 import queue
 import random
+import re
 import signal
 import subprocess
 import threading
@@ -61,6 +62,14 @@ def _answer(line: str, channel: str, nick: str) -> bool:
     """
     head, _, _said = line.partition(f" PRIVMSG {channel} :")
     return head.startswith(":bazaarbot!") and bool(_said) and bool(nick)
+
+
+#: what a player types to learn that the bot's earlier lines have all reached them: its private answer
+MARKER = "!clock"
+MARKER_ANSWER = "The turn clock here is"
+#: the takeover's own figures in the output of the process that took over (``cli._report_takeover``)
+TOOK_OVER = re.compile(r"took over from .*: serving (\d+\.\d+) s after its last renewal")
+FIRST_ANSWER = re.compile(r"answered its first line (\d+\.\d+) s after the previous owner's last renewal")
 
 
 class BotProcess:
@@ -206,6 +215,10 @@ class Round:
     table: str
     answered_before_kill: bool
     failover_seconds: float
+    #: the takeover's own time as the process that took over says it: from the killed process's last
+    #: renewal until it served, and until it answered its first line
+    takeover_serving: float
+    takeover_first_answer: float
 
 
 class Failover:
@@ -346,8 +359,7 @@ class Failover:
         """
         if table.transport == "irc":
             client = self.irc[nick]
-            await asyncio.sleep(0.1)  # the lines of the last answer are in
-            client.since()
+            await self._earlier_lines_in(client, table.channel)
             client.say(table.channel, text.replace("/", "!", 1) if text.startswith("/") else text)
             if not wait:
                 return False
@@ -369,6 +381,24 @@ class Failover:
                 await asyncio.wait_for(tab.changed.wait(), max(0.01, deadline - time.monotonic()))
             tab.changed.clear()
         return False
+
+    async def _earlier_lines_in(self, client: RawClient, channel: str) -> None:
+        """Until every line the bot wrote so far has reached ``client``, so none is taken for the next answer.
+
+        The bot writes what it queued in the order queued, and the server relays its lines in that
+        order: its private answer to a line typed now comes after all of them.
+        """
+        client.since()
+        client.say(channel, MARKER)
+        await client.expect(
+            lambda line: (
+                line.startswith(":bazaarbot!")
+                and f" PRIVMSG {client.nick} :" in line
+                and MARKER_ANSWER in line
+            ),
+            timeout=20,
+        )
+        client.since()
 
     async def _prepare(self, table: Table) -> tuple[int, str, str]:
         """(game id, nick, move): a legal move for whoever acts at the table (a new game when it is over)."""
@@ -419,6 +449,7 @@ class Failover:
         self.active, self.standby = self.standby, None
         for client in self.irc.values():
             client.since()
+        serving = float(TOOK_OVER.search(await self.active.said("took over from")).group(1))  # type: ignore[union-attr]
         await self.active.said("serving the web chat")
         await self._bot_joined()  # the new process is in every channel before anybody speaks there
         for tab in self.web.values():
@@ -430,8 +461,9 @@ class Failover:
                 self.check(other, found[0])
         await self.move(table)  # the standby answers the same game
         failover = time.monotonic() - killed
+        first = float(FIRST_ANSWER.search(await self.active.said("answered its first line")).group(1))  # type: ignore[union-attr]
         self.standby = BotProcess(self.config, self.store, old_port)  # on standby by the next kill
-        result = Round(f"{table.transport} {table.channel} {table.game}", answered, failover)
+        result = Round(f"{table.transport} {table.channel} {table.game}", answered, failover, serving, first)
         self.rounds.append(result)
         return result
 

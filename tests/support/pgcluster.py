@@ -92,7 +92,15 @@ class Cluster:
 
     def restart(self) -> None:
         """Stop the server (its sessions end, as an operator's restart ends them) and start it again."""
+        self.down()
+        self._start()
+
+    def down(self) -> None:
+        """Stop the server, keeping its data (``up`` starts it again): a database that is away."""
         self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+
+    def up(self) -> None:
+        """Start the server stopped by ``down``."""
         self._start()
 
     def _run(self, *command: str) -> None:

@@ -23,7 +23,7 @@ import datetime
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import discord
@@ -57,6 +57,20 @@ RECONNECT_CAP = 30.0
 NOBODY = discord.AllowedMentions(everyone=False, users=False, roles=False, replied_user=False)
 #: errors that mean "Discord cannot be reached now": the message is tried again
 NETWORK_ERRORS = (aiohttp.ClientError, OSError, asyncio.TimeoutError, discord.DiscordServerError)
+
+_Written = TypeVar("_Written")
+
+
+async def written(write: Callable[..., Awaitable[_Written]], *args: Any, **kwargs: Any) -> _Written | None:
+    """Every write to Discord passes here: made only while this process may speak, else None.
+
+    A message, a board's edit or deletion, an interaction's answer, defer or follow-up:
+    past the lease another process serves the network, so none of them may leave.
+    """
+    if not may_speak():
+        return None
+    return await write(*args, **kwargs)
+
 
 HAND_BUTTON = N_("Your hand")
 MOVES_BUTTON = N_("Your moves")
@@ -460,15 +474,18 @@ class DiscordTransport:
     async def _answer_elsewhere(self, interaction: discord.Interaction, locale: str | None) -> None:
         """The pointer to the game's channel, as the ephemeral answer of a slash command or button in a DM."""
         with language(locale):
-            await interaction.response.send_message(_(ELSEWHERE), ephemeral=True, allowed_mentions=NOBODY)
-        self.sent_by_kind["ephemeral"] += 1
+            sent = await written(
+                interaction.response.send_message, _(ELSEWHERE), ephemeral=True, allowed_mentions=NOBODY
+            )
+        if sent is not None:
+            self.sent_by_kind["ephemeral"] += 1
 
     async def _slash(self, interaction: discord.Interaction, user: User, network: str) -> None:
         data = interaction.data or {}
         line = slash.typed_line(dict(data), HUB_PREFIX)
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        await written(interaction.response.defer, ephemeral=True, thinking=True)
         if line is None:
-            await interaction.delete_original_response()
+            await written(interaction.delete_original_response)
             return
         room = self._room_of(interaction)
         incoming = Incoming(network, room, user, line)
@@ -519,7 +536,7 @@ class DiscordTransport:
         ]
         if not messages and not buttons:
             with contextlib.suppress(discord.HTTPException):
-                await interaction.delete_original_response()
+                await written(interaction.delete_original_response)
             return
         if self._expired(interaction):  # never answer late through a token: the person's DM instead
             for message in messages:
@@ -527,11 +544,12 @@ class DiscordTransport:
             return
         view = self._view(buttons or [])
         first = messages[0] if messages else ""
-        await interaction.edit_original_response(content=first or "\u200b", view=view)
+        if await written(interaction.edit_original_response, content=first or "\u200b", view=view) is None:
+            return  # past this process's lease: neither the answer nor its follow-ups leave
         self.sent_by_kind["ephemeral"] += 1
         for message in messages[1:]:
-            await interaction.followup.send(message, ephemeral=True, allowed_mentions=NOBODY)
-            self.sent_by_kind["ephemeral"] += 1
+            if await written(interaction.followup.send, message, ephemeral=True, allowed_mentions=NOBODY):
+                self.sent_by_kind["ephemeral"] += 1
 
     def _expired(self, interaction: discord.Interaction) -> bool:
         return discord.utils.utcnow() - interaction.created_at > INTERACTION_LIFETIME
@@ -546,9 +564,9 @@ class DiscordTransport:
         message = interaction.message
         in_place = message is not None and message.flags.ephemeral
         if in_place:
-            await interaction.response.defer()
+            await written(interaction.response.defer)
         else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await written(interaction.response.defer, ephemeral=True, thinking=True)
         room = ids.room_of(press.channel_id)
         if press.kind == picker.HAND:
             self._hub(lambda: self._show_hand(interaction, user, room))
@@ -783,16 +801,19 @@ class DiscordTransport:
         pause = SEND_PAUSE
         for attempt in range(1, SEND_TRIES + 1):
             try:
+                if not may_speak():  # past this process's lease: not even a DM channel is opened
+                    return None
                 channel = await self._messageable(where)
-                if channel is None or not may_speak():  # past this process's lease: nothing leaves
+                if channel is None:
                     return None
                 options: dict[str, Any] = {"allowed_mentions": allowed}
                 if buttons:
                     options["view"] = self._view(buttons)
                 if embed is not None:
                     options["embed"] = embed
-                sent = await channel.send(content or None, **options)
-                self.sent_by_kind["public" if where[0] == "room" else "private"] += 1
+                sent = await written(channel.send, content or None, **options)
+                if sent is not None:
+                    self.sent_by_kind["public" if where[0] == "room" else "private"] += 1
                 return sent
             except discord.Forbidden as error:
                 log.warning("%s: Discord refused a message to %s %s: %s", self.network, *where, error.text)
@@ -864,14 +885,21 @@ class DiscordTransport:
         with language(piece.lang):
             buttons = picker.seat_buttons(channel_id, _(HAND_BUTTON), _(MOVES_BUTTON))
         if slot is not None and slot.game_id == game and not piece.fresh and slot.message_id is not None:
-            if slot.text == board:
+            if slot.text == board or not may_speak():  # past the lease: the board is another process's
                 return
             try:
                 channel = await self._messageable(("room", channel_id))
                 assert isinstance(channel, discord.PartialMessageable)
-                await channel.get_partial_message(slot.message_id).edit(
-                    content=content, embed=embed, view=self._view(buttons), allowed_mentions=NOBODY
+                message = channel.get_partial_message(slot.message_id)
+                edited = await written(
+                    message.edit,
+                    content=content,
+                    embed=embed,
+                    view=self._view(buttons),
+                    allowed_mentions=NOBODY,
                 )
+                if edited is None:
+                    return
                 slot.text = board
                 await self._keep(slot)
                 return
@@ -888,7 +916,7 @@ class DiscordTransport:
             with contextlib.suppress(discord.HTTPException):
                 channel = await self._messageable(("room", channel_id))
                 assert isinstance(channel, discord.PartialMessageable)
-                await channel.get_partial_message(old).delete()
+                await written(channel.get_partial_message(old).delete)
 
     def _board_message(self, board: str, guild: int | None) -> tuple[str, discord.Embed | None]:
         """A board as a code block; one too long for a message goes in an embed (4,096 characters)."""
