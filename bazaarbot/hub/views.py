@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
@@ -204,6 +205,11 @@ class TransportViews:
         async def read() -> None:
             try:
                 result = await self.store.read(work)
+            except (
+                sqlite3.OperationalError
+            ) as error:  # the database away: the outage is logged where it is watched
+                log.warning("the game log of table %s could not be read: %s", table_id, error)
+                result = None
             except Exception:
                 log.exception("the game log of table %s could not be read", table_id)
                 result = None

@@ -257,9 +257,9 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
         clock = alice.locator("#clock")
         await _expect(clock).to_be_visible(timeout=TIMEOUT)  # the default clock: minutes, not urgent
         await _expect(clock).not_to_have_class("clock mine urgent")
-        await _type(alice, "/clock 45s")
-        await _expect(alice.locator("#logs")).to_contain_text("Turn clock: 45s", timeout=TIMEOUT)
-        await _expect(clock).to_contain_text("alice: 0:4", timeout=TIMEOUT)  # "alice: 0:45 left"
+        await _type(alice, "/clock 90s")  # long enough for a loaded machine's slow reads below
+        await _expect(alice.locator("#logs")).to_contain_text("Turn clock: 1m 30s", timeout=TIMEOUT)
+        await _expect(clock).to_contain_text("alice: 1:", timeout=TIMEOUT)  # "alice: 1:30 left"
         await _expect(clock).to_have_class("clock mine")
         second = await alice.context.new_page()  # another tab of the same person
         second.errors = []
@@ -271,7 +271,7 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
         views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
         assert views[0]["deadline"] == views[1]["deadline"]
         # each tab ticks on its own timer, which a loaded machine may run late: read both until the
-        # reads fall within one tick of each other (ten seconds at most)
+        # reads fall within one tick of each other
         shown: list[str] = []
 
         async def read_both() -> list[int] | None:
@@ -280,8 +280,8 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
             left = [int(m.group(1)) * 60 + int(m.group(2)) for m in times if m]
             return left if len(left) == 2 and abs(left[0] - left[1]) <= 1 else None
 
-        left = await wait_until(read_both, 10, "both tabs within one tick of each other", 0.25)
-        assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 45, shown
+        left = await wait_until(read_both, what="both tabs within one tick of each other", interval=0.25)
+        assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 90, shown
         await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
         await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)
         await _expect(second.locator("#clock")).to_have_class("clock mine urgent", timeout=TIMEOUT)
