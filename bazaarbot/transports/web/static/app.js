@@ -1454,9 +1454,6 @@
     if (chat && "ResizeObserver" in window) {
       // the page keeps room under the table for the drawer, so nothing of the table hides behind it
       new window.ResizeObserver(() => body.style.setProperty("--drawer", chat.offsetHeight + "px")).observe(chat);
-      // and for the answer standing over the input, so it never covers the table's last buttons
-      const answer = $("feedback");
-      if (answer) new window.ResizeObserver(() => body.style.setProperty("--answer", answer.offsetHeight + "px")).observe(answer);
     }
   }
 
