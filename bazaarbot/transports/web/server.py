@@ -13,7 +13,8 @@ Client frames (JSON objects, ``t`` says which)::
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
-    say {room|null, text}    -> chat lines to the room / the line to the bot privately
+    say {room|null, text, said?} -> chat lines to the room / the line to the bot privately (``said``: a
+                             button's command in its reader's words, what the author's tabs echo)
     watch {room}             -> watching {room, board, view, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
@@ -772,10 +773,12 @@ class WebTransport:
             return
         room = room.lower()
         if self.hub.is_addressed(self.network, room, user, clean):
-            # a command or a move is not chat: only its author's tabs see it; the room sees the answer
+            # a command or a move is not chat: only its author's tabs see it, as its author would have
+            # typed it (a button sends the English command and says its words); the room sees the answer
+            echoed = _said_of(frame, self.settings.max_message) or clean
             for tab in self.nicks.get(conn.nick.lower(), ()):
                 if room in tab.rooms:
-                    tab.send("echo", room=room, text=clean)
+                    tab.send("echo", room=room, text=echoed)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
         with answering(conn.nick, room, clean), conn.holding():
@@ -1072,3 +1075,11 @@ class WebTransport:
                     tab.push(frame)
                     self._send_log(tab, room, encoded.view, encoded.entries, lang)
                     self._send_tables(tab)
+
+
+def _said_of(frame: dict[str, Any], longest: int) -> str | None:
+    """The words a ``say`` frame's button says its command in (``said``), cleaned; None without."""
+    said = frame.get("said")
+    if not isinstance(said, str) or len(said) > longest:
+        return None
+    return sanitize(said) or None

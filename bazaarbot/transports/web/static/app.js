@@ -1019,7 +1019,10 @@
     setFeedback(state.active, null);
     const line = $("line");
     if (line) line.value = command;
-    send({ t: "say", room: state.active, text: command });
+    // sent as the rules spell it; echoed as the reader would have typed it
+    const r = state.rooms.get(state.active);
+    const said = r && r.view ? saidOf(state.active, r.view, command) : command;
+    send(said !== command ? { t: "say", room: state.active, text: command, said } : { t: "say", room: state.active, text: command });
     if (line) line.value = "";
   }
 
