@@ -612,6 +612,9 @@ class Hub:
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         return self.views.page_language(network, channel, key)
 
+    def public_line(self, text: str, lang: str) -> str:
+        return self.views.public_line(text, lang)
+
     def client_language(self, network: str, key: str, tag: str | None) -> None:
         self.languages.client_says(network, key, tag)
 

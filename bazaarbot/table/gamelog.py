@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bazaarbot.i18n import language
+from bazaarbot.i18n import language, localized_text
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
-from bazaarbot.table.ai_names import ai_name
+from bazaarbot.table.ai_names import ai_name, with_ai_names
 from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
@@ -86,8 +86,9 @@ class Replay:
 
     def as_read(self, lang: str, tail: int) -> list[dict[str, Any]]:
         """The last ``tail`` entries as data, each move in the words a reader of ``lang`` types (the
-        AI's, an English player's; the announcements stay the room's). The log only grows, so each
-        entry is built once per language; what is returned is shared, never to be changed."""
+        AI's, an English player's) and its announcements in ``lang`` (an AI named there too). The log
+        only grows, so each entry is built once per language; what is returned is shared, never to
+        be changed."""
         made = self._read.setdefault(lang, [])
         start = max(0, len(self.entries) - tail)
         if len(made) < start:
@@ -98,7 +99,8 @@ class Replay:
             said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
             with language(lang):  # an AI is named in the reader's words too
                 nick = str(ai_name(entry.nick))
-            made.append(entry.as_dict() | {"text": said, "nick": nick})
+            lines = [with_ai_names(localized_text(line, lang), lang) for line in entry.lines]
+            made.append(entry.as_dict() | {"text": said, "nick": nick, "lines": lines})
         return [e for e in made[start:] if e is not None]
 
     def settled_state(self) -> Any:

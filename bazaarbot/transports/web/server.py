@@ -98,6 +98,7 @@ from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
+from bazaarbot.transports.web.publiclines import TabLanguage, by_language, line_for, renders_again
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
@@ -680,13 +681,17 @@ class WebTransport:
         """Everything a tab that joins (``kind`` "joined") or watches ("watching") ``room`` draws it
         from: board, view, members, and with ``history`` the room's last lines."""
         view = self._view_for(conn, room)
+        lines = self.history.lines(room) if self.history and history else []
+        if lines and self.hub is not None:  # each in the language this tab reads
+            lang = self._reading(room)(conn)
+            lines = [line_for(line, lang, self.hub.public_line) for line in lines]
         conn.send(
             kind,
             room=room,
             board=self._board(room),
             view=view,
             members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history and history else [],
+            history=lines,
         )
 
     def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
@@ -869,13 +874,37 @@ class WebTransport:
             tab.push(frame)
 
     def _public(self, room: str, kind: str, **fields: Any) -> None:
-        """A public line of a room: to its players and spectators, and into its recent history."""
+        """A public line of a room: to its players and spectators, each in the language it reads
+        (one frame per language), and into its recent history as it can be rendered again."""
         fields["at"] = int(time.time())
         if self.history is not None:
             self.history.add(room, {"t": kind, "room": room, **fields})
-        frame = encode(kind, room=room, **fields)
-        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
-            tab.push(frame)
+        tabs = (*self.rooms.get(room, ()), *self.watchers.get(room, ()))
+        text = fields.get("text")
+        if self.hub is None or not renders_again(text):
+            frame = encode(kind, room=room, **fields)
+            for tab in tabs:
+                tab.push(frame)
+            return
+        for lang, group in by_language(tabs, self._reading(room)).items():
+            said = text if lang is None else self.hub.public_line(text, lang)
+            frame = encode(kind, room=room, **(fields | {"text": said}))
+            for tab in group:
+                tab.push(frame)
+
+    def _reading(self, room: str) -> TabLanguage:
+        """Each tab's language for ``room``'s lines (None: the room's own), asked once per nick: a
+        player's page language; a spectator reads the room's."""
+        assert self.hub is not None
+        hub, known = self.hub, {}
+
+        def language_of(tab: Conn) -> str | None:
+            nick = tab.nick if tab.watching is None else None
+            if nick not in known:
+                known[nick] = hub.page_language(self.network, room, self._user(nick).key) if nick else None
+            return known[nick]
+
+        return language_of
 
     def _board(self, room: str) -> str | None:
         assert self.hub is not None
@@ -971,8 +1000,14 @@ class WebTransport:
                 self.hub, self.network, message.nick, key, message.text, rooms, message.hand_of
             )
             urgent = {"urgent": True} if message.urgent else {}
+            # in the reader's words (the pipeline said it in their language; an AI named there too)
+            text = (
+                self.hub.public_line(message.text, lang)
+                if lang and renders_again(message.text)
+                else message.text
+            )
             for tab in tabs:
-                tab.send("tell", text=message.text, role=kind, room=where, lang=lang, **urgent)
+                tab.send("tell", text=text, role=kind, room=where, lang=lang, **urgent)
                 for room in tab.rooms:
                     self._changed(room)
 
