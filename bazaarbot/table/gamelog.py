@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bazaarbot.i18n import language, localized_text
+from bazaarbot.i18n import language, localized_text, text_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
 from bazaarbot.table.ai_names import ai_name, with_ai_names
@@ -99,7 +99,7 @@ class Replay:
             said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
             with language(lang):  # an AI is named in the reader's words too
                 nick = str(ai_name(entry.nick))
-            lines = [with_ai_names(localized_text(line, lang), lang) for line in entry.lines]
+            lines = [_read_in(line, lang) for line in entry.lines]
             made.append(entry.as_dict() | {"text": said, "nick": nick, "lines": lines})
         return [e for e in made[start:] if e is not None]
 
@@ -134,6 +134,13 @@ ReadLater = Callable[[int, Callable[[], Any], Callable[[Any], bool]], bool]
 
 class NotReadYet(Exception):
     """The records a log needs are being read off the event loop; the look answers with what it has."""
+
+
+def _read_in(line: str, lang: str) -> str:
+    """An announcement of the log as a reader of ``lang`` reads it (said again only when it was
+    built in another language), its AI seats named in ``lang``."""
+    built = text_language(line)
+    return with_ai_names(line if built is None or built == lang else localized_text(line, lang), lang)
 
 
 def _as_far_as_read(latest: Callable[..., Replay | None]) -> Callable[..., Replay | None]:
