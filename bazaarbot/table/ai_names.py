@@ -59,9 +59,7 @@ def _in(lang: str, level: str) -> str:
 def _any_ai_nick() -> re.Pattern[str]:
     """An AI seat's nick in any language the bot speaks (``AI:hard2``, ``KI:schwer``), as a word."""
     nicks = sorted(_levels_by_nick(), key=len, reverse=True)
-    return re.compile(
-        r"(?<![\w:])(" + "|".join(re.escape(n) for n in nicks) + r")(\d*)(?![\w:])", re.IGNORECASE
-    )
+    return re.compile(r"(?<![\w:])(" + "|".join(re.escape(n) for n in nicks) + r")(\d*)(?!\w)", re.IGNORECASE)
 
 
 def with_ai_names(text: str, lang: str) -> str:

@@ -40,6 +40,7 @@ PARTS = ["#turn-bar", "#hand-panel", "#table", "#seat-controls", "#logs", "#game
 IDENTIFIER = re.compile(r"(?<![#/\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: the moves the reader plays before the page is read
 MOVES = 6
+GAMES = ["jaipur"]
 
 
 async def _page_text(page: Any) -> dict[str, str]:
@@ -71,12 +72,11 @@ def _leaks(read: dict[str, str], lang: str, typed: set[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["de", "es"])
+@pytest.mark.parametrize("game", GAMES)
 async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_word(
-    browser: Any, tmp_path: Path, lang: str
+    browser: Any, tmp_path: Path, game: str, lang: str
 ) -> None:
-    async with serve(
-        tmp_path / "r.sqlite", games=discover(), default_game="jaipur", rate_limit=FAST
-    ) as served:
+    async with serve(tmp_path / "r.sqlite", games=discover(), default_game=game, rate_limit=FAST) as served:
         context = await browser.new_context(viewport={"width": 390, "height": 844}, locale=LOCALE[lang])
         page = await context.new_page()
         errors: list[str] = []
@@ -115,7 +115,7 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         # and the page holds its width: a long nickname never pushes Send off the phone
         assert await past_the_edge(page) <= 0
         assert not await not_in_view(page, "#say-button")
-        await shot(page, f"reader-{lang}-jaipur-phone.png")
+        await shot(page, f"reader-{lang}-{game}-phone.png")
         await page.set_viewport_size({"width": 1366, "height": 768})
-        await shot(page, f"reader-{lang}-jaipur-laptop.png")
+        await shot(page, f"reader-{lang}-{game}-laptop.png")
         assert not errors, errors
