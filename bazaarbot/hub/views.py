@@ -153,7 +153,15 @@ class TransportViews:
             started = GameRow(
                 running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
             )
-        replay = self.game_logs.latest(table.id, running, nicks, table.last_played, started, table.ended_game)
+        replay = self.game_logs.latest(
+            table.id,
+            running,
+            nicks,
+            table.last_played,
+            started,
+            table.ended_game,
+            readers=table.reader_languages(),
+        )
         room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bazaarbot.i18n import language, localized_text, text_language
+from bazaarbot.i18n import current_language, language, localized_text, text_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
 from bazaarbot.table.ai_names import ai_name, with_ai_names
+from bazaarbot.table.readers import for_readers
 from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
@@ -78,6 +79,9 @@ class Replay:
     #: none of them back), oldest first: an undo rebuilds the state from these
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    #: the languages the table's lines are read in besides its own: a move read from the store
+    #: is announced in each of them too
+    readers: frozenset[str] = frozenset()
     standing: list[tuple[int, str]] = field(default_factory=list)
 
     @property
@@ -110,6 +114,15 @@ class Replay:
             play_step(self.plugin, self.state, seat, text)
         return self.state
 
+    def _step_again(self, before: Any, seat: int, text: str) -> list[str]:
+        """What a step announced, played once more on a copy of the game before it (in the
+        language current now); none when that failed."""
+        try:
+            return play_step(self.plugin, self.plugin.clone(before), seat, text)
+        except Exception:
+            log.exception("game %s: move %r could not be said again", self.game_id, text)
+            return []
+
     def play(self, n: int, seat: int, text: str) -> None:
         """One record of the store's move log, played on the state and written in the log."""
         state = self.settled_state()
@@ -121,7 +134,10 @@ class Replay:
             self.state = replay(self.plugin, self.seed, list(self.nicks), self.options, records)[1]
             lines = [taken_back(nick, undone[1])] if undone else []
         else:
+            before = self.plugin.clone(state) if self.readers - {current_language()} else None
             lines = play_step(self.plugin, state, seat, text)
+            if before is not None:
+                lines = for_readers(lines, self.readers, lambda: self._step_again(before, seat, text))
             self.standing.append((seat, text))
         self.entries.append(LogEntry(n, seat, nick, text, lines))
 
@@ -187,6 +203,7 @@ class GameLogs:
         played: PlayedMove | None = None,
         started: GameRow | None = None,
         ended: tuple[int, str, int] | None = None,
+        readers: frozenset[str] = frozenset(),
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -197,12 +214,15 @@ class GameLogs:
         ``started``: the running game as the table holds it, so a log that has not seen the game
         yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
         the game that ended at the table last, so its log is closed without asking the store.
+        ``readers``: the languages the table's lines are read in besides its own.
         While the records it lacks are read off the event loop, the running game's log as far
         as it goes (else None).
         """
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
+        if replay is not None:
+            replay.readers = readers
         if running is None:  # no game runs: what was read last still holds (only this table starts one)
             if table_id in self._no_game:
                 return None
@@ -238,6 +258,7 @@ class GameLogs:
             replay = self._start(row)
             if replay is None:
                 return None
+            replay.readers = readers
             self._replays[table_id] = replay
         replay.status = row.status
         replay.nicks = [p["nick"] for p in row.players]

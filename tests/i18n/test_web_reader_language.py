@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.inview import not_in_view, past_the_edge
+from support.inview import not_in_view, past_the_edge, sticking_out
 from support.waits import wait_until
 from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
@@ -40,7 +40,7 @@ PARTS = ["#turn-bar", "#hand-panel", "#table", "#seat-controls", "#logs", "#game
 IDENTIFIER = re.compile(r"(?<![#/\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: the moves the reader plays before the page is read
 MOVES = 6
-GAMES = ["jaipur"]
+GAMES = ["jaipur", "yspahan", "bazaar"]
 
 
 async def _page_text(page: Any) -> dict[str, str]:
@@ -113,7 +113,7 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         leaks = _leaks(read, lang, typed)
         assert not leaks, "\n".join(leaks)
         # and the page holds its width: a long nickname never pushes Send off the phone
-        assert await past_the_edge(page) <= 0
+        assert await past_the_edge(page) <= 0, await sticking_out(page)
         assert not await not_in_view(page, "#say-button")
         await shot(page, f"reader-{lang}-{game}-phone.png")
         await page.set_viewport_size({"width": 1366, "height": 768})

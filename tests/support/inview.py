@@ -45,6 +45,23 @@ _OVERLAPS = """([part, cover]) => {
 }"""
 
 
+#: the innermost shown boxes that reach past the screen's right edge: "what right-edge"
+_STICKING_OUT = """() => {
+  const w = document.documentElement.clientWidth;
+  const past = (n) => n.getBoundingClientRect().right > w + 0.5;
+  return [...document.querySelectorAll('body *')]
+    .filter((n) => n.getBoundingClientRect().width > 0 && past(n) && ![...n.children].some(past))
+    .slice(0, 6)
+    .map((n) => `${n.tagName.toLowerCase()}#${n.id}.${[...n.classList].join('.')}`
+      + ` "${(n.textContent || '').trim().slice(0, 30)}" ${Math.round(n.getBoundingClientRect().right)}`);
+}"""
+
+
+async def sticking_out(page: Any) -> list[str]:
+    """The innermost boxes that reach past the screen's right edge (what makes a page scroll sideways)."""
+    return list(await page.evaluate(_STICKING_OUT))
+
+
 async def past_the_edge(page: Any) -> float:
     """How many CSS pixels the page reaches past the screen's right edge."""
     return float(await page.evaluate(PAST_THE_EDGE))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from bazaarbot.commands.registry import REGISTRY
 from bazaarbot.i18n import text_language
 from bazaarbot.transports.web.conn import Conn
 
@@ -39,3 +40,10 @@ def line_for(record: dict[str, Any], lang: str | None, render: Callable[[str, st
         return record
     assert isinstance(text, str)
     return record | {"text": render(text, lang)}
+
+
+def chooses_language(text: str) -> bool:
+    """Whether a line is ``/lang`` under any of its names: its reader (or its room) may read anew."""
+    first = text.split(" ", 1)[0].lstrip("/!")
+    spec = REGISTRY.lookup(first) if first and text[:1] in "/!" else None
+    return spec is not None and spec.name == "lang"

@@ -98,7 +98,13 @@ from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
-from bazaarbot.transports.web.publiclines import TabLanguage, by_language, line_for, renders_again
+from bazaarbot.transports.web.publiclines import (
+    TabLanguage,
+    by_language,
+    chooses_language,
+    line_for,
+    renders_again,
+)
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
@@ -175,6 +181,8 @@ class WebTransport:
         #: the table's change count when its board was last rendered, per room
         self.board_versions: dict[str, object] = {}
         self.history: History | None = None
+        #: room -> the languages its players' tabs read (as the hub was last told)
+        self.read_languages: dict[str, frozenset[str]] = {}
         #: rooms whose table may have changed since views were last sent
         self._dirty: set[str] = set()
         self._flush_scheduled = False
@@ -663,6 +671,7 @@ class WebTransport:
         self.rooms.setdefault(room, set()).add(conn)
         self._send_room(conn, "joined", room, bool(frame.get("history")))
         self._members(room)
+        self._read_in(room)
         user = self._user(conn.nick)
         await self.hub.user_returned(self.network, user)
         self._resend_hand(conn, room, user)
@@ -724,6 +733,7 @@ class WebTransport:
             if not members:
                 del self.rooms[room]
         self._members(room)
+        self._read_in(room)
         self._forget(room)
 
     def _forget(self, room: str) -> None:
@@ -772,6 +782,9 @@ class WebTransport:
             for tab in self.nicks.get(conn.nick.lower(), ()):
                 tab.send("mine", text=clean)
             await self.hub.handle(Incoming(self.network, None, user, clean))
+            if chooses_language(clean):
+                for changed in self._rooms_of(conn.nick):
+                    self._read_in(changed)
             return
         if not isinstance(room, str) or room.lower() not in conn.rooms:
             conn.error("room", "Join that room first.")
@@ -788,6 +801,9 @@ class WebTransport:
             self._public(room, "chat", nick=conn.nick, text=clean)
         with answering(conn.nick, room, clean), conn.holding():
             await self.hub.handle(Incoming(self.network, room, user, clean))
+        if chooses_language(clean):  # the rooms of this reader (or of this room) may read anew
+            for changed in {room, *self._rooms_of(conn.nick)}:
+                self._read_in(changed)
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
         if conn.nick is not None or conn.rooms:
@@ -891,6 +907,19 @@ class WebTransport:
             frame = encode(kind, room=room, **(fields | {"text": said}))
             for tab in group:
                 tab.push(frame)
+
+    def _read_in(self, room: str) -> None:
+        """Tell the hub the languages ``room``'s players read, when they changed: its table builds
+        a game's plain lines in each of them too."""
+        assert self.hub is not None
+        language_of = self._reading(room)
+        languages = frozenset(lang for tab in self.rooms.get(room, ()) if (lang := language_of(tab)))
+        if languages != self.read_languages.get(room, frozenset()):
+            if languages:
+                self.read_languages[room] = languages
+            else:
+                self.read_languages.pop(room, None)
+            self.hub.reader_languages(self.network, room, languages)
 
     def _reading(self, room: str) -> TabLanguage:
         """Each tab's language for ``room``'s lines (None: the room's own), asked once per nick: a
