@@ -119,3 +119,29 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         await page.set_viewport_size({"width": 1366, "height": 768})
         await shot(page, f"reader-{lang}-{game}-laptop.png")
         assert not errors, errors
+
+
+async def test_a_move_buttons_goods_are_named_as_the_board_names_them(browser: Any, tmp_path: Path) -> None:
+    """``1 Tuch`` on a German reader's sell button, as the market names cloth, not the typed ``1 tuch``."""
+    async with serve(
+        tmp_path / "b.sqlite", games=discover(), default_game="jaipur", rate_limit=FAST
+    ) as served:
+        context = await browser.new_context(viewport={"width": 1366, "height": 768}, locale="de-DE")
+        page = await context.new_page()
+        await page.goto(served.url + "/")
+        await sign_in(page, "alice", timeout=TIMEOUT)
+        for line in ("/lang de", "/join", "/addbot easy", "/start"):
+            await type_line(page, line)
+        await expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
+        table = served.hub.tables[("web", "#bazaar")]
+        await drawn_at(page, table.moves_made)
+        # the names the drawn hand and market give the goods
+        shown = set(await page.locator("#hand-panel .jp-name, #table .jp-name").all_inner_texts())
+        buttons = page.locator('#controls button[data-command^="sell "]')
+        assert await buttons.count()
+        for i in range(await buttons.count()):
+            command = await buttons.nth(i).get_attribute("data-command")
+            _, n, good = command.split(" ")
+            label = (await buttons.nth(i).inner_text()).strip()
+            count, name = label.split(" ", 1)
+            assert count == n and name in shown and name != good, (command, label, shown)

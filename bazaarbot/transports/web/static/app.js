@@ -956,6 +956,15 @@
     if (!controls.childElementCount) controls.hidden = true;
   }
 
+  /** A command's words after its verb as the board names them (``1 Tuch``, not the typed
+   * ``1 tuch``): each a number or a thing the game's ``terms`` name; null when one is neither. */
+  function termsOf(command, h) {
+    const terms = h.view.terms || {};
+    const rest = command.split(" ").slice(1);
+    const named = rest.map((w) => (/^\d+$/.test(w) ? w : Object.hasOwn(terms, w) ? terms[w] : null));
+    return rest.length && named.every((w) => w !== null) ? named.join(" ") : null;
+  }
+
   /** A verb's commands as one button each. */
   function verbButtons(list, verb, renderer, h) {
     const group = el("div", "verb-group");
@@ -963,7 +972,7 @@
     for (const command of list) {
       const words = h.said(command); // the reader's words; the English is sent
       const rest = words.slice(words.split(" ")[0].length).trim();
-      const b = commandButton(command, describe(renderer, command, h) || rest || verb);
+      const b = commandButton(command, describe(renderer, command, h) || termsOf(command, h) || rest || verb);
       b.title = words;
       group.appendChild(b);
     }
