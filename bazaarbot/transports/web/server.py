@@ -779,8 +779,9 @@ class WebTransport:
             return
         user = self._user(conn.nick, conn)
         if room is None:
+            mine = _said_of(frame, self.settings.max_message) or clean  # as its author would have typed it
             for tab in self.nicks.get(conn.nick.lower(), ()):
-                tab.send("mine", text=clean)
+                tab.send("mine", text=mine)
             await self.hub.handle(Incoming(self.network, None, user, clean))
             if chooses_language(clean):
                 for changed in self._rooms_of(conn.nick):

@@ -38,6 +38,9 @@ async def test_a_lines_said_words_are_what_its_authors_tabs_echo(tmp_path: Path)
         assert (await alice.expect("echo"))["text"] == "/help"
         await alice.send(t="say", room=ROOM, text="/help", said=["x"])
         assert (await alice.expect("echo"))["text"] == "/help"
+        # a line to the bot itself, in the Private pane, too
+        await alice.send(t="say", room=None, text="/help", said="/hilfe")
+        assert (await alice.expect("mine"))["text"] == "/hilfe"
 
 
 async def _hub_line(served: Any, nick: str, text: str) -> None:
