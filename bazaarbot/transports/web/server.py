@@ -183,6 +183,8 @@ class WebTransport:
         self.history: History | None = None
         #: room -> the languages its players' tabs read (as the hub was last told)
         self.read_languages: dict[str, frozenset[str]] = {}
+        #: room -> each player's tab there -> the language it reads the room's lines in
+        self.tab_languages: dict[str, dict[Conn, str | None]] = {}
         #: rooms whose table may have changed since views were last sent
         self._dirty: set[str] = set()
         self._flush_scheduled = False
@@ -654,6 +656,8 @@ class WebTransport:
             self._members(room)
             self._changed(room)
         await self.hub.user_renamed(self.network, self._user(old), self._user(new))
+        for room in rooms:  # the new name may read another language
+            self._read_in(room)
 
     async def _join(self, conn: Conn, frame: dict[str, Any]) -> None:
         assert self.hub is not None
@@ -903,7 +907,7 @@ class WebTransport:
             for tab in tabs:
                 tab.push(frame)
             return
-        for lang, group in by_language(tabs, self._reading(room)).items():
+        for lang, group in by_language(tabs, self._known_reading(room)).items():
             said = text if lang is None else self.hub.public_line(text, lang)
             frame = encode(kind, room=room, **(fields | {"text": said}))
             for tab in group:
@@ -914,13 +918,25 @@ class WebTransport:
         a game's plain lines in each of them too."""
         assert self.hub is not None
         language_of = self._reading(room)
-        languages = frozenset(lang for tab in self.rooms.get(room, ()) if (lang := language_of(tab)))
+        read = {tab: language_of(tab) for tab in self.rooms.get(room, ())}
+        if read:
+            self.tab_languages[room] = read
+        else:
+            self.tab_languages.pop(room, None)
+        languages = frozenset(lang for lang in read.values() if lang)
         if languages != self.read_languages.get(room, frozenset()):
             if languages:
                 self.read_languages[room] = languages
             else:
                 self.read_languages.pop(room, None)
             self.hub.reader_languages(self.network, room, languages)
+
+    def _known_reading(self, room: str) -> TabLanguage:
+        """Each tab's language for ``room``'s lines as last looked up (at a join, a part, a
+        ``/lang``), so a line costs no look-up per tab; a tab not seen yet is looked up."""
+        known = self.tab_languages.get(room, {})
+        look_up = self._reading(room)
+        return lambda tab: known[tab] if tab in known else look_up(tab)
 
     def _reading(self, room: str) -> TabLanguage:
         """Each tab's language for ``room``'s lines (None: the room's own), asked once per nick: a
