@@ -103,6 +103,8 @@ class Hub:
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
+        #: (network, channel) -> the languages its lines are read in now (a transport tells)
+        self.read_in: dict[tuple[str, str], frozenset[str]] = {}
         #: (network, identity or channel, name) -> a stored preference (reloaded in place)
         self.prefs: dict[tuple[str, str, str], str] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -264,6 +266,7 @@ class Hub:
         table.on_change = self.autoplay.changed
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.languages.channel(network, channel, table.settings)
+        table.reader_languages = lambda: self.read_in.get((network, key), frozenset())
         table.page_open = self.serves_page
         table.after_game = lambda game_id, table=table: self.events.game_finished(table, game_id)
         table.may_remind = lambda key, gap: self.returns.may_remind(network, key, gap)
@@ -611,6 +614,15 @@ class Hub:
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         return self.views.page_language(network, channel, key)
+
+    def public_line(self, text: str, lang: str) -> str:
+        return self.views.public_line(text, lang)
+
+    def reader_languages(self, network: str, channel: str, languages: frozenset[str]) -> None:
+        if languages:
+            self.read_in[(network, channel.lower())] = languages
+        else:
+            self.read_in.pop((network, channel.lower()), None)
 
     def client_language(self, network: str, key: str, tag: str | None) -> None:
         self.languages.client_says(network, key, tag)

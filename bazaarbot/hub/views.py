@@ -20,7 +20,7 @@ from bazaarbot.config import BotSettings
 from bazaarbot.delivery import RedrawingTransport, Transport
 from bazaarbot.hub.languages import LanguageChoices
 from bazaarbot.hub.services import HandlerServices
-from bazaarbot.i18n import current_language, default_language, language
+from bazaarbot.i18n import current_language, default_language, language, localized_text, text_language
 from bazaarbot.i18n.catalogue import catalogue_generation
 from bazaarbot.i18n.page_language import page_language
 from bazaarbot.messages import Readers, RoomViews, SeatedPerson, WantedParts
@@ -32,6 +32,7 @@ from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
 from bazaarbot.store import GameRow, Store
 from bazaarbot.table import Table
+from bazaarbot.table.ai_names import with_ai_names
 from bazaarbot.table.gamelog import GameLogs
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
@@ -153,7 +154,15 @@ class TransportViews:
             started = GameRow(
                 running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
             )
-        replay = self.game_logs.latest(table.id, running, nicks, table.last_played, started, table.ended_game)
+        replay = self.game_logs.latest(
+            table.id,
+            running,
+            nicks,
+            table.last_played,
+            started,
+            table.ended_game,
+            readers=table.reader_languages(),
+        )
         room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}
@@ -181,6 +190,14 @@ class TransportViews:
             answer = verb_commands(table, key, verb)
         # the words are the reader's now: a page that switched language since it asked drops them
         return None if answer is None else {**answer, "lang": lang}
+
+    @staticmethod
+    def public_line(text: str, lang: str) -> str:
+        """A public line in a reader's language: its sentences, and its AI seats named there."""
+        built = text_language(text)
+        if built is None:  # what a person typed: as it is
+            return str(text)
+        return with_ai_names(text if built == lang else localized_text(text, lang), lang)
 
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in (None: the browser's)."""

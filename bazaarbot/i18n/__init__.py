@@ -22,6 +22,7 @@ from bazaarbot.i18n.catalogue import (
     default_language,
     forget_catalogues,
     in_each_language,
+    joined_text,
     language,
     lines_of,
     localized,
@@ -32,6 +33,7 @@ from bazaarbot.i18n.catalogue import (
     phrase,
     preload_catalogues,
     set_language,
+    text_language,
 )
 
 __all__ = [
@@ -41,6 +43,7 @@ __all__ = [
     "SOURCE_LANGUAGE",
     "Phrase",
     "in_each_language",
+    "joined_text",
     "lines_of",
     "_",
     "available_languages",
@@ -56,4 +59,5 @@ __all__ = [
     "phrase",
     "preload_catalogues",
     "set_language",
+    "text_language",
 ]

@@ -20,7 +20,7 @@ import gettext
 import io
 import re
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
@@ -332,6 +332,25 @@ def lines_of(lines: list[str]) -> str:
     for line in lines:
         parts += ["\n", line] if parts else [line]
     return Joined.of(*parts) if parts else ""
+
+
+def joined_text(parts: Sequence[str], between: str = " ") -> str:
+    """``parts`` with ``between`` between them, each sentence still rendered again in its reader's
+    language (a plain ``" ".join`` would fix them in the language they were built in)."""
+    if not any(isinstance(part, Msg) for part in parts):
+        return between.join(parts)
+    spaced: list[str] = []
+    for part in parts:
+        spaced += [between, part] if spaced else [part]
+    return Joined.of(*spaced)
+
+
+def text_language(text: object) -> str | None:
+    """The language a line was built in when it can be rendered again in another (None: it cannot,
+    e.g. what a person typed)."""
+    if isinstance(text, Joined):  # its sentences' language (a joint of plain text has none)
+        return next((found for part in text.parts if (found := text_language(part)) is not None), None)
+    return text.lang if isinstance(text, Msg) else None
 
 
 def in_each_language(make: Callable[[], object]) -> str:

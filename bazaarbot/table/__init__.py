@@ -2,7 +2,8 @@
 
 May import: ``config``, ``i18n``, ``messages``, ``plugin``, ``store``, ``text``, ``words``. It
 also owns a game's steps and options (``steps``, ``options``), its log replayed from the store
-(``gamelog``) and the rebuilding of tables from the store (``restore``).
+(``gamelog``), a game's lines built again for readers of other languages (``readers``) and the
+rebuilding of tables from the store (``restore``).
 """
 
 from bazaarbot.table.seats import Actor, Seat

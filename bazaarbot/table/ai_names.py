@@ -53,3 +53,24 @@ def ai_name(nick: str) -> str:
 def _in(lang: str, level: str) -> str:
     with language(lang):
         return str(ai_nick(level))
+
+
+@functools.cache
+def _any_ai_nick() -> re.Pattern[str]:
+    """An AI seat's nick in any language the bot speaks (``AI:hard2``, ``KI:schwer``), as a word."""
+    nicks = sorted(_levels_by_nick(), key=len, reverse=True)
+    return re.compile(r"(?<![\w:])(" + "|".join(re.escape(n) for n in nicks) + r")(\d*)(?!\w)", re.IGNORECASE)
+
+
+def with_ai_names(text: str, lang: str) -> str:
+    """``text`` (a line already in ``lang``) with every AI seat's nick in it named in ``lang``: a line
+    built in the room's language names its AIs there (``AI:hard``), a German reader reads ``KI:schwer``."""
+    if ":" not in text:
+        return text
+    levels = _levels_by_nick()
+
+    def named(match: re.Match[str]) -> str:
+        with language(lang):
+            return str(ai_nick(levels[match.group(1).lower()])) + match.group(2)
+
+    return _any_ai_nick().sub(named, text)

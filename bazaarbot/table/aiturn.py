@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from bazaarbot.i18n import joined_text
 from bazaarbot.messages import Outgoing, Say
 
 
@@ -37,4 +38,5 @@ def one_line(lines: list[Say]) -> list[Say]:
         return list(lines)
     parts = tuple(part for line in lines for part in (line.parts or (line.text,)))
     mentions = tuple(dict.fromkeys(nick for line in lines for nick in line.mentions))
-    return [replace(lines[-1], text=" ".join(parts), parts=parts, mentions=mentions)]
+    # still a sentence of each language: a reader of another than the room's reads it in theirs
+    return [replace(lines[-1], text=joined_text(parts), parts=parts, mentions=mentions)]

@@ -72,6 +72,9 @@ class TableCore:
         self.page_open: Callable[[], bool] = lambda: True
         #: the language of this table's channel (the hub sets it; None: the bot's default)
         self.channel_language: Callable[[], str | None] = lambda: None
+        #: the languages the channel's lines are read in besides its own (a web room's tabs each read
+        #: their own; the hub sets it): a game's plain lines are built in each of them too
+        self.reader_languages: Callable[[], frozenset[str]] = frozenset
 
     @property
     def plugin(self) -> GamePlugin:

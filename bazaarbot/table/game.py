@@ -4,15 +4,17 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bazaarbot.i18n import _, language, ngettext
+from bazaarbot.i18n import _, current_language, language, ngettext
 from bazaarbot.messages import Outgoing
-from bazaarbot.plugin import MoveError, Result
+from bazaarbot.plugin import MoveError, Outcome, Result
 from bazaarbot.table.core import TableCore
 from bazaarbot.table.gamelog import PlayedMove
 from bazaarbot.table.ports import GameNeeds
+from bazaarbot.table.readers import for_readers
 from bazaarbot.table.seats import SKIPPED, Actor, Seat
 from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, taken_back
 from bazaarbot.words.counts import number
@@ -180,7 +182,7 @@ class RunningGame:
             self.core.say(
                 started + " " + _("/board shows the whole table."), mentions=self.core.people_nicks()
             ),
-            replace(self.core.say(plugin.brief_board(self.state)), brief=True),
+            replace(self.core.say(self._brief_for_readers()), brief=True),
         ]
         for index in range(len(self.core.players)):
             view = self.view_of(index)
@@ -217,6 +219,9 @@ class RunningGame:
         """
         plugin = self.core.plugin
         before = [self.view_of(i) for i in range(len(self.core.players))]
+        readers = self.core.reader_languages()
+        # the game before the move, where readers of other languages need its lines built again
+        unmoved = plugin.clone(self.state) if readers - {current_language()} else None
         try:
             move = plugin.parse(self.state, seat, text)
             snapshot = plugin.to_json(self.state) if plugin.undoable(self.state, seat, move) else None
@@ -246,11 +251,14 @@ class RunningGame:
             self.undo_point = UndoPoint(seat, text, snapshot, self.moves_made)
         to_act = plugin.to_act(self.state)
         # a prompt is for people: when only AIs are to act, nobody reads whose turn it is or how to type it
-        public = (
-            outcome.public
-            if any(self.core.players[i].has_person for i in to_act)
-            else outcome.without_prompt()
-        )
+        prompted = any(self.core.players[i].has_person for i in to_act)
+        public = outcome.public if prompted else outcome.without_prompt()
+        if unmoved is not None:
+            again = self._outcomes_again(unmoved, seat, text)
+            public = for_readers(public, readers, lambda: _lines(again(), prompted))
+            # the game log takes the move as the table played it: its lines in every reader's words too
+            logged = for_readers(list(outcome.public), readers, lambda: _lines(again(), True))
+            self.last_played = self.last_played._replace(lines=logged)
         out: list[Outgoing] = [replace(self.core.say(line), ai_turn=ai_turn) for line in public]
         if out and plugin.result(self.state) is None:
             # a game's last public line says whose turn it is: it alerts the people now to act,
@@ -268,6 +276,32 @@ class RunningGame:
         if result is not None:
             out += self._finish(result)
         return out
+
+    def _brief_for_readers(self) -> str:
+        """The board in brief, in each language the channel's lines are read in."""
+        plugin = self.core.plugin
+        brief = plugin.brief_board(self.state)
+        return for_readers([brief], self.core.reader_languages(), lambda: [plugin.brief_board(self.state)])[0]
+
+    def _outcomes_again(self, unmoved: Any, seat: int, text: str) -> Callable[[], Outcome | None]:
+        """What ``text`` did, played once more on a copy of the game before it in the language
+        current when asked (the rules are deterministic: the same lines, in other words), played
+        once per language; None when it failed."""
+        plugin = self.core.plugin
+        played: dict[str, Outcome | None] = {}
+
+        def again() -> Outcome | None:
+            lang = current_language()
+            if lang not in played:
+                try:
+                    state = plugin.clone(unmoved)
+                    played[lang] = plugin.apply(state, seat, plugin.parse(state, seat, text))
+                except Exception:
+                    log.exception("game %s: move %r said again in %s failed", self.game_id, text, lang)
+                    played[lang] = None
+            return played[lang]
+
+        return again
 
     def _record(self, seat: int, author: str, text: str, answer_to: str) -> bool:
         """Append one accepted command to the move log; on failure memory is rebuilt from the store."""
@@ -473,3 +507,10 @@ class RunningGame:
         self.undo_point = None
         if snapshot is not None and seat in plugin.to_act(self.state) and plugin.result(self.state) is None:
             self.undo_point = UndoPoint(seat, text, snapshot, moves_made)
+
+
+def _lines(outcome: Outcome | None, prompted: bool) -> list[str]:
+    """An outcome's channel lines, its prompt left out when nobody is prompted (none: no outcome)."""
+    if outcome is None:
+        return []
+    return list(outcome.public if prompted else outcome.without_prompt())

@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from bazaarbot.i18n import language
+from bazaarbot.i18n import current_language, language, localized_text, text_language
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.store import GameRow, Store
-from bazaarbot.table.ai_names import ai_name
+from bazaarbot.table.ai_names import ai_name, with_ai_names
+from bazaarbot.table.readers import for_readers
 from bazaarbot.table.steps import SKIP_RECORD, UNDO_RECORD, play_step, replay, taken_back
 
 #: the move-log entries the bot writes that are no command of a game
@@ -78,6 +79,9 @@ class Replay:
     #: none of them back), oldest first: an undo rebuilds the state from these
     seed: int = 0
     options: dict[str, Any] = field(default_factory=dict)
+    #: the languages the table's lines are read in besides its own: a move read from the store
+    #: is announced in each of them too
+    readers: frozenset[str] = frozenset()
     standing: list[tuple[int, str]] = field(default_factory=list)
 
     @property
@@ -86,8 +90,9 @@ class Replay:
 
     def as_read(self, lang: str, tail: int) -> list[dict[str, Any]]:
         """The last ``tail`` entries as data, each move in the words a reader of ``lang`` types (the
-        AI's, an English player's; the announcements stay the room's). The log only grows, so each
-        entry is built once per language; what is returned is shared, never to be changed."""
+        AI's, an English player's) and its announcements in ``lang`` (an AI named there too). The log
+        only grows, so each entry is built once per language; what is returned is shared, never to
+        be changed."""
         made = self._read.setdefault(lang, [])
         start = max(0, len(self.entries) - tail)
         if len(made) < start:
@@ -98,7 +103,8 @@ class Replay:
             said = entry.text if entry.text in BOT_RECORDS else command_in(None, entry.seat, entry.text, lang)
             with language(lang):  # an AI is named in the reader's words too
                 nick = str(ai_name(entry.nick))
-            made.append(entry.as_dict() | {"text": said, "nick": nick})
+            lines = [_read_in(line, lang) for line in entry.lines]
+            made.append(entry.as_dict() | {"text": said, "nick": nick, "lines": lines})
         return [e for e in made[start:] if e is not None]
 
     def settled_state(self) -> Any:
@@ -107,6 +113,15 @@ class Replay:
             seat, text = self.unplayed.pop(0)
             play_step(self.plugin, self.state, seat, text)
         return self.state
+
+    def _step_again(self, before: Any, seat: int, text: str) -> list[str]:
+        """What a step announced, played once more on a copy of the game before it (in the
+        language current now); none when that failed."""
+        try:
+            return play_step(self.plugin, self.plugin.clone(before), seat, text)
+        except Exception:
+            log.exception("game %s: move %r could not be said again", self.game_id, text)
+            return []
 
     def play(self, n: int, seat: int, text: str) -> None:
         """One record of the store's move log, played on the state and written in the log."""
@@ -119,7 +134,10 @@ class Replay:
             self.state = replay(self.plugin, self.seed, list(self.nicks), self.options, records)[1]
             lines = [taken_back(nick, undone[1])] if undone else []
         else:
+            before = self.plugin.clone(state) if self.readers - {current_language()} else None
             lines = play_step(self.plugin, state, seat, text)
+            if before is not None:
+                lines = for_readers(lines, self.readers, lambda: self._step_again(before, seat, text))
             self.standing.append((seat, text))
         self.entries.append(LogEntry(n, seat, nick, text, lines))
 
@@ -132,6 +150,13 @@ ReadLater = Callable[[int, Callable[[], Any], Callable[[Any], bool]], bool]
 
 class NotReadYet(Exception):
     """The records a log needs are being read off the event loop; the look answers with what it has."""
+
+
+def _read_in(line: str, lang: str) -> str:
+    """An announcement of the log as a reader of ``lang`` reads it (said again only when it was
+    built in another language), its AI seats named in ``lang``."""
+    built = text_language(line)
+    return with_ai_names(line if built is None or built == lang else localized_text(line, lang), lang)
 
 
 def _as_far_as_read(latest: Callable[..., Replay | None]) -> Callable[..., Replay | None]:
@@ -178,6 +203,7 @@ class GameLogs:
         played: PlayedMove | None = None,
         started: GameRow | None = None,
         ended: tuple[int, str, int] | None = None,
+        readers: frozenset[str] = frozenset(),
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -188,12 +214,15 @@ class GameLogs:
         ``started``: the running game as the table holds it, so a log that has not seen the game
         yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
         the game that ended at the table last, so its log is closed without asking the store.
+        ``readers``: the languages the table's lines are read in besides its own.
         While the records it lacks are read off the event loop, the running game's log as far
         as it goes (else None).
         """
         if table_id is None:
             return None
         replay = self._replays.get(table_id)
+        if replay is not None:
+            replay.readers = readers
         if running is None:  # no game runs: what was read last still holds (only this table starts one)
             if table_id in self._no_game:
                 return None
@@ -229,6 +258,7 @@ class GameLogs:
             replay = self._start(row)
             if replay is None:
                 return None
+            replay.readers = readers
             self._replays[table_id] = replay
         replay.status = row.status
         replay.nicks = [p["nick"] for p in row.players]

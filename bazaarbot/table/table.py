@@ -94,6 +94,7 @@ class Table:
     language_of = Forward("core")
     page_open = Forward("core")
     channel_language = Forward("core")
+    reader_languages = Forward("core")
     say = Forward("core")
     tell = Forward("core")
     seat_names = Forward("core")

@@ -109,6 +109,15 @@ class HubPort(Protocol):
     def page_language(self, network: str, channel: str | None, key: str | None) -> str | None:
         """The language a reader's page is drawn in: their /lang, else the room's; None: the browser's."""
 
+    def public_line(self, text: str, lang: str) -> str:
+        """A public line (a ``Say``'s text, built in its room's language) as a reader of ``lang``
+        reads it: its sentences and its AI seats' names in ``lang``; a line that cannot be rendered
+        again (what a person typed) as it is. A web room's tabs each read their own language."""
+
+    def reader_languages(self, network: str, channel: str, languages: frozenset[str]) -> None:
+        """The languages a channel's lines are read in now (a web room's tabs each read their own):
+        the channel's table builds a game's plain lines in each of them too."""
+
     def client_language(self, network: str, key: str, tag: str | None) -> None:
         """The language a person's chat client shows (a Discord locale): their private lines' language
         until they choose with /lang; a language the bot does not speak leaves them the channel's."""

@@ -13,7 +13,8 @@ Client frames (JSON objects, ``t`` says which)::
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
-    say {room|null, text}    -> chat lines to the room / the line to the bot privately
+    say {room|null, text, said?} -> chat lines to the room / the line to the bot privately (``said``: a
+                             button's command in its reader's words, what the author's tabs echo)
     watch {room}             -> watching {room, board, view, members, history} (read-only; never a tell)
     ping {}                  -> pong {}
     admin {token}            -> admin {name} | error {code: "admin"} (also typed as /admin TOKEN)
@@ -98,6 +99,13 @@ from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
+from bazaarbot.transports.web.publiclines import (
+    TabLanguage,
+    by_language,
+    chooses_language,
+    line_for,
+    renders_again,
+)
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
@@ -174,6 +182,10 @@ class WebTransport:
         #: the table's change count when its board was last rendered, per room
         self.board_versions: dict[str, object] = {}
         self.history: History | None = None
+        #: room -> the languages its players' tabs read (as the hub was last told)
+        self.read_languages: dict[str, frozenset[str]] = {}
+        #: room -> each player's tab there -> the language it reads the room's lines in
+        self.tab_languages: dict[str, dict[Conn, str | None]] = {}
         #: rooms whose table may have changed since views were last sent
         self._dirty: set[str] = set()
         self._flush_scheduled = False
@@ -658,6 +670,8 @@ class WebTransport:
             self._members(room)
             self._changed(room)
         await self.hub.user_renamed(self.network, self._user(old), self._user(new))
+        for room in rooms:  # the new name may read another language
+            self._read_in(room)
 
     async def _join(self, conn: Conn, frame: dict[str, Any]) -> None:
         assert self.hub is not None
@@ -675,6 +689,7 @@ class WebTransport:
         self.rooms.setdefault(room, set()).add(conn)
         self._send_room(conn, "joined", room, bool(frame.get("history")))
         self._members(room)
+        self._read_in(room)
         user = self._user(conn.nick)
         await self.hub.user_returned(self.network, user)
         self._resend_hand(conn, room, user)
@@ -693,13 +708,17 @@ class WebTransport:
         """Everything a tab that joins (``kind`` "joined") or watches ("watching") ``room`` draws it
         from: board, view, members, and with ``history`` the room's last lines."""
         view = self._view_for(conn, room)
+        lines = self.history.lines(room) if self.history and history else []
+        if lines and self.hub is not None:  # each in the language this tab reads
+            lang = self._reading(room)(conn)
+            lines = [line_for(line, lang, self.hub.public_line) for line in lines]
         conn.send(
             kind,
             room=room,
             board=self._board(room),
             view=view,
             members=self._nicks_in(room),
-            history=self.history.lines(room) if self.history and history else [],
+            history=lines,
         )
 
     def _resend_hand(self, conn: Conn, room: str, user: User) -> None:
@@ -732,6 +751,7 @@ class WebTransport:
             if not members:
                 del self.rooms[room]
         self._members(room)
+        self._read_in(room)
         self._forget(room)
 
     def _forget(self, room: str) -> None:
@@ -777,23 +797,32 @@ class WebTransport:
             return
         user = self._user(conn.nick, conn)
         if room is None:
+            mine = _said_of(frame, self.settings.max_message) or clean  # as its author would have typed it
             for tab in self.nicks.get(conn.nick.lower(), ()):
-                tab.send("mine", text=clean)
+                tab.send("mine", text=mine)
             await self.hub.handle(Incoming(self.network, None, user, clean))
+            if chooses_language(clean):
+                for changed in self._rooms_of(conn.nick):
+                    self._read_in(changed)
             return
         if not isinstance(room, str) or room.lower() not in conn.rooms:
             conn.error("room", "Join that room first.")
             return
         room = room.lower()
         if self.hub.is_addressed(self.network, room, user, clean):
-            # a command or a move is not chat: only its author's tabs see it; the room sees the answer
+            # a command or a move is not chat: only its author's tabs see it, as its author would have
+            # typed it (a button sends the English command and says its words); the room sees the answer
+            echoed = _said_of(frame, self.settings.max_message) or clean
             for tab in self.nicks.get(conn.nick.lower(), ()):
                 if room in tab.rooms:
-                    tab.send("echo", room=room, text=clean)
+                    tab.send("echo", room=room, text=echoed)
         else:
             self._public(room, "chat", nick=conn.nick, text=clean)
         with answering(conn.nick, room, clean), conn.holding():
             await self.hub.handle(Incoming(self.network, room, user, clean))
+        if chooses_language(clean):  # the rooms of this reader (or of this room) may read anew
+            for changed in {room, *self._rooms_of(conn.nick)}:
+                self._read_in(changed)
 
     async def _watch(self, conn: Conn, frame: dict[str, Any]) -> None:
         if conn.nick is not None or conn.rooms:
@@ -880,13 +909,62 @@ class WebTransport:
             tab.push(frame)
 
     def _public(self, room: str, kind: str, **fields: Any) -> None:
-        """A public line of a room: to its players and spectators, and into its recent history."""
+        """A public line of a room: to its players and spectators, each in the language it reads
+        (one frame per language), and into its recent history as it can be rendered again."""
         fields["at"] = int(time.time())
         if self.history is not None:
             self.history.add(room, {"t": kind, "room": room, **fields})
-        frame = encode(kind, room=room, **fields)
-        for tab in (*self.rooms.get(room, ()), *self.watchers.get(room, ())):
-            tab.push(frame)
+        tabs = (*self.rooms.get(room, ()), *self.watchers.get(room, ()))
+        text = fields.get("text")
+        if self.hub is None or not renders_again(text):
+            frame = encode(kind, room=room, **fields)
+            for tab in tabs:
+                tab.push(frame)
+            return
+        for lang, group in by_language(tabs, self._known_reading(room)).items():
+            said = text if lang is None else self.hub.public_line(text, lang)
+            frame = encode(kind, room=room, **(fields | {"text": said}))
+            for tab in group:
+                tab.push(frame)
+
+    def _read_in(self, room: str) -> None:
+        """Tell the hub the languages ``room``'s players read, when they changed: its table builds
+        a game's plain lines in each of them too."""
+        assert self.hub is not None
+        language_of = self._reading(room)
+        read = {tab: language_of(tab) for tab in self.rooms.get(room, ())}
+        if read:
+            self.tab_languages[room] = read
+        else:
+            self.tab_languages.pop(room, None)
+        languages = frozenset(lang for lang in read.values() if lang)
+        if languages != self.read_languages.get(room, frozenset()):
+            if languages:
+                self.read_languages[room] = languages
+            else:
+                self.read_languages.pop(room, None)
+            self.hub.reader_languages(self.network, room, languages)
+
+    def _known_reading(self, room: str) -> TabLanguage:
+        """Each tab's language for ``room``'s lines as last looked up (at a join, a part, a
+        ``/lang``), so a line costs no look-up per tab; a tab not seen yet is looked up."""
+        known = self.tab_languages.get(room, {})
+        look_up = self._reading(room)
+        return lambda tab: known[tab] if tab in known else look_up(tab)
+
+    def _reading(self, room: str) -> TabLanguage:
+        """Each tab's language for ``room``'s lines (None: the room's own), asked once per nick: a
+        player's page language; a spectator reads the room's."""
+        assert self.hub is not None
+        hub, known = self.hub, {}
+
+        def language_of(tab: Conn) -> str | None:
+            nick = tab.nick if tab.watching is None else None
+            if nick not in known:
+                known[nick] = hub.page_language(self.network, room, self._user(nick).key) if nick else None
+            return known[nick]
+
+        return language_of
 
     def _board(self, room: str) -> str | None:
         assert self.hub is not None
@@ -982,8 +1060,14 @@ class WebTransport:
                 self.hub, self.network, message.nick, key, message.text, rooms, message.hand_of
             )
             urgent = {"urgent": True} if message.urgent else {}
+            # in the reader's words (the pipeline said it in their language; an AI named there too)
+            text = (
+                self.hub.public_line(message.text, lang)
+                if lang and renders_again(message.text)
+                else message.text
+            )
             for tab in tabs:
-                tab.send("tell", text=message.text, role=kind, room=where, lang=lang, **urgent)
+                tab.send("tell", text=text, role=kind, room=where, lang=lang, **urgent)
                 for room in tab.rooms:
                     self._changed(room)
 
@@ -1086,3 +1170,11 @@ class WebTransport:
                     tab.push(frame)
                     self._send_log(tab, room, encoded.view, encoded.entries, lang)
                     self._send_tables(tab)
+
+
+def _said_of(frame: dict[str, Any], longest: int) -> str | None:
+    """The words a ``say`` frame's button says its command in (``said``), cleaned; None without."""
+    said = frame.get("said")
+    if not isinstance(said, str) or len(said) > longest:
+        return None
+    return sanitize(said) or None

@@ -313,7 +313,14 @@
     if (w[0] === "deliver") return t("deliver {what}", { what: term(h, w[1]) });
     if (w[0] === "yellow") return t("buy {n} yellow dice ({n} gold) and roll", { n: w[1] });
     if (w[0] === "roll") return t("roll the dice");
-    if (w[0] === "play" && w[1]) return [term(h, w[1]), ...w.slice(2).map((x) => term(h, x))].join(" ");
+    if (w[0] === "play" && w[1]) {
+      // the card by its name, then what it is played on: a thing by its name, any other word (``with``)
+      // as the reader types it
+      const said = h.said(command).split(" ");
+      const terms = h.view.terms || {};
+      const rest = w.slice(2).map((x, i) => (Object.hasOwn(terms, x) ? terms[x] : said.length === w.length ? said[i + 2] : x));
+      return [term(h, w[1]), ...rest].join(" ");
+    }
     if (w[0] === "extra" && w[1]) return t("extra die: {card}", { card: term(h, w[1]) });
     if (w[0] === "build" && w[1]) return t("build {what}", { what: term(h, w[1]) });
     return null;

@@ -956,6 +956,15 @@
     if (!controls.childElementCount) controls.hidden = true;
   }
 
+  /** A command's words after its verb as the board names them (``1 Tuch``, not the typed
+   * ``1 tuch``): each a number or a thing the game's ``terms`` name; null when one is neither. */
+  function termsOf(command, h) {
+    const terms = h.view.terms || {};
+    const rest = command.split(" ").slice(1);
+    const named = rest.map((w) => (/^\d+$/.test(w) ? w : Object.hasOwn(terms, w) ? terms[w] : null));
+    return rest.length && named.every((w) => w !== null) ? named.join(" ") : null;
+  }
+
   /** A verb's commands as one button each. */
   function verbButtons(list, verb, renderer, h) {
     const group = el("div", "verb-group");
@@ -963,7 +972,7 @@
     for (const command of list) {
       const words = h.said(command); // the reader's words; the English is sent
       const rest = words.slice(words.split(" ")[0].length).trim();
-      const b = commandButton(command, describe(renderer, command, h) || rest || verb);
+      const b = commandButton(command, describe(renderer, command, h) || termsOf(command, h) || rest || verb);
       b.title = words;
       group.appendChild(b);
     }
@@ -1019,7 +1028,10 @@
     setFeedback(state.active, null);
     const line = $("line");
     if (line) line.value = command;
-    send({ t: "say", room: state.active, text: command });
+    // sent as the rules spell it; echoed as the reader would have typed it
+    const r = state.rooms.get(state.active);
+    const said = r && r.view ? saidOf(state.active, r.view, command) : command;
+    send(said !== command ? { t: "say", room: state.active, text: command, said } : { t: "say", room: state.active, text: command });
     if (line) line.value = "";
   }
 
@@ -1454,9 +1466,6 @@
     if (chat && "ResizeObserver" in window) {
       // the page keeps room under the table for the drawer, so nothing of the table hides behind it
       new window.ResizeObserver(() => body.style.setProperty("--drawer", chat.offsetHeight + "px")).observe(chat);
-      // and for the answer standing over the input, so it never covers the table's last buttons
-      const answer = $("feedback");
-      if (answer) new window.ResizeObserver(() => body.style.setProperty("--answer", answer.offsetHeight + "px")).observe(answer);
     }
   }
 
