@@ -15,6 +15,7 @@ from support.discordpeople import (
     is_ephemeral,
     play_by_buttons,
     present,
+    press_your_moves,
     pressable,
     running_bot,
     shown_text,
@@ -267,9 +268,7 @@ async def test_a_button_the_game_has_moved_past_plays_nothing(
         table = await seated_pair(hub, room, alice, bob)
         seat = GAME.to_act(table.state)[0]
         person = {alice.id: alice, bob.id: bob}[table.players[seat].key[2:]]
-        board = await person.expect(lambda d: bool(pressable(d, "moves")), room, 0, (CREATED, EDITED))
-        mark = person.mark()
-        await person.press(board, str(pressable(board, "moves")["custom_id"]))  # type: ignore[index]
+        mark = await press_your_moves(person, room)  # the board's newest message (an older one moves down)
         picker = await person.expect(
             lambda d: is_ephemeral(d) and bool(pressable(d, "play") or pressable(d, "verb")),
             None,
