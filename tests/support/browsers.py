@@ -62,7 +62,7 @@ class WorkerChromium:
 
         if self._playwright is None:
             # an ``expect`` without its own timeout: ends as soon as it holds, so the room it leaves
-            # costs nothing but keeps a loaded machine (a CI run's six workers) from failing it
+            # costs nothing but keeps a loaded machine (a CI run's eight workers) from failing it
             expect.set_options(timeout=EXPECT_TIMEOUT)
             self._playwright = await async_playwright().start()
         if self._browser is None or not self._browser.is_connected():

@@ -2,7 +2,7 @@
 
 Every test worker imports every test module, and hundreds of processes (each
 console, ``run``, AI worker and test worker) load the bot's and the games'
-sources. On a fresh checkout nothing is compiled yet: the six workers would each
+sources. On a fresh checkout nothing is compiled yet: the eight workers would each
 compile the sources and rewrite the asserts of every test module at the same
 time, the same work six times over (about 7 s of CPU each). The run that starts
 them does it once instead, on every core, and leaves the results where Python
