@@ -72,8 +72,9 @@ async def test_the_takeover_says_its_own_time_in_a_line_and_in_metrics(tmp_path,
         serving, first_answer = _figure(metrics, "serving"), _figure(metrics, "first_answer")
         assert f"serving {serving:.2f} s" in took and f"line {first_answer:.2f} s" in said
         assert 0 < serving <= first_answer
-        # counted from the last renewal, which the kill came at most a fifth of a lease after
-        assert measured - 0.5 <= first_answer <= measured + LEASE / 5 + 0.5, (measured, first_answer)
+        # counted from the old owner's last renewal, which came before the kill and less than a lease
+        # before it (a fifth of a lease on a quiet machine; a loaded one renews late)
+        assert measured - 0.5 <= first_answer <= measured + LEASE + 0.5, (measured, first_answer)
         print(f"kill to the first answer: {measured:.2f} s; the bot's: {serving:.2f}, {first_answer:.2f}")
     finally:
         await person.close()
