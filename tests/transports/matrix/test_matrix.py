@@ -717,9 +717,10 @@ async def test_a_game_start_posts_one_board_and_a_reset_request_mentions_whom_it
     bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
     me = bot.settings.user_id
     await start_jaipur(bot, room, alice, bob)
-    await bot.idle()
-    await wait_until(lambda: not bot.outbox.rooms, 10, "the bot's queue empty")
-    boards = [s for s in alice.messages(room, me) if not s.is_edit and "Market:" in s.body]
+    before = await seen_through(bot, alice, room, channel)  # everything the start sent has reached alice
+    boards = [
+        s for s in before if s.room_id == room and s.sender == me and not s.is_edit and "Market:" in s.body
+    ]
     assert len(boards) == 1, [s.body for s in boards]  # the whole board, edited from now on
     assert boards[0].event_id == bot.boards[room].event_id
     seen = len(bob.seen)
