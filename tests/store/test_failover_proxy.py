@@ -4,7 +4,6 @@ block that sends nobody to the standby and retries at once."""
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -13,33 +12,10 @@ import aiohttp
 import pytest
 from support.frozen import LEASE, Pair, Person
 from support.ircserver import free_port
-from support.paths import REPO_ROOT
+from support.nginxproxy import NGINX, guide_nginx_blocks, nginx_conf
 from support.waits import wait_until
 
 pytestmark = pytest.mark.xdist_group("partition")
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-OPERATING = REPO_ROOT / "docs" / "operating.md"
-
-NGINX_CONF = """
-daemon off;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  access_log off;
-  client_body_temp_path {dir}/body;
-  proxy_temp_path {dir}/proxy;
-  fastcgi_temp_path {dir}/fastcgi;
-  uwsgi_temp_path {dir}/uwsgi;
-  scgi_temp_path {dir}/scgi;
-  {upstream}
-  server {{
-    listen 127.0.0.1:{port};
-    {location}
-  }}
-}}
-"""
 
 
 def _figure(metrics: str, until: str) -> float:
@@ -84,8 +60,7 @@ async def test_the_takeover_says_its_own_time_in_a_line_and_in_metrics(tmp_path,
 
 def _documented_upstream() -> tuple[str, str]:
     """The guide's nginx block for two processes: its ``upstream`` (for ``http``) and its ``location``."""
-    blocks = re.findall(r"```nginx\n(.*?)```", OPERATING.read_text(encoding="utf-8"), re.DOTALL)
-    block = next(b for b in blocks if "upstream bazaarbot" in b)
+    block = next(b for b in guide_nginx_blocks() if "upstream bazaarbot" in b)
     assert "max_fails=1" not in block and "proxy_next_upstream error timeout http_503;" in block
     upstream, location = block.split("location", 1)
     return upstream, "location" + location
@@ -104,8 +79,7 @@ async def test_behind_the_documented_nginx_block_every_request_reaches_the_servi
         "host-b:8080", f"127.0.0.1:{pair.ports[1]}"
     )
     port = free_port()
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, upstream=upstream, location=location))
+    conf = nginx_conf(tmp_path, port, upstream, location)
     proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
     session = aiohttp.ClientSession()
     url = f"http://127.0.0.1:{port}/bazaar/healthz"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-import shutil
 import socket
 import subprocess
 from collections.abc import AsyncIterator
@@ -16,14 +14,12 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import make_mocked_request
 from multidict import CIMultiDict
-from support.paths import REPO_ROOT
+from support.nginxproxy import NGINX, guide_nginx_blocks, nginx_conf
 from support.waits import wait_until
 from support.webfixtures import WsClient, serve
 
 from bazaarbot.config import ConfigError, WebLimits, load_config
 from bazaarbot.transports.web.proxies import ProxyPolicy
-
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
 
 # --- whose address a request counts as ---------------------------------------------------
@@ -240,34 +236,10 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-NGINX_CONF = """
-daemon off;
-pid {dir}/nginx.pid;
-error_log {dir}/error.log;
-events {{ worker_connections 64; }}
-http {{
-  access_log off;
-  client_body_temp_path {dir}/body;
-  proxy_temp_path {dir}/proxy;
-  fastcgi_temp_path {dir}/fastcgi;
-  uwsgi_temp_path {dir}/uwsgi;
-  scgi_temp_path {dir}/scgi;
-  {http}
-  server {{
-    listen 127.0.0.1:{port};
-    {location}
-  }}
-}}
-"""
-
-OPERATING = REPO_ROOT / "docs" / "operating.md"
-
-
 def documented_nginx_blocks() -> list[str]:
     """The guide's nginx blocks that set the forwarding headers (the first sets X-Forwarded-For);
     a block that only adds to them, such as the standby's upstream, says so and sets none."""
-    blocks = re.findall(r"```nginx\n(.*?)```", OPERATING.read_text(encoding="utf-8"), re.DOTALL)
-    return [block for block in blocks if "proxy_set_header" in block]
+    return [block for block in guide_nginx_blocks() if "proxy_set_header" in block]
 
 
 @asynccontextmanager
@@ -278,8 +250,7 @@ async def nginx_in_front(tmp_path: Path, block: str, upstream: int) -> AsyncIter
     port = _free_port()
     http, location = block.split("location", 1)
     location = "location" + location.replace("127.0.0.1:8080", f"127.0.0.1:{upstream}")
-    conf = tmp_path / "nginx.conf"
-    conf.write_text(NGINX_CONF.format(dir=tmp_path, port=port, http=http, location=location))
+    conf = nginx_conf(tmp_path, port, http, location)
     proxy = subprocess.Popen([NGINX, "-c", str(conf), "-p", str(tmp_path)], stderr=subprocess.DEVNULL)
     try:
         async with aiohttp.ClientSession() as session:
