@@ -13,6 +13,7 @@ from support.discordbed import bot_config
 from support.discordpeople import BARE_ID, EDITED, Person, outside_blocks, shown_text
 from support.discordpeople import room as take_room
 from support.paths import REPO_ROOT
+from support.waits import wait_until
 
 from bazaarbot.bench.botprocess import bazaarbot_command
 
@@ -116,7 +117,10 @@ async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, te
                 person, lines = named, await listing(named)
                 assert lines, f"{named.name} was mentioned but has nothing to play"
             await person.expect(lambda d, p=person: p.mention in d["content"], room, called[person.id])
-            boards = [d for d in alice.seen(room, start) if d["content"].startswith("```")]
+            boards = await wait_until(  # the board message reaches alice's gateway in its own time
+                lambda: [d for d in alice.seen(room, start) if d["content"].startswith("```")],
+                what="the board in the room",
+            )
             board_id = str(boards[-1]["id"])
             edited = alice.mark()
             called = {each.id: each.mark() for each in people}
