@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import signal
+import sqlite3
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +19,8 @@ from support.paths import REPO_ROOT
 from support.waits import wait_until
 
 from bazaarbot.bench.botprocess import bazaarbot_command
+from bazaarbot.registry import discover
+from bazaarbot.table.steps import replay
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
@@ -33,7 +38,8 @@ enabled = false
 """
 #: the accepted move after which the bot is killed
 KILL_AFTER = 12
-#: every so many moves both people are asked for their moves (in between, only the one mentioned)
+#: every so many moves both people are asked for their moves in their DMs (in between, the moves are
+#: read from the game the bot filed: an accepted move is on disk before the bot answers it)
 CHECK_BOTH_EVERY = 8
 #: what a person's ``moves all`` says when they have nothing to play now
 NOT_THEIRS = ("(no moves)", "not your turn")
@@ -73,6 +79,21 @@ async def listing(person: Person) -> list[str]:
     return lines
 
 
+def filed(db: Path, people: tuple[Person, ...]) -> tuple[Person, list[str]]:
+    """Who is to act and their legal commands, by the running game the bot filed (read-only)."""
+    with closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        game_id, seed, options, players = conn.execute(
+            "SELECT id, seed, options, players FROM games WHERE status = 'running' ORDER BY id DESC LIMIT 1"
+        ).fetchone()
+        moves = conn.execute("SELECT n, seat, author, text FROM moves WHERE game_id = ? ORDER BY n", [game_id])
+        records = [{"n": n, "seat": seat, "author": author, "text": text} for n, seat, author, text in moves]
+    jaipur, seats = discover()["jaipur"], json.loads(players)
+    _steps, state = replay(jaipur, seed, [seat["nick"] for seat in seats], json.loads(options), records)
+    (acting,) = jaipur.to_act(state)
+    person = next(each for each in people if seats[acting]["key"] == f"a:{each.id}")
+    return person, jaipur.legal_commands(state, acting)
+
+
 def quick(lines: list[str], rng: random.Random) -> str:
     """A legal move that brings the match to its end soon: the biggest sale, else taking one good."""
     sales = [line for line in lines if line.startswith("sell ")]
@@ -107,15 +128,14 @@ async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, te
         called = {person.id: 0 for person in people}  # where each person's gateway stood at the last move
         named: Person | None = None  # the one person the bot's last lines mentioned
         while not any(over(d) for d in alice.seen(room, start)):
+            person, lines = filed(db, people)
             if named is None or moves % CHECK_BOTH_EVERY == 0:
-                mine = zip(people, await asyncio.gather(*(listing(person) for person in people)), strict=True)
-                acting = [(person, lines) for person, lines in mine if lines]
-                assert len(acting) == 1, f"one person to act, not {[p.name for p, _ in acting]}"
-                person, lines = acting[0]
-                assert named in (None, person), "the person mentioned is the one to act"
-            else:
-                person, lines = named, await listing(named)
-                assert lines, f"{named.name} was mentioned but has nothing to play"
+                mine = zip(people, await asyncio.gather(*(listing(each) for each in people)), strict=True)
+                acting = [(each, listed) for each, listed in mine if listed]
+                assert [(each.name, listed) for each, listed in acting] == [(person.name, lines)], (
+                    "one person to act, whose DM lists the moves of the game as filed"
+                )
+            assert named in (None, person), "the person mentioned is the one to act"
             await person.expect(lambda d, p=person: p.mention in d["content"], room, called[person.id])
             boards = await wait_until(  # the board message reaches alice's gateway in its own time
                 lambda: [d for d in alice.seen(room, start) if d["content"].startswith("```")],
