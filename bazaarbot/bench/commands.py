@@ -23,6 +23,8 @@ class LoadVariant:
     #: the module whose ``main(args) -> int`` runs instead of the in-process load
     module: str
     help: str
+    #: the flag's value, where it takes one (``--versus TREE``); a variant without one is a switch
+    metavar: str = ""
 
 
 #: the variants of ``bench load``; a variant's module may stand above the core and import transports
@@ -31,7 +33,13 @@ LOAD_VARIANTS: list[LoadVariant] = [
         "web",
         "bazaarbot.bench.load_web",
         "also through real websockets on loopback (the bot in its own process), with the CPU ratio",
-    )
+    ),
+    LoadVariant(
+        "versus",
+        "bazaarbot.bench.load_versus",
+        "this build's web path beside the build in the source tree TREE, black-box, taking turns",
+        "TREE",
+    ),
 ]
 
 
@@ -149,7 +157,16 @@ def _load(sub: argparse._SubParsersAction) -> None:
         help="a PostgreSQL store (postgresql://...), measured beside sqlite and store-free",
     )
     for variant in LOAD_VARIANTS:
-        load.add_argument(f"--{variant.flag}", action="store_true", help=variant.help)
+        if variant.metavar:
+            load.add_argument(f"--{variant.flag}", metavar=variant.metavar, help=variant.help)
+        else:
+            load.add_argument(f"--{variant.flag}", action="store_true", help=variant.help)
+    versus = load.add_argument_group("--versus")
+    versus.add_argument("--rate", type=float, default=100.0, help="paced commands per second (default: 100)")
+    versus.add_argument("--rounds", type=int, default=2, help="turns each build takes (default: 2)")
+    versus.add_argument(
+        "--saturated-tables", type=int, default=1000, help="tables of the saturated phase (default: 1000)"
+    )
     load.set_defaults(func=_run_load)
 
 

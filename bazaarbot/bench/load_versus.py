@@ -1,0 +1,332 @@
+"""``bazaarbot bench load --versus TREE``: this build's web path beside another build's, black-box.
+
+Both bots run as processes of their own (``bazaarbot run`` on a temporary
+sqlite file and a free loopback port, the per-client limits lifted), the
+other one from the source tree ``TREE`` (a checkout of an earlier commit).
+The load speaks only what every build's page protocol has: a tab claims a
+nick, joins its table's room and types lines. The tab whose view names its
+verbs asks ``/moves all`` and says one of the listed commands; a finished
+game is started again. The bot's CPU is read from ``/proc`` around each phase,
+so the figures count the bot's work alone, not the load's.
+
+The builds take turns, round after round, so a machine that gets busier
+mid-run weighs on both alike. Phases per build and round: paced (a fixed rate
+of commands over all tables: the bot's CPU per command) and saturated (every
+table's next command as soon as the last is answered: commands per second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
+from bazaarbot.bench.load_web import _free_port, cpu_seconds
+from bazaarbot.collector import CollectorPolicy
+
+#: what ``/moves all`` says when the tab has nothing to play
+NO_MOVES = "(no moves)"
+#: the longest wait for one answer (a saturated bot answers late, never this late)
+ANSWER_WAIT = 30.0
+
+
+@dataclass
+class Seat:
+    """One player's tab: its websocket, the latest view of its room, and the answers it was told."""
+
+    room: str
+    ws: aiohttp.ClientWebSocketResponse
+    view: dict[str, Any] = field(default_factory=dict)
+    #: set when a view of the room arrives at any of the table's tabs (shared by them)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    answers: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    reader: asyncio.Task[None] | None = None
+
+    @property
+    def to_move(self) -> bool:
+        return bool((self.view.get("you") or {}).get("verbs"))
+
+    @property
+    def moves(self) -> int:
+        return int(self.view.get("moves") or 0)
+
+    @property
+    def over(self) -> bool:
+        return self.view.get("phase") == "over"
+
+    async def say(self, text: str) -> None:
+        await self.ws.send_str(json.dumps({"t": "say", "room": self.room, "text": text}))
+
+    async def ask(self, text: str) -> str:
+        """``text`` said, and the answer the bot told this tab."""
+        while not self.answers.empty():
+            self.answers.get_nowait()
+        await self.say(text)
+        return await asyncio.wait_for(self.answers.get(), ANSWER_WAIT)
+
+    async def read(self) -> None:
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            if '"view"' not in message.data and '"answer"' not in message.data:
+                continue  # chat, log and board frames: nothing the load reads
+            decoded = json.loads(message.data)  # one frame, or the frames that left together
+            for frame in decoded if isinstance(decoded, list) else [decoded]:
+                self._take(frame)
+
+    def _take(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("t")
+        if kind == "tell" and frame.get("role") == "answer" and frame.get("room") == self.room:
+            self.answers.put_nowait(str(frame.get("text") or ""))
+        elif kind in ("joined", "view") and frame.get("room") == self.room:
+            view = frame.get("view") or {}
+            self.view = {**self.view, **view} if frame.get("partial") else dict(view)
+            self.changed.set()
+
+    async def until(self, condition: Callable[[], bool], timeout: float = ANSWER_WAIT) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), max(0.01, deadline - time.monotonic()))
+
+
+@dataclass
+class Room:
+    """A table of two seats and its own choice of moves."""
+
+    seats: list[Seat]
+    rng: random.Random
+
+    async def turn(self) -> int:
+        """The next turn: ``/moves all`` and a move (or a new game); the commands said."""
+        seat = next((s for s in self.seats if s.to_move), None)
+        if seat is None:
+            first = self.seats[0]
+            if first.over:
+                before = first.moves
+                await first.say("/start")
+                await first.until(lambda: not first.over or first.moves != before)
+                return 1
+            with contextlib.suppress(TimeoutError):
+                await first.until(lambda: any(s.to_move for s in self.seats) or first.over, 1.0)
+            return 0
+        before = seat.moves
+        listed = await seat.ask("/moves all")
+        commands = [line for line in listed.split("\n") if line and line != NO_MOVES]
+        if not commands:
+            return 1
+        await seat.say(self.rng.choice(commands))
+        with contextlib.suppress(TimeoutError):
+            await seat.until(lambda: seat.moves != before or seat.over)
+        return 2
+
+
+class Bot:
+    """A build's bot as a process of its own, with a room per table and a tab per seat."""
+
+    def __init__(self, tree: Path | None, folder: Path, seed: int) -> None:
+        self.tree, self.folder, self.seed = tree, folder, seed
+        self.port = _free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.session: aiohttp.ClientSession | None = None
+        self.rooms: list[Room] = []
+
+    async def start(self) -> None:
+        config = self.folder / "bench.toml"
+        config.write_text(unlimited_config(self.seed, 'default_game = "jaipur"', self.port))
+        env = dict(os.environ)
+        if self.tree is not None:  # the other build's code first on the path, its plugins with it
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.tree), env.get("PYTHONPATH", "")]))
+        self.process = subprocess.Popen(
+            bazaarbot_command("run", "-c", str(config), "--db", str(self.folder / "bench.db")),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=self.tree or None,
+            env=env,
+        )
+        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(aiohttp.ClientError):
+                async with self.session.get(f"http://127.0.0.1:{self.port}/healthz") as response:
+                    if response.status == 200:
+                        break
+            if time.monotonic() > deadline or self.process.poll() is not None:
+                raise RuntimeError(f"the bot of {self.tree or 'this build'} did not start")
+            await asyncio.sleep(0.05)
+
+    async def seat(self, tables: int) -> None:
+        """Tables until there are ``tables``, each with two people and its game begun."""
+        while len(self.rooms) < tables:  # a few at a time, as people arrive
+            first = len(self.rooms)
+            self.rooms += await asyncio.gather(
+                *(self._room(index) for index in range(first, min(tables, first + 50)))
+            )
+
+    async def _seat(self, nick: str, room: str, changed: asyncio.Event) -> Seat:
+        assert self.session is not None
+        ws = await self.session.ws_connect(f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0)
+        for frame in ({"t": "hello", "token": None}, {"t": "claim", "nick": nick}):
+            await ws.send_str(json.dumps(frame))
+        await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))
+        seat = Seat(room, ws, changed=changed)
+        seat.reader = asyncio.get_running_loop().create_task(seat.read())
+        return seat
+
+    async def _room(self, index: int) -> Room:
+        name = f"#v{index}"
+        changed = asyncio.Event()
+        seats = [await self._seat(f"v{index}x{number}", name, changed) for number in range(2)]
+        for number, seat in enumerate(seats):
+            await seat.say("/new jaipur" if number == 0 else "/join")
+            await seat.until(lambda seat=seat: bool((seat.view.get("you") or {}).get("seated")))
+        await seats[0].say("/start")
+        await seats[0].until(lambda: any(s.to_move for s in seats))
+        return Room(seats, random.Random(self.seed * 100_003 + index))
+
+    def cpu(self) -> float:
+        assert self.process is not None
+        return cpu_seconds(self.process.pid)
+
+    async def paced(self, seconds: float, rate: float) -> tuple[int, float]:
+        """(commands said, bot CPU s) with a turn (two commands) begun at ``rate / 2`` per second."""
+        loop = asyncio.get_running_loop()
+        busy: set[int] = set()
+        tasks: set[asyncio.Task[None]] = set()
+        said, started, turn = 0, loop.time(), 0
+
+        async def one(room: Room) -> None:
+            nonlocal said
+            done = await room.turn()  # (``said += await ...`` would read ``said`` before the wait)
+            said += done
+
+        cpu = self.cpu()
+        while loop.time() - started < seconds:
+            await asyncio.sleep(max(0.0, started + turn * 2 / rate - loop.time()))
+            index = turn % len(self.rooms)
+            turn += 1
+            if index in busy:
+                continue
+            busy.add(index)
+            task = loop.create_task(one(self.rooms[index]))
+            task.add_done_callback(lambda _t, i=index: busy.discard(i))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        if tasks:
+            await asyncio.gather(*tasks)
+        return said, self.cpu() - cpu
+
+    async def saturated(self, seconds: float) -> tuple[int, float, float]:
+        """(commands said, wall s, bot CPU s) with every table's next turn as soon as the last ended."""
+        said = 0
+        deadline = time.monotonic() + seconds
+
+        async def run(room: Room) -> None:
+            nonlocal said
+            while time.monotonic() < deadline:
+                done = await room.turn()
+                said += done
+
+        cpu, wall = self.cpu(), time.monotonic()
+        await asyncio.gather(*(run(room) for room in self.rooms))
+        return said, time.monotonic() - wall, self.cpu() - cpu
+
+    async def stop(self) -> None:
+        for room in self.rooms:
+            for seat in room.seats:
+                await seat.ws.close()
+                if seat.reader is not None:
+                    seat.reader.cancel()
+        if self.session is not None:
+            await self.session.close()
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+@dataclass
+class Tally:
+    """One build's figures over the rounds."""
+
+    name: str
+    cpu_ms: list[float] = field(default_factory=list)
+    per_second: list[float] = field(default_factory=list)
+
+    def line(self) -> str:
+        cpu = ", ".join(f"{ms:.2f}" for ms in self.cpu_ms)
+        rate = ", ".join(f"{n:,.0f}" for n in self.per_second)
+        return f"{self.name}: paced CPU per command {cpu} ms; saturated {rate} commands/s"
+
+
+async def run_versus(
+    tree: Path,
+    tables: int,
+    seconds: float,
+    rate: float,
+    rounds: int,
+    saturated_tables: int,
+    seed: int = 1,
+    say: Callable[[str], None] = print,
+) -> tuple[Tally, Tally]:
+    """The builds measured in turn, ``rounds`` times; prints each measurement as it is made."""
+    this, other = Tally("this build"), Tally(str(tree))
+    collector = CollectorPolicy()
+    collector.install()  # the tabs stand in for browsers: their collections are not the bots' figures
+    try:
+        for number in range(rounds):
+            for tally, source in ((this, None), (other, tree)) if number % 2 == 0 else ((other, tree), (this, None)):
+                with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-versus-") as folder:
+                    bot = Bot(source, Path(folder), seed + number)
+                    try:
+                        await bot.start()
+                        await bot.seat(tables)
+                        said, cpu = await bot.paced(seconds, rate)
+                        tally.cpu_ms.append(cpu * 1000 / max(1, said))
+                        await bot.seat(saturated_tables)
+                        count, wall, _cpu = await bot.saturated(seconds)
+                        tally.per_second.append(count / wall)
+                    finally:
+                        await bot.stop()
+                say(
+                    f"round {number + 1}, {tally.name}: paced {rate:g}/s at {tables:,} tables "
+                    f"{tally.cpu_ms[-1]:.2f} ms bot CPU per command; saturated at "
+                    f"{max(tables, saturated_tables):,} tables {tally.per_second[-1]:,.0f} commands/s"
+                )
+    finally:
+        collector.uninstall()
+    return this, other
+
+
+def main(args: argparse.Namespace) -> int:
+    tree = Path(args.versus)
+    if not (tree / "bazaarbot" / "cli.py").is_file():
+        print(f"--versus {tree}: not a bazaarbot source tree (no bazaarbot/cli.py)")
+        return 2
+    tables = args.tables
+    this, other = asyncio.run(
+        run_versus(tree, tables, args.seconds, args.rate, args.rounds, args.saturated_tables)
+    )
+    print(this.line())
+    print(other.line())
+    ratio = statistics.median(this.cpu_ms) / max(1e-9, statistics.median(other.cpu_ms))
+    speed = statistics.median(this.per_second) / max(1e-9, statistics.median(other.per_second))
+    print(f"{'bot CPU per command, this / other':<40} {ratio:.2f} (goal: at most 0.7)")
+    print(f"{'saturated commands/s, this / other':<40} {speed:.2f} (goal: at least 1.5)")
+    return 0
