@@ -269,7 +269,6 @@
     box.setAttribute("aria-live", "polite");
     const souk = choice.souk && pub.neighbourhoods.flatMap((nb) => nb.souks).find((s) => s.id === choice.souk);
     if (souk) {
-      box.appendChild(h.el("strong", "", term(h, souk.id)));
       box.appendChild(h.el("p", "", soukFacts(souk, h, L)));
       return box;
     }

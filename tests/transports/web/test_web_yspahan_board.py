@@ -37,8 +37,8 @@ FINGER = 40
 #: every visible road space, souk and free shop of the map: "tag.class WxH"
 SIZES_OF = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent !== null).map((n) => {
   const r = n.getBoundingClientRect();
-  return { what: n.tagName.toLowerCase() + '.' + [...n.classList].join('.') + ' ' + (n.dataset.space || n.textContent),
-           tag: n.tagName, width: r.width, height: r.height };
+  const what = n.tagName.toLowerCase() + '.' + [...n.classList].join('.');
+  return { what: what + ' ' + (n.dataset.space || n.textContent), tag: n.tagName, width: r.width, height: r.height };
 })"""
 
 #: after a resize: two frames drawn (the page's own resize handlers have run), or 0.2 s at most
@@ -82,14 +82,23 @@ async def _say(served: Served, nick: str, text: str) -> None:
 
 def _owned_shops(table: Any) -> int:
     public = table.plugin.public_data(table.state)
-    return sum(s["owner"] is not None for nb in public["neighbourhoods"] for souk in nb["souks"] for s in souk["shops"])
+    return sum(
+        s["owner"] is not None
+        for nb in public["neighbourhoods"]
+        for souk in nb["souks"]
+        for s in souk["shops"]
+    )
 
 
 @asynccontextmanager
-async def _supervisor_turn(browser: Any, tmp_path: Path, n: int, size: tuple[int, int]) -> AsyncIterator[Turn]:
+async def _supervisor_turn(
+    browser: Any, tmp_path: Path, n: int, size: tuple[int, int]
+) -> AsyncIterator[Turn]:
     """alice seated (by her page's buttons) with ``n - 1`` others, random legal moves until her turn
     comes with a supervisor's move and cubes in the souks, her page drawn at ``size``."""
-    async with serve(tmp_path / "y.sqlite", games=discover(), default_game="yspahan", rate_limit=FAST) as served:
+    async with serve(
+        tmp_path / "y.sqlite", games=discover(), default_game="yspahan", rate_limit=FAST
+    ) as served:
         page = await open_page(browser, served, size=size, console=True)
         await sign_in(page, "alice", timeout=TIMEOUT)
         await page.locator("#sit-down").click()
@@ -145,7 +154,9 @@ async def test_yspahan_road_spaces_souks_and_free_shops_are_finger_sized_buttons
 ) -> None:
     async with _supervisor_turn(browser, tmp_path, n, LAPTOP) as turn:
         page = turn.page
-        spaces = 1 + sum(len(arm["spaces"]) for arm in turn.table.plugin.public_data(turn.table.state)["road"])
+        spaces = 1 + sum(
+            len(arm["spaces"]) for arm in turn.table.plugin.public_data(turn.table.state)["road"]
+        )
         for name, size in SIZES.items():
             await _resize(page, size)
             road = await page.evaluate(SIZES_OF, "#table .ys-space:not(.ys-nb-away)")
@@ -189,7 +200,9 @@ async def test_yspahan_a_road_space_tapped_shows_who_sits_beside_it_and_what_mov
                 for shop in souk["shops"]:
                     for space in (shop["space"] or "").split("/"):
                         if space and shop["owner"] is not None:
-                            sitters.setdefault(space, []).append((souk["id"], public["players"][shop["owner"]]["name"]))
+                            sitters.setdefault(space, []).append(
+                                (souk["id"], public["players"][shop["owner"]]["name"])
+                            )
         to = _road_moves(turn)
         # a space the supervisor may reach, with a cube beside it if there is one
         target = next((s for s in to if s in sitters), next(iter(to)))
@@ -241,7 +254,9 @@ async def test_yspahan_the_supervisor_moves_by_tapping_its_road_space_not_from_a
         await expect(page.locator('#controls [data-command^="move "]')).to_have_count(0)
         assert await page.locator("#controls select.move-list").count() == 0
         to = _road_moves(turn)
-        lit = await page.locator("#table button.ys-space.dest").evaluate_all("ns => ns.map((n) => n.dataset.space)")
+        lit = await page.locator("#table button.ys-space.dest").evaluate_all(
+            "ns => ns.map((n) => n.dataset.space)"
+        )
         assert sorted(lit) == sorted(to)
         target = max(to, key=lambda s: len(to[s]))
         await page.locator(f'#table button.ys-space[data-space="{target}"]').click()
@@ -261,7 +276,9 @@ async def test_yspahan_every_move_control_tabbed_to_lies_clear_of_the_sticky_tur
 ) -> None:
     async with _supervisor_turn(browser, tmp_path, 4, SIZES[size]) as turn:
         page = turn.page
-        controls = page.locator("#table .ys-tower button.move, #table button.ys-space.dest, #table button.ys-place")
+        controls = page.locator(
+            "#table .ys-tower button.move, #table button.ys-space.dest, #table button.ys-place"
+        )
         count = await controls.count()
         assert count >= 2
         for i in range(count):
@@ -280,7 +297,9 @@ async def test_yspahan_every_move_control_tabbed_to_lies_clear_of_the_sticky_tur
 
 
 @pytest.mark.parametrize("n", [2, 4])
-async def test_yspahan_own_turn_pictures_on_a_phone_and_a_laptop(browser: Any, tmp_path: Path, n: int) -> None:
+async def test_yspahan_own_turn_pictures_on_a_phone_and_a_laptop(
+    browser: Any, tmp_path: Path, n: int
+) -> None:
     """The pictures of the own turn (kept with BAZAARBOT_SCREENSHOTS), with axe-core on each size."""
     async with _supervisor_turn(browser, tmp_path, n, LAPTOP) as turn:
         for name, size in SIZES.items():
