@@ -38,7 +38,8 @@ FINGER = 40
 SIZES_OF = """(sel) => [...document.querySelectorAll(sel)].filter((n) => n.offsetParent !== null).map((n) => {
   const r = n.getBoundingClientRect();
   const what = n.tagName.toLowerCase() + '.' + [...n.classList].join('.');
-  return { what: what + ' ' + (n.dataset.space || n.textContent), tag: n.tagName, width: r.width, height: r.height };
+  const text = n.dataset.space || n.textContent;
+  return { what: what + ' ' + text, tag: n.tagName, width: r.width, height: r.height };
 })"""
 
 #: after a resize: two frames drawn (the page's own resize handlers have run), or 0.2 s at most
