@@ -235,7 +235,7 @@
       choice.space = choice.space === c.name ? null : c.name;
       choice.souk = null;
       h.rerender();
-      showFacts();
+      showFacts(choice.space === c.name && options.length > 0);
     }, "ys-space" + (options.length ? " dest" : ""));
     if (here) cell.classList.add("sup");
     if (here && moved) cell.classList.add("last-here");
@@ -256,10 +256,15 @@
     return cell;
   }
 
-  /** The facts just chosen, scrolled into view when they lie below (or above) the screen. */
-  function showFacts() {
+  /** The facts just chosen, scrolled into view when they lie below (or above) the screen; with
+   * ``toMove``, the keyboard's focus on the first move they offer. */
+  function showFacts(toMove) {
     const box = document.getElementById("ys-facts");
-    if (box) box.scrollIntoView({ block: "nearest" });
+    if (!box) return;
+    box.scrollIntoView({ block: "nearest" });
+    // a lit space chosen: the keyboard goes on to its first move, not through the rest of the road
+    const first = toMove ? box.querySelector("button.ys-move-here") : null;
+    if (first) first.focus({ preventScroll: true });
   }
 
   /** What the chosen road space or souk holds, in words, and the supervisor's moves to that space. */
@@ -326,7 +331,7 @@
     // the supervisor just moved: its space carries the last-move mark
     const moved = lastWords(h)[0] === "move";
     if (h.narrow) {
-      // a phone: the quarters two by two, then the road's arms as rows of finger-sized spaces
+      // a phone: the road's arms as rows of finger-sized spaces, then the quarters two by two
       const quarters = h.el("div", "ys-quarters");
       const byCorner = {};
       for (const nb of pub.neighbourhoods) byCorner[QUADRANT[nb.name.toLowerCase()]] = nb;
@@ -339,9 +344,10 @@
           quarters.appendChild(h.el("div", "ys-nb ys-nb-away ys-nb-" + nb.name.toLowerCase(), term(h, nb.name) + " ↑"));
         } else quarters.appendChild(part);
       }
-      box.appendChild(quarters);
+      // the road first: its lit spaces and what a tap on one shows come before the quarters' souks
       box.appendChild(roadRows(pub, h, L, along, to, moved));
       box.appendChild(facts(pub, h, L, along, to));
+      box.appendChild(quarters);
       return box;
     }
     const len = Object.fromEntries(pub.road.map((a) => [a.arm, a.spaces.length]));

@@ -308,3 +308,26 @@ async def test_yspahan_own_turn_pictures_on_a_phone_and_a_laptop(
             await expect(turn.page.locator("#turn")).to_have_class("turn mine")
             await no_serious_violation(turn.page, f"yspahan {n}p {name}")
             await shot(turn.page, f"yspahan-{n}p-supervisor-turn-{name}.png")
+
+
+async def test_yspahan_the_keyboard_moves_the_supervisor_by_its_road_space_and_one_more_enter(
+    browser: Any, tmp_path: Path
+) -> None:
+    async with _supervisor_turn(browser, tmp_path, 2, LAPTOP) as turn:
+        page = turn.page
+        lit = page.locator("#table button.ys-space.dest").first
+        target = await lit.get_attribute("data-space")
+        await lit.focus()
+        await page.keyboard.press("Enter")
+        # the space's first move has the keyboard now, not the next space of the road
+        focused = page.locator("#ys-facts button.ys-move-here:focus")
+        await expect(focused).to_have_count(1)
+        command = await focused.get_attribute("data-command")
+        assert command in turn.legal(), (command, turn.legal())
+        ring = await page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+        assert ring not in ("none", ""), "no focus ring on the move"
+        before = turn.table.moves_made
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
+        assert turn.table.last_played is not None and turn.table.last_played.text == command
+        assert turn.table.plugin.public_data(turn.table.state)["supervisor"] == target
