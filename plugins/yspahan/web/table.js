@@ -128,6 +128,30 @@
     return inner.length ? inner[inner.length - 1] : null;
   }
 
+  // the road space or souk whose facts are shown under the map: a tap chooses it, another tap lets go
+  const choice = { key: null, space: null, souk: null };
+
+  /** Forget the choice when the table has moved on (another game, another move). */
+  function keepChoice(h) {
+    const key = String(h.view.game_id) + ":" + String(h.view.moves);
+    if (choice.key === key) return;
+    choice.key = key;
+    choice.space = null;
+    choice.souk = null;
+  }
+
+  /** Who sits in a shop, in words: the seat's name, else "free". */
+  function sitter(h, seat) {
+    return seat === null || seat === undefined ? t("free") : h.seatName(seat);
+  }
+
+  /** A souk's facts in one line: its points, then each shop's sitter (and its road space). */
+  function soukFacts(souk, h, L) {
+    const shops = souk.shops.map((shop) => sitter(h, shop.owner) + (shop.space ? " (" + shop.space + ")" : ""));
+    const done = souk.complete ? " · " + L("done", "complete") : "";
+    return t("{souk}, {points} points: {shops}", { souk: term(h, souk.id), points: souk.points, shops: shops.join(", ") }) + done;
+  }
+
   function quarter(nb, h, L) {
     const legal = new Set(h.commands().filter((c) => c.startsWith("place ")));
     const used = new Set();
@@ -139,8 +163,17 @@
     for (const souk of nb.souks) {
       const line = h.el("div", "ys-souk" + (souk.complete ? " complete" : ""));
       line.dataset.souk = souk.id;
-      const name = h.el("span", "ys-souk-name", term(h, souk.id));
-      name.appendChild(h.el("span", "ys-points", " " + souk.points));
+      // the souk's name is a button: a tap shows who sits in each of its shops, in words
+      const name = h.button("", () => {
+        choice.souk = choice.souk === souk.id ? null : souk.id;
+        choice.space = null;
+        h.rerender();
+        showFacts();
+      }, "ys-souk-name");
+      name.append(h.el("span", "", term(h, souk.id)), h.el("span", "ys-points", String(souk.points)));
+      name.setAttribute("aria-label", soukFacts(souk, h, L));
+      name.setAttribute("aria-pressed", choice.souk === souk.id ? "true" : "false");
+      name.setAttribute("aria-controls", "ys-facts");
       line.appendChild(name);
       const shops = h.el("span", "ys-shops");
       const fresh = placedShop(souk, placed);
@@ -151,15 +184,15 @@
           cell = h.button("", () => h.play(command), "btn move ys-shop free ys-place");
           cell.dataset.command = command;
           cell.setAttribute("aria-label", h.said ? h.said(command) : command);
-          cell.title = cell.getAttribute("aria-label");
           offered.add(command);
-        } else cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
+        } else {
+          cell = shop.owner === null ? h.el("span", "ys-shop free", "") : owner(h, shop.owner);
+          cell.removeAttribute("title");
+          cell.setAttribute("aria-hidden", "true"); // the souk's button says who sits here, in words
+        }
         cell.classList.add("ys-shop");
         if (shop === fresh) cell.classList.add("last-here");
-        if (shop.space) {
-          cell.classList.add("road");
-          cell.title = (cell.title ? cell.title + " · " : "") + shop.space;
-        }
+        if (shop.space) cell.classList.add("road");
         shops.appendChild(cell);
       }
       line.appendChild(shops);
@@ -168,9 +201,6 @@
     }
     return part;
   }
-
-  // the destination chosen on the road when several dice groups lead there
-  const choice = { key: null, space: null };
 
   function alongTheRoad(pub) {
     const along = {};
@@ -188,18 +218,138 @@
     return along;
   }
 
+  /** A road space's facts in one line: the supervisor, the shops beside it and who sits there, the moves there. */
+  function spaceFacts(name, here, shops, options, h, L) {
+    const parts = [name];
+    if (here) parts.push(L("supervisor", "Supervisor"));
+    for (const s of shops) parts.push(term(h, s.souk) + ": " + sitter(h, s.owner));
+    for (const m of options) parts.push(moveLabel(m, h));
+    return parts.join(" · ");
+  }
+
+  /** One space of the road as a button: a tap shows its facts and the moves of the supervisor there. */
+  function roadSpace(c, pub, h, L, along, to, moved, full) {
+    const here = c.name === pub.supervisor;
+    const options = to[c.name] || [];
+    const cell = h.button("", () => {
+      choice.space = choice.space === c.name ? null : c.name;
+      choice.souk = null;
+      h.rerender();
+      showFacts(choice.space === c.name && options.length > 0);
+    }, "ys-space" + (options.length ? " dest" : ""));
+    if (here) cell.classList.add("sup");
+    if (here && moved) cell.classList.add("last-here");
+    if (choice.space === c.name) cell.classList.add("chosen");
+    cell.dataset.space = c.name;
+    const shown = full ? (c.name === "X" ? "✕" : c.name) : c.name.slice(1) || "✕";
+    cell.appendChild(h.el("span", "ys-space-name", here ? "S" : shown));
+    const shops = along[c.name] || [];
+    if (shops.length) cell.classList.add("ys-along-" + shops[0].nb.toLowerCase());
+    for (const shop of shops) if (shop.owner !== null) cell.appendChild(h.el("span", "ys-dot " + h.seatClass(shop.owner)));
+    if (options.length) {
+      const cheapest = Math.min(...options.map((m) => m.gold));
+      if (cheapest) cell.appendChild(h.el("span", "ys-cost", cheapest + "g"));
+    }
+    cell.setAttribute("aria-label", spaceFacts(c.name, here, shops, options, h, L));
+    cell.setAttribute("aria-pressed", choice.space === c.name ? "true" : "false");
+    cell.setAttribute("aria-controls", "ys-facts");
+    return cell;
+  }
+
+  /** The facts just chosen, scrolled into view when they lie below (or above) the screen; with
+   * ``toMove``, the keyboard's focus on the first move they offer. */
+  function showFacts(toMove) {
+    const box = document.getElementById("ys-facts");
+    if (!box) return;
+    box.scrollIntoView({ block: "nearest" });
+    // a lit space chosen: the keyboard goes on to its first move, not through the rest of the road
+    const first = toMove ? box.querySelector("button.ys-move-here") : null;
+    if (first) first.focus({ preventScroll: true });
+  }
+
+  /** What the chosen road space or souk holds, in words, and the supervisor's moves to that space. */
+  function facts(pub, h, L, along, to) {
+    const box = h.el("div", "ys-facts");
+    box.id = "ys-facts";
+    box.setAttribute("aria-live", "polite");
+    const souk = choice.souk && pub.neighbourhoods.flatMap((nb) => nb.souks).find((s) => s.id === choice.souk);
+    if (souk) {
+      box.appendChild(h.el("p", "", soukFacts(souk, h, L)));
+      return box;
+    }
+    const space = choice.space;
+    if (!space) {
+      const moving = Object.keys(to).length > 0;
+      box.appendChild(h.el("p", "muted small", moving
+        ? t("Tap a lit space of the road to move the supervisor there (the gold it costs is on it); tap any space or souk to read who sits there.")
+        : t("Tap a space of the road or a souk to read who sits there.")));
+      return box;
+    }
+    const here = space === pub.supervisor;
+    box.appendChild(h.el("strong", "", space + (here ? " · " + L("supervisor", "Supervisor") : "")));
+    const shops = along[space] || [];
+    box.appendChild(h.el("p", "", shops.length
+      ? shops.map((s) => term(h, s.souk) + ": " + sitter(h, s.owner)).join(" · ")
+      : t("No souk along this space.")));
+    const options = to[space] || [];
+    if (options.length) {
+      const pick = h.el("div", "verb-group ys-move-choice");
+      for (const m of options) {
+        const b = h.button(t("Move here {how}", { how: moveLabel(m, h) }), () => h.play(m.command), "btn move ys-move-here");
+        b.dataset.command = m.command;
+        b.title = h.said ? h.said(m.command) : m.command; // as the reader could type it
+        pick.appendChild(b);
+      }
+      box.appendChild(pick);
+    } else if (Object.keys(to).length) box.appendChild(h.el("p", "muted small", t("The supervisor cannot reach this space now.")));
+    return box;
+  }
+
+  /** A phone's road: a row of finger-sized spaces per arm, from the crossing outward. */
+  function roadRows(pub, h, L, along, to, moved) {
+    const rows = h.el("div", "ys-road-rows");
+    const north = pub.road.find((a) => a.arm === "north");
+    const order = [north, ...pub.road.filter((a) => a.arm !== "north")].filter(Boolean);
+    order.forEach((arm, i) => {
+      const row = h.el("div", "ys-road-row ys-arm-" + arm.arm);
+      if (i === 0) row.appendChild(roadSpace({ name: "X" }, pub, h, L, along, to, moved, true));
+      for (const name of arm.spaces) row.appendChild(roadSpace({ name }, pub, h, L, along, to, moved, true));
+      rows.appendChild(row);
+    });
+    return rows;
+  }
+
   /** The city: the road's cross, the supervisor on it, and the four quarters in the corners it makes. */
   function cityMap(pub, h, L) {
     const box = h.el("section", "ys-map ys-city ys-road");
     box.appendChild(h.el("h4", "", L("road", "Road") + " · " + L("supervisor", "Supervisor") + " " + pub.supervisor));
-    const key = String(h.view.game_id) + ":" + String(h.view.moves);
-    if (choice.key !== key) {
-      choice.key = key;
-      choice.space = null;
-    }
+    keepChoice(h);
     const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
     const to = {};
     for (const m of moves) (to[m.to] || (to[m.to] = [])).push(m);
+    const along = alongTheRoad(pub);
+    // the supervisor just moved: its space carries the last-move mark
+    const moved = lastWords(h)[0] === "move";
+    if (h.narrow) {
+      // a phone: the road's arms as rows of finger-sized spaces, then the quarters two by two
+      const quarters = h.el("div", "ys-quarters");
+      const byCorner = {};
+      for (const nb of pub.neighbourhoods) byCorner[QUADRANT[nb.name.toLowerCase()]] = nb;
+      for (const corner of ["nw", "ne", "sw", "se"]) {
+        const nb = byCorner[corner];
+        if (!nb) continue;
+        const part = quarter(nb, h, L);
+        if (part.classList.contains("acting")) {
+          box.insertBefore(part, box.children[1] || null); // whole and finger-sized, over the others
+          quarters.appendChild(h.el("div", "ys-nb ys-nb-away ys-nb-" + nb.name.toLowerCase(), term(h, nb.name) + " ↑"));
+        } else quarters.appendChild(part);
+      }
+      // the road first: its lit spaces and what a tap on one shows come before the quarters' souks
+      box.appendChild(roadRows(pub, h, L, along, to, moved));
+      box.appendChild(facts(pub, h, L, along, to));
+      box.appendChild(quarters);
+      return box;
+    }
     const len = Object.fromEntries(pub.road.map((a) => [a.arm, a.spaces.length]));
     const left = len.west || 0;
     const top = len.north || 0;
@@ -216,82 +366,25 @@
     for (const nb of pub.neighbourhoods) {
       const area = corner[QUADRANT[nb.name.toLowerCase()]];
       const part = quarter(nb, h, L);
-      if (h.narrow && part.classList.contains("acting")) {
-        box.insertBefore(part, box.children[1] || null); // whole and finger-sized, over the road
-        const stub = h.el("div", "ys-nb ys-nb-away ys-nb-" + nb.name.toLowerCase(), term(h, nb.name) + " ↑");
-        if (area) {
-          stub.style.gridColumn = area[0] + " / " + area[1];
-          stub.style.gridRow = area[2] + " / " + area[3];
-        }
-        grid.appendChild(stub);
-        continue;
-      }
       if (area) {
         part.style.gridColumn = area[0] + " / " + area[1];
         part.style.gridRow = area[2] + " / " + area[3];
       }
       grid.appendChild(part);
     }
-    const along = alongTheRoad(pub);
-    // the supervisor just moved: its space carries the last-move mark
-    const moved = lastWords(h)[0] === "move";
     const cells = [{ name: "X", x: left, y: top }];
     for (const arm of pub.road) {
       const [dx, dy] = STEP[arm.arm] || [0, 0];
       arm.spaces.forEach((name, i) => cells.push({ name, x: left + dx * (i + 1), y: top + dy * (i + 1) }));
     }
     for (const c of cells) {
-      const here = c.name === pub.supervisor;
-      const options = to[c.name] || [];
-      const tappable = options.length && !h.narrow; // on a phone the moves are offered as buttons
-      const cell = tappable ? h.el("button", "ys-space dest") : h.el("div", "ys-space" + (options.length ? " dest" : ""));
-      if (here) cell.classList.add("sup");
-      if (here && moved) cell.classList.add("last-here");
+      const cell = roadSpace(c, pub, h, L, along, to, moved, false);
       cell.style.gridColumn = String(c.x + 1);
       cell.style.gridRow = String(c.y + 1);
-      cell.dataset.space = c.name;
-      cell.appendChild(h.el("span", "ys-space-name", here ? "S" : c.name.slice(1) || "✕"));
-      const shops = along[c.name] || [];
-      if (shops.length) cell.classList.add("ys-along-" + shops[0].nb.toLowerCase());
-      for (const shop of shops) if (shop.owner !== null) cell.appendChild(h.el("span", "ys-dot " + h.seatClass(shop.owner)));
-      const where = shops.length ? " · " + [...new Set(shops.map((s) => term(h, s.souk)))].join(", ") : "";
-      cell.title = (here ? L("supervisor", "Supervisor") + " · " : "") + c.name + where;
-      if (options.length) {
-        if (tappable) cell.type = "button";
-        const cheapest = Math.min(...options.map((m) => m.gold));
-        if (cheapest) cell.appendChild(h.el("span", "ys-cost", cheapest + "g"));
-        cell.title += " · " + options.map((m) => moveLabel(m, h)).join(" / ");
-        if (!tappable) {
-          /* drawn only: the action bar offers these moves */
-        } else if (options.length === 1) {
-          cell.classList.add("move");
-          cell.dataset.command = options[0].command;
-          cell.addEventListener("click", () => h.play(options[0].command));
-        } else {
-          cell.addEventListener("click", () => {
-            choice.space = choice.space === c.name ? null : c.name;
-            h.rerender();
-          });
-        }
-        if (choice.space === c.name) cell.classList.add("chosen");
-      }
       grid.appendChild(cell);
     }
     box.appendChild(grid);
-    if (moves.length && !h.narrow) {
-      const hint = h.el("p", "muted small", t("Tap a lit space to move the supervisor there (the gold it costs is on it)."));
-      box.appendChild(hint);
-    }
-    if (choice.space && to[choice.space]) {
-      const pick = h.el("div", "verb-group ys-move-choice");
-      pick.appendChild(h.el("span", "verb", choice.space));
-      for (const m of to[choice.space]) {
-        const b = h.button(moveLabel(m, h), () => h.play(m.command), "btn move");
-        b.dataset.command = m.command;
-        pick.appendChild(b);
-      }
-      box.appendChild(pick);
-    }
+    box.appendChild(facts(pub, h, L, along, to));
     return box;
   }
 
@@ -402,7 +495,7 @@
   /** Whether the drawn table offers ``command`` itself (a tower group's action, a lit road space). */
   function handles(command, h) {
     const moves = (h.you && h.you.private && h.you.private.road_moves) || [];
-    if ((!h.narrow && moves.some((m) => m.command === command)) || offered.has(command)) return true;
+    if (moves.some((m) => m.command === command) || offered.has(command)) return true;
     const pub = h.view.public;
     return !!pub && pub.tower.some((row) => groupCommands(h, row).includes(command));
   }

@@ -350,12 +350,15 @@ async def test_yspahan_the_supervisor_moves_by_a_road_space_and_a_cube_goes_by_a
             before = table.moves_made
             if acting == seat:
                 await _expect(alice.locator("#table")).to_have_attribute("data-moves", str(before))
-                lit = alice.locator("#table button.ys-space.dest.move")
+                lit = alice.locator("#table button.ys-space.dest")
                 shop = alice.locator("#table button.ys-place")
                 if "move" not in done and await lit.count():
-                    command = await lit.first.get_attribute("data-command")
-                    assert await alice.locator(f'#controls [data-command="{command}"]').count() == 0
+                    # a tap on the space shows its moves; a tap on one of them plays it
                     await lit.first.click()
+                    here = alice.locator("#ys-facts button.ys-move-here").first
+                    command = await here.get_attribute("data-command")
+                    assert await alice.locator(f'#controls [data-command="{command}"]').count() == 0
+                    await here.click()
                     done.add("move")
                 elif "place" not in done and await shop.count():
                     command = await shop.first.get_attribute("data-command")

@@ -1467,6 +1467,11 @@
       // the page keeps room under the table for the drawer, so nothing of the table hides behind it
       new window.ResizeObserver(() => body.style.setProperty("--drawer", chat.offsetHeight + "px")).observe(chat);
     }
+    const bar = $("turn-bar");
+    if (bar && "ResizeObserver" in window) {
+      // a control scrolled or tabbed to stops below the sticky turn bar, never under it
+      new window.ResizeObserver(() => body.style.setProperty("--turn-bar", bar.offsetHeight + "px")).observe(bar);
+    }
   }
 
   function initNotify() {
