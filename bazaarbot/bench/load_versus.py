@@ -291,7 +291,9 @@ async def run_versus(
     collector.install()  # the tabs stand in for browsers: their collections are not the bots' figures
     try:
         for number in range(rounds):
-            for tally, source in ((this, None), (other, tree)) if number % 2 == 0 else ((other, tree), (this, None)):
+            for tally, source in (
+                ((this, None), (other, tree)) if number % 2 == 0 else ((other, tree), (this, None))
+            ):
                 with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-versus-") as folder:
                     bot = Bot(source, Path(folder), seed + number)
                     try:

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -608,6 +608,9 @@ class Hub:
 
     def room_views(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> RoomViews:
         return self.views.room_views(network, channel, keys, wanted)
+
+    def view_version(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> Hashable:
+        return self.views.view_version(network, channel, keys, wanted)
 
     def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
         return self.views.verb_commands(network, channel, key, verb)

@@ -11,7 +11,7 @@ import functools
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Hashable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,8 @@ from bazaarbot.registry import web_folder
 from bazaarbot.store import GameRow, Store
 from bazaarbot.table import Table
 from bazaarbot.table.ai_names import with_ai_names
-from bazaarbot.table.gamelog import GameLogs
+from bazaarbot.table.gamelog import GameLogs, Replay
+from bazaarbot.table.seats import Seat
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
 from bazaarbot.teach.replay import replay_view
 
@@ -41,6 +42,11 @@ log = logging.getLogger(__name__)
 
 #: the people whose ``/tables`` lists are kept made at most (a list is shared, never changed)
 TABLES_KEPT = 10_000
+
+
+def _seat_facts(seat: Seat) -> tuple[object, ...]:
+    """What a view shows of a seat (a seat changes in place: its facts are copied out)."""
+    return (seat.number, seat.key, seat.nick, seat.ai, seat.away, seat.owner)
 
 
 @dataclass
@@ -135,6 +141,61 @@ class TransportViews:
         _lang, public, you = parts[key]
         return public | {"you": you}
 
+    def _replay(self, table: Table) -> Replay | None:
+        """The table's latest game as its log reads it (its running game's, else the last one's)."""
+        running = (table.game_id, table.moves_made) if table.game_id is not None else None
+        nicks = [s.nick for s in table.players] if table.running else None
+        started = None
+        if running is not None and nicks is not None and table.id is not None:  # as the store has it
+            players = [{"nick": nick} for nick in nicks]
+            options = table.game_options
+            started = GameRow(
+                running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
+            )
+        return self.game_logs.latest(
+            table.id,
+            running,
+            nicks,
+            table.last_played,
+            started,
+            table.ended_game,
+            readers=table.reader_languages(),
+        )
+
+    def view_version(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> Hashable:
+        """What ``room_views`` builds a room's views from, read cheaply: while it is equal, the views
+        it builds are equal too (the clock's ``now`` aside), so a transport need not build them again.
+
+        Everything ``room_views`` reads of the table, its seats, its clock, its log, its readers and
+        their languages is in here (``tests/hub/test_view_version.py`` holds the two to that).
+        """
+        table = self.tables.get((network, channel.lower()))
+        if table is None:
+            return None
+        replay = self._replay(table)
+        clock = table.turn_clock
+        state = table.state
+        return (
+            id(table),
+            table.game_name,
+            table.host,
+            id(state),
+            table.game_id,
+            table.moves_made,
+            tuple(getattr(state, "players", None) or ()),
+            tuple(map(_seat_facts, table.seats)),
+            tuple(map(_seat_facts, table.players)),
+            table.clock_seconds(),
+            None if clock is None else (clock.decision, clock.deadline, clock.paused_left),
+            None if replay is None else (id(replay), replay.game_id, replay.status, len(replay.entries)),
+            table.reader_languages(),
+            self.languages.channel_language(network, channel),
+            frozenset((key, self.page_language(network, channel, key)) for key in keys),
+            frozenset((key, frozenset(verbs)) for key, verbs in (wanted or {}).items()),
+            default_language(),
+            catalogue_generation(),
+        )
+
     def room_views(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> RoomViews:
         """Each reader's view of a channel's table in parts: (language, public part, their own part).
 
@@ -145,24 +206,7 @@ class TransportViews:
         table = self.tables.get((network, channel.lower()))
         if table is None:
             return None
-        running = (table.game_id, table.moves_made) if table.game_id is not None else None
-        nicks = [s.nick for s in table.players] if table.running else None
-        started = None
-        if running is not None and nicks is not None and table.id is not None:  # as the store has it
-            players = [{"nick": nick} for nick in nicks]
-            options = table.game_options
-            started = GameRow(
-                running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
-            )
-        replay = self.game_logs.latest(
-            table.id,
-            running,
-            nicks,
-            table.last_played,
-            started,
-            table.ended_game,
-            readers=table.reader_languages(),
-        )
+        replay = self._replay(table)
         room_words = self.languages.channel_language(network, channel) or default_language()
         publics: dict[str | None, dict[str, Any]] = {}
         parts: dict[str | None, tuple[str | None, dict[str, Any], dict[str, Any] | None]] = {}

@@ -10,7 +10,7 @@ IRC or HTTP.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -98,6 +98,10 @@ class HubPort(Protocol):
 
         ``wanted``: per reader, the long verbs whose commands their own part carries as well.
         """
+
+    def view_version(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> Hashable:
+        """What the room's views are built from: while it is equal, ``room_views`` would build them
+        alike (the clock's ``now`` aside), so they need not be built again. None: no table."""
 
     def verb_commands(self, network: str, channel: str, key: str, verb: str | None) -> dict[str, Any] | None:
         """A seated reader's legal commands of one verb now (all without one): ``game_id``, ``moves``,

@@ -73,7 +73,7 @@ import re
 import sqlite3
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Hashable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -188,6 +188,9 @@ class WebTransport:
         self.tab_languages: dict[str, dict[Conn, str | None]] = {}
         #: rooms whose table may have changed since views were last sent
         self._dirty: set[str] = set()
+        #: per room, what its views were last built from (``HubPort.view_version``): a room whose
+        #: table and readers are as they were gets no views built (a ``/moves all`` changes nothing)
+        self._built: dict[str, Hashable] = {}
         self._flush_scheduled = False
         self.admin_tokens: AdminTokens | None = None
         #: open websockets per remote address, and per network prefix
@@ -758,6 +761,7 @@ class WebTransport:
         if room not in self.rooms and room not in self.watchers:
             self.boards.pop(room, None)
             self.board_versions.pop(room, None)
+            self._built.pop(room, None)
 
     def _rooms_of(self, nick: str) -> set[str]:
         rooms: set[str] = set()
@@ -1117,6 +1121,7 @@ class WebTransport:
 
     def views_changed(self, channel: str) -> None:
         """A table changed outside a line (its game log was read): its tabs get its view again."""
+        self._built.pop(channel.lower(), None)
         self._changed(channel.lower())
 
     def _changed(self, room: str) -> None:
@@ -1143,7 +1148,15 @@ class WebTransport:
             for tab, key in keys.items():
                 if room in tab.wanted:
                     wanted.setdefault(key, set()).update(tab.wanted[room])
-            parts = self.hub.room_views(self.network, room, set(keys.values()), wanted)
+            readers = set(keys.values())
+            version = self.hub.view_version(self.network, room, readers, wanted)
+            if version is not None and self._built.get(room) == version:
+                continue  # the views would be the ones the tabs have
+            parts = self.hub.room_views(self.network, room, readers, wanted)
+            if version is None:
+                self._built.pop(room, None)
+            else:
+                self._built[room] = version
             room_json = dumps(room)
             if parts is None:
                 frame = encode("view", room=room, view=None)

@@ -85,7 +85,9 @@ def filed(db: Path, people: tuple[Person, ...]) -> tuple[Person, list[str]]:
         game_id, seed, options, players = conn.execute(
             "SELECT id, seed, options, players FROM games WHERE status = 'running' ORDER BY id DESC LIMIT 1"
         ).fetchone()
-        moves = conn.execute("SELECT n, seat, author, text FROM moves WHERE game_id = ? ORDER BY n", [game_id])
+        moves = conn.execute(
+            "SELECT n, seat, author, text FROM moves WHERE game_id = ? ORDER BY n", [game_id]
+        )
         records = [{"n": n, "seat": seat, "author": author, "text": text} for n, seat, author, text in moves]
     jaipur, seats = discover()["jaipur"], json.loads(players)
     _steps, state = replay(jaipur, seed, [seat["nick"] for seat in seats], json.loads(options), records)
