@@ -1108,6 +1108,12 @@
   }
 
   // --- protocol --------------------------------------------------------------------------
+  /** The languages the browser shows, first the one it prefers: the reader's until they /lang. */
+  function browserLocales() {
+    const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    return [...tags].filter((tag) => typeof tag === "string").slice(0, 8);
+  }
+
   function send(frame) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
       state.ws.send(JSON.stringify(frame));
@@ -1125,7 +1131,7 @@
       state.backoff = 500;
       setStatus(t("connected"), "up");
       if (WATCH) send({ t: "watch", room: state.watchRoom });
-      else send({ t: "hello", token: saved.get("token", null) });
+      else send({ t: "hello", token: saved.get("token", null), locales: browserLocales() });
     });
     ws.addEventListener("message", (event) => {
       let frame;
