@@ -312,7 +312,17 @@
     const fb = r && r.feedback;
     box.hidden = !fb;
     box.dataset.kind = fb ? fb.kind : "";
-    $("feedback-text").textContent = fb ? fb.text : "";
+    $("feedback-text").textContent = fb ? reminderNow(r, fb) || fb.text : "";
+  }
+
+  /** A clock's reminder over the table counts down with the banner's clock (the line as said, with
+   * the time left when it was said, stays in Private); null when it is no reminder or no clock runs. */
+  function reminderNow(r, fb) {
+    if (fb.kind !== "clock") return null;
+    const left = secondsLeft(r);
+    const c = r.view && r.view.clock;
+    if (left === null || !c || !(r.view.you && c.seats.includes(r.view.you.seat))) return null;
+    return t("Your move: {time} left.", { time: clockText(left) });
   }
 
   /** A private line from the bot: an answer goes to its room, a hand only when it changed, the rest to Private. */
@@ -330,8 +340,9 @@
       return;
     }
     privateLine("tell", f.text, typeof f.room === "string" ? f.room : "");
-    // news of the reader's own seat (a clock's reminder) stands over its table too
-    if (f.urgent) setFeedback(r ? f.room : state.active, f.text, "answer");
+    // news of the reader's own seat (a clock's reminder) stands over its table too, counting down
+    // with the banner's clock until the table moves on
+    if (f.urgent) setFeedback(r ? f.room : state.active, f.text, "clock");
   }
 
   function showPane(pane) {
@@ -496,9 +507,25 @@
     const me = view.you && view.you.seat;
     const mine = typeof me === "number" && view.to_act.includes(me);
     const who = view.to_act.map((s) => seatName(view, s)).join(", ");
-    const head = mine ? t("Your turn.") : t("Waiting for {who}.", { who });
-    const status = view.public && view.public.status ? " " + view.public.status : "";
-    return { text: head + status, mine };
+    const status = view.public && view.public.status ? String(view.public.status) : "";
+    if (!mine) return { text: t("Waiting for {who}.", { who }) + (status ? " " + status : ""), mine };
+    // the game's line names whose turn it is: for the reader it says "Your turn" instead, once
+    const name = seatName(view, me);
+    const rest = statusWithout(status, name);
+    if (rest !== null) return { text: t("Your turn: {what}", { what: rest }), mine };
+    if (status && status.includes(name)) return { text: status, mine };
+    return { text: t("Your turn.") + (status ? " " + status : ""), mine };
+  }
+
+  /** A status line ("alice to play: take…", "Le toca a alice: tomar…") without its head naming
+   * ``name``: what follows the colon; null when the head says more than who is to play. */
+  function statusWithout(status, name) {
+    const at = status.indexOf(": ");
+    if (at < 0 || !name) return null;
+    const head = status.slice(0, at);
+    if (!head.includes(name)) return null;
+    const words = head.replace(name, " ").trim().split(/\s+/).filter(Boolean);
+    return words.length <= 3 ? status.slice(at + 2) : null;
   }
 
   // --- the turn clock: a countdown on the seat whose decision it is -------------------------
@@ -543,6 +570,7 @@
     const who = c.seats.map((s) => seatName(r.view, s)).join(", ");
     node.hidden = false;
     node.textContent = t("{who}: {time} left", { who, time: clockText(left) });
+    if (r.feedback && r.feedback.kind === "clock") renderFeedback();
     node.classList.toggle("urgent", left <= URGENT);
     node.classList.toggle("mine", !!(r.view.you && c.seats.includes(r.view.you.seat)));
     node.title = typeof c.paused === "number" ? t("The clock is paused.") : t("Then the AI plays the move.");
@@ -1052,7 +1080,11 @@
     r.view = view || null;
     const now = momentOf(view);
     const fb = r.feedback;
-    if (fb && fb.at !== null && now !== fb.at && now !== before) {
+    if (fb && fb.kind === "clock" && now !== before) {
+      // a clock's reminder is about the decision it timed: once the table moves on, it is over
+      r.feedback = null;
+      if (name === state.active) renderFeedback();
+    } else if (fb && fb.at !== null && now !== fb.at && now !== before) {
       // the table the answer came with stays; the next move after it takes the answer away
       if (fb.next === undefined) fb.next = now;
       else if (now !== fb.next) {
