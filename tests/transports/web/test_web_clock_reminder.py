@@ -1,9 +1,11 @@
-"""The clock's reminder over the table says the same time left as the banner's clock.
+"""The clock's reminder over the table and the list of the reader's tables say the same time left
+as the banner's clock.
 
 The reminder is said once (at half time: "2m 30s left"); the banner counts down. The line that
-stands over the table counts down with the banner, so a reader never sees "2m 30s left" beside
-"0:59"; the line as said stays in the Private pane, and the reminder passes when the table moves
-on. The hub's wall clock is a fake one the test moves, and so is the page's (Playwright's clock).
+stands over the table counts down with the banner, and so does the time left in "your tables", so a
+reader never sees "2m 30s left" beside "0:59"; the line as said stays in the Private pane, and the
+reminder passes when the table moves on. The hub's wall clock is a fake one the test moves, and
+so is the page's (Playwright's clock).
 
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
@@ -35,7 +37,7 @@ def _seconds(text: str) -> int | None:
     return int(found.group(1)) * 60 + int(found.group(2)) if found else None
 
 
-async def test_the_clocks_reminder_over_the_table_says_the_banners_time_left(
+async def test_the_clocks_reminder_and_your_tables_say_the_banners_time_left(
     browser: Any, tmp_path: Path
 ) -> None:
     clock = FakeClock()
@@ -63,20 +65,21 @@ async def test_the_clocks_reminder_over_the_table_says_the_banners_time_left(
         private = page.locator("#private .k-tell .text")
         await expect(private.last).to_contain_text("2m 30s left", timeout=TIMEOUT)
         feedback, banner = page.locator("#feedback-text"), page.locator("#clock")
+        listed = page.locator("#my-tables-list li button").first  # "#bazaar, Jaipur: your move, 2:30 left"
         await expect(feedback).to_contain_text("2:", timeout=TIMEOUT)
         await page.clock.run_for(91_000)  # nothing is said at 59 s left; the banner counts on
         shown: list[str] = []
 
         async def same_figure() -> int | None:
-            shown[:] = [await banner.inner_text(), await feedback.inner_text()]
-            figures = [_seconds(text) for text in shown]
-            return figures[0] if figures[0] is not None and figures[0] == figures[1] else None
+            shown[:] = [await banner.inner_text(), await feedback.inner_text(), await listed.inner_text()]
+            figures = {_seconds(text) for text in shown}
+            return figures.pop() if len(figures) == 1 and None not in figures else None
 
         left = await wait_until(
             same_figure, TIMEOUT / 1000, "the banner and the reminder agree", interval=0.1
         )
         assert 55 <= left <= 60, shown  # 2:30 less the 91 s the page lived
-        assert "2m 30s" not in shown[1]
+        assert not any("2m 30s" in text for text in shown[1:])
         await shot(page, "clock-reminder-phone.png")
         await page.set_viewport_size({"width": 1366, "height": 768})
         await shot(page, "clock-reminder-laptop.png")

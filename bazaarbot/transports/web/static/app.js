@@ -531,6 +531,9 @@
   // --- the turn clock: a countdown on the seat whose decision it is -------------------------
   const URGENT = 30; // seconds: the last call
   let ticking = null;
+  /** The listed tables with a clock ("my games"): each one's button -> its line, its room and its
+   * deadline by this page's clock. */
+  const tableClocks = new Map();
 
   // how far the server's clock is ahead of this page's: each view says what the server read as it
   // sent it, and a view that waited on the way (a busy machine, a slow network) tells a smaller lead
@@ -558,6 +561,7 @@
   }
 
   function renderClock() {
+    renderTableClocks();
     const node = $("clock");
     if (!node) return;
     const r = state.active && state.rooms.get(state.active);
@@ -1224,10 +1228,25 @@
   }
 
   // "my games": the tables where this nick sits (the server's /tables), their move first
+
+  /** Each listed table's time left, as its banner shows it where the page holds the room's clock. */
+  function renderTableClocks() {
+    for (const [button, c] of tableClocks) {
+      if (!button.isConnected) {
+        tableClocks.delete(button);
+        continue;
+      }
+      const shown = secondsLeft(state.rooms.get(c.room));
+      const left = shown !== null ? shown : Math.max(0, c.deadline - Date.now() / 1000);
+      button.textContent = t("{line}, {time} left", { line: c.line, time: clockText(left) });
+    }
+  }
+
   function renderMyTables(tables) {
     const list = $("my-tables-list");
     if (!list) return;
     list.replaceChildren();
+    tableClocks.clear();
     for (const entry of Array.isArray(tables) ? tables : []) {
       if (!entry || typeof entry.channel !== "string") continue;
       const name = entry.channel.toLowerCase();
@@ -1237,11 +1256,17 @@
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = String(entry.text || entry.channel);
+      if (typeof entry.left === "number" && typeof entry.line === "string" && !entry.paused) {
+        // its time left counts down with the banner's clock, not frozen where the list was sent
+        tableClocks.set(button, { room: name, line: entry.line, deadline: Date.now() / 1000 + entry.left });
+        startTicking();
+      }
       button.addEventListener("click", () => (state.rooms.has(name) ? activate(name) : join(name)));
       item.append(button);
       list.append(item);
     }
     $("my-tables").hidden = list.childElementCount === 0;
+    renderTableClocks();
   }
 
   function join(name) {
