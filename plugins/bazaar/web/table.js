@@ -113,11 +113,13 @@
   }
 
   /** A button's words for a command: a trade says what it gives and what it gets (its row, the
-   * right side for "back"), so a newcomer need not read "row 2" or "5 back" off the exchange. */
+   * right side for "back"), so a newcomer need not read "row 2" or "5 back" off the exchange; a
+   * purchase names its field. */
   function label(command, h) {
     const w = command.split(" ");
-    if (w[0] !== "trade" || w.length < 2) return null;
     const t = window.bazaarbotI18n.t;
+    if (w[0] === "buy" && w.length === 2) return t("field {n}", { n: w[1] }); // not a bare "1"
+    if (w[0] !== "trade" || w.length < 2) return null;
     const row = h && h.view.public && h.view.public.rows ? h.view.public.rows[Number(w[1]) - 1] : null;
     if (!row) return t("row {n}", { n: w[1] });
     const back = w[2] === "back";

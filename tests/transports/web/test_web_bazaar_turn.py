@@ -1,6 +1,7 @@
 """Bazaar on the page for a newcomer: a trade's button says what it gives and what it gets, in the
-reader's words (not "row 2" or "5 back"), and on a phone the part of the table the turn acts on
-(the exchange for a trade, the fields for a purchase) is in view when the turn comes.
+reader's words (not "row 2" or "5 back"), a purchase's names its field (not a bare "1"), and on a
+phone the part of the table the turn acts on (the exchange for a trade, the fields for a purchase)
+is in view when the turn comes.
 
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
@@ -157,6 +158,7 @@ async def test_on_a_phone_the_part_of_bazaar_the_turn_acts_on_is_in_view(
         )
         await drawn_at(page, table.moves_made)
         await expect(page.locator("#table .bz-fields.acting")).to_be_visible(timeout=TIMEOUT)
+        await expect(page.locator('#controls button[data-command="buy 1"]')).to_have_text("field 1")
         await _an_answer_over_the_table(page)
         await page.evaluate("() => window.scrollTo(0, 0)")
         assert not await page.evaluate(_IN_VIEW, ["#table .bz-fields.acting .bz-field", DRAWER])
