@@ -39,7 +39,13 @@ def add_replay_routes(
     async def page(request: web.Request) -> web.StreamResponse:
         # an address that names no game is a 404 still read as the page: in the reader's language,
         # saying where their finished games are listed, with a link back to the tables
-        status = 200 if _game_id(request) is not None else 404
+        game_id, port, where = _game_id(request), hub(), network()
+        found = (
+            game_id is not None
+            and port is not None
+            and await port.records(lambda: port.has_game(where, game_id))
+        )
+        status = 200 if found else 404
         if static_page is None:
             return web.FileResponse(STATIC / "replay.html", status=status)
         response = static_page("replay.html")
