@@ -633,6 +633,9 @@ class Hub:
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         return self.views.replay_view(network, game_id)
 
+    def has_game(self, network: str, game_id: int) -> bool:
+        return self.views.has_game(network, game_id)
+
     def game_titles(self) -> dict[str, str]:
         return self.views.game_titles()
 

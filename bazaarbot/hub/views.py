@@ -295,6 +295,11 @@ class TransportViews:
         """A finished game of the network step by step, public facts only (``teach/replay.py``)."""
         return replay_view(self.store, self.games, network, game_id)
 
+    def has_game(self, network: str, game_id: int) -> bool:
+        """Whether the network has a game ``game_id`` of an installed game (its record alone)."""
+        record = self.store.game_record(game_id)
+        return record is not None and record["network"] == network and record["game"] in self.games
+
     def drawn_table(self, network: str, channel: str) -> bool:
         """Whether the channel's game (or the network's default) is drawn by a browser renderer."""
         table = self.tables.get((network, channel.lower()))

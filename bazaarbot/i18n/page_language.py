@@ -1,4 +1,5 @@
-"""The language a reader's page is drawn in: their /lang, else the room's, else their browser's."""
+"""The language a reader's page is drawn in: their /lang (or their client's, a browser's locale the
+page told), else the room's, else their browser's."""
 
 from __future__ import annotations
 

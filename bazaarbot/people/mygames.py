@@ -7,7 +7,7 @@ page when it opens, and tells a returning player where it is their move.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bazaarbot.i18n import _
 from bazaarbot.table import Table
@@ -88,7 +88,8 @@ def listing(found: list[TableEntry]) -> list[str]:
 
 
 def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
-    """The list as JSON-able data for the web page, each with its line in the current language."""
+    """The list as JSON-able data for the web page, each with its line in the current language (and
+    without the time left, which the page shows counting down beside its banner's clock)."""
     return [
         {
             "channel": e.channel,
@@ -99,6 +100,8 @@ def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
             "left": None if e.left is None else round(e.left),
             "paused": e.paused,
             "text": str(entry_line(e)),
+            # the line without its time left: a page counts that down itself, with its turn clock
+            "line": str(entry_line(replace(e, left=None))),
         }
         for e in found
     ]

@@ -136,6 +136,10 @@ class HubPort(Protocol):
     def replay_view(self, network: str, game_id: int) -> dict[str, object] | None:
         """A finished game step by step (public facts only); None when the network has no such game."""
 
+    def has_game(self, network: str, game_id: int) -> bool:
+        """Whether the network has a game ``game_id`` (of an installed game): one record read, no
+        replay (a replay page for no game is answered as not found)."""
+
     def game_assets(self, game: str) -> Path | None:
         """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
 

@@ -125,5 +125,7 @@ def test_the_pages_list_carries_every_field_of_an_entry_and_its_line() -> None:
 
     entry = TableEntry("#a", "Jaipur", True, True, ("ann",), 61.4, False)
     (data,) = as_data([entry])
-    assert set(data) == {f.name for f in fields(TableEntry)} | {"text"}
+    assert set(data) == {f.name for f in fields(TableEntry)} | {"text", "line"}
     assert data["turn"] == ["ann"] and data["left"] == 61 and data["text"].startswith("#a, Jaipur: your move")
+    # the line without the time left, which the page counts down itself
+    assert data["line"] == "#a, Jaipur: your move" and data["text"].startswith(data["line"] + ", ")

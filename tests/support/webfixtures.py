@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
@@ -54,9 +55,11 @@ async def serve(
     limits: WebLimits | None = None,
     web: dict[str, Any] | None = None,
     review_after_game: float = 0.0,
+    wall_clock: Callable[[], float] = time.time,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
-    """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one)."""
+    """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one);
+    ``wall_clock`` is the hub's (a test's fake one moves the turn clocks by hand)."""
     settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
     if rate_limit is not None:
         settings = replace(settings, rate_limit=rate_limit)
@@ -68,6 +71,7 @@ async def serve(
             workers=1, move_delay=0.0, levels=TEST_LEVELS, review_after_game=review_after_game, ponder=False
         ),
         ai_pool=thread_ai_pool(),
+        wall_clock=wall_clock,
     )
     web_settings = WebSettings(host="127.0.0.1", port=port, limits=limits or WebLimits(), **(web or {}))
     transport = WebTransport(web_settings, **transport_options)

@@ -84,6 +84,9 @@ class Conn:
         self.nick: str | None = None
         self.token: str | None = None
         self.greeted = False
+        #: the language the browser says it shows (``hello {locales}``): "" none the bot speaks,
+        #: None when the hello named none (a script, not a page)
+        self.locale: str | None = None
         self.watching: str | None = None
         self.rooms: set[str] = set()
         #: rooms whose text board this tab shows though their game is drawn ("board as text" open)

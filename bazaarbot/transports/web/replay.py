@@ -20,12 +20,9 @@ from bazaarbot.transports.base import HubPort
 STATIC = Path(__file__).parent / "static"
 
 
-def _game_id(request: web.Request) -> int:
-    """The path's game id: ASCII digits (``digits.number``), else 404."""
-    game_id = number(request.match_info["game_id"])
-    if game_id is None:
-        raise web.HTTPNotFound(text="No such game: a game id is a number (/history lists them).")
-    return game_id
+def _game_id(request: web.Request) -> int | None:
+    """The path's game id: ASCII digits (``digits.number``); None when it names no game."""
+    return number(request.match_info["game_id"])
 
 
 def add_replay_routes(
@@ -40,13 +37,25 @@ def add_replay_routes(
     """
 
     async def page(request: web.Request) -> web.StreamResponse:
-        _game_id(request)
-        if static_page is not None:
-            return static_page("replay.html")
-        return web.FileResponse(STATIC / "replay.html")
+        # an address that names no game is a 404 still read as the page: in the reader's language,
+        # saying where their finished games are listed, with a link back to the tables
+        game_id, port, where = _game_id(request), hub(), network()
+        found = (
+            game_id is not None
+            and port is not None
+            and await port.records(lambda: port.has_game(where, game_id))
+        )
+        status = 200 if found else 404
+        if static_page is None:
+            return web.FileResponse(STATIC / "replay.html", status=status)
+        response = static_page("replay.html")
+        response.set_status(status)
+        return response
 
     async def data(request: web.Request) -> web.Response:
         game_id = _game_id(request)
+        if game_id is None:
+            raise web.HTTPNotFound(text="No such game: a game's number is its id.")
         port = hub()
         with language(request.query.get("lang", "")[:20]):  # the page's language: its board and move list
             where = network()

@@ -9,7 +9,7 @@ module knows that the players are on the web.
 
 Client frames (JSON objects, ``t`` says which)::
 
-    hello {token}            -> welcome {nick|null, bot, max, lang|null} (then tables {tables}: a known nick)
+    hello {token, locales?}  -> welcome {nick|null, bot, max, lang|null} (then tables {tables}: a known nick)
     claim {nick}             -> claimed {nick, token} | error {code: "nick"}
     join {room, history}     -> joined {room, board, view, members, history}
     part {room}              -> parted {room}
@@ -23,6 +23,8 @@ Client frames (JSON objects, ``t`` says which)::
 ``GET /ratings/<room>`` answers the ratings beside the room's table as JSON (``HubPort.ratings_view``).
 ``GET /replay/<game-id>`` is a finished game's replay page, ``/replay/<game-id>/data`` its JSON
 (``HubPort.replay_view``, see ``web/replay.py``).
+
+``locales`` (``navigator.languages``): the first the bot speaks is the reader's until they ``/lang``.
 
 Server frames: chat {room, nick, text, at}, bot {room, nick, text, at}, board {room, text|null},
 view {room, view|null}, log {room, game, entries, reset}, echo {room, text}, members {room, nicks},
@@ -98,6 +100,7 @@ from bazaarbot.transports.web.encoding import dumps, encode
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
+from bazaarbot.transports.web.locale import browser_language
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.publiclines import (
     TabLanguage,
@@ -557,6 +560,8 @@ class WebTransport:
             conn.error("frame", "Already greeted.")
             return
         conn.greeted = True
+        if "locales" in frame:
+            conn.locale = browser_language(frame) or ""
         token = frame.get("token")
         claims, admins = self.claims, self.admin_tokens
         assert admins is not None
@@ -570,6 +575,7 @@ class WebTransport:
             conn.token = token
             self._bind(conn, nick)
             conn.admin = admin
+            self._browser_says(conn)
             await self.hub.user_returned(self.network, self._user(nick))
         key = self._user(nick).key if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
@@ -595,6 +601,16 @@ class WebTransport:
         if plain != conn.tables:
             conn.tables = plain
             conn.send("tables", tables=tables)
+
+    def _browser_says(self, conn: Conn) -> None:
+        """The language the tab's browser shows is its reader's until they choose with ``/lang``
+        (as ``/lang`` would: the page, the room's lines, the game's and their own); the rooms
+        the nick reads may read anew."""
+        if self.hub is None or conn.nick is None or conn.locale is None:
+            return
+        self.hub.client_language(self.network, self._user(conn.nick).key, conn.locale or None)
+        for room in self._rooms_of(conn.nick):
+            self._read_in(room)
 
     def _bind(self, conn: Conn, nick: str) -> None:
         conn.nick = nick
@@ -640,6 +656,7 @@ class WebTransport:
             conn.token = token
             self._bind(conn, nick)
             conn.admin = admin
+            self._browser_says(conn)
             conn.send("claimed", nick=nick, token=token)
             await self.hub.user_returned(self.network, self._user(nick))
             self._send_tables(conn)
@@ -673,6 +690,8 @@ class WebTransport:
             self._members(room)
             self._changed(room)
         await self.hub.user_renamed(self.network, self._user(old), self._user(new))
+        for tab in tabs:
+            self._browser_says(tab)
         for room in rooms:  # the new name may read another language
             self._read_in(room)
 

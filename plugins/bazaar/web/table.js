@@ -69,6 +69,8 @@
     fields.appendChild(h.el("h4", "", L("prices", "Prices") + " (" + L("pts", "pts") + ")"));
     fields.appendChild(prices);
     grid.appendChild(fields);
+    // on a phone the part the turn acts on comes first, under the reader's stones, not below the fold
+    if (h.narrow && fields.classList.contains("acting")) grid.prepend(fields);
     root.appendChild(grid);
 
     const players = h.el("div", "bz-players");
@@ -103,11 +105,26 @@
     return box;
   }
 
-  /** A button's words for a command: a trade names its row of the exchange. */
-  function label(command) {
+  /** Stones as a count of each colour in the reader's words: "2 green + 1 red". */
+  function group(list, h) {
+    const counts = new Map();
+    for (const colour of list) counts.set(colour, (counts.get(colour) || 0) + 1);
+    return [...counts].map(([colour, n]) => n + " " + h.term(colour)).join(" + ");
+  }
+
+  /** A button's words for a command: a trade says what it gives and what it gets (its row, the
+   * right side for "back"), so a newcomer need not read "row 2" or "5 back" off the exchange; a
+   * purchase names its field. */
+  function label(command, h) {
     const w = command.split(" ");
-    if (w[0] === "trade" && w.length === 2) return window.bazaarbotI18n.t("row {n}", { n: w[1] });
-    return null;
+    const t = window.bazaarbotI18n.t;
+    if (w[0] === "buy" && w.length === 2) return t("field {n}", { n: w[1] }); // not a bare "1"
+    if (w[0] !== "trade" || w.length < 2) return null;
+    const row = h && h.view.public && h.view.public.rows ? h.view.public.rows[Number(w[1]) - 1] : null;
+    if (!row) return t("row {n}", { n: w[1] });
+    const back = w[2] === "back";
+    const [give, get] = back ? [row.right, row.left] : [row.left, row.right];
+    return t("row {n}: give {give}, get {get}", { n: w[1], give: group(give, h), get: group(get, h) });
   }
 
   window.bazaarbotTables.register("bazaar", { board, hand, label });

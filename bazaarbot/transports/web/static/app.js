@@ -312,7 +312,17 @@
     const fb = r && r.feedback;
     box.hidden = !fb;
     box.dataset.kind = fb ? fb.kind : "";
-    $("feedback-text").textContent = fb ? fb.text : "";
+    $("feedback-text").textContent = fb ? reminderNow(r, fb) || fb.text : "";
+  }
+
+  /** A clock's reminder over the table counts down with the banner's clock (the line as said, with
+   * the time left when it was said, stays in Private); null when it is no reminder or no clock runs. */
+  function reminderNow(r, fb) {
+    if (fb.kind !== "clock") return null;
+    const left = secondsLeft(r);
+    const c = r.view && r.view.clock;
+    if (left === null || !c || !(r.view.you && c.seats.includes(r.view.you.seat))) return null;
+    return t("Your move: {time} left.", { time: clockText(left) });
   }
 
   /** A private line from the bot: an answer goes to its room, a hand only when it changed, the rest to Private. */
@@ -330,8 +340,9 @@
       return;
     }
     privateLine("tell", f.text, typeof f.room === "string" ? f.room : "");
-    // news of the reader's own seat (a clock's reminder) stands over its table too
-    if (f.urgent) setFeedback(r ? f.room : state.active, f.text, "answer");
+    // news of the reader's own seat (a clock's reminder) stands over its table too, counting down
+    // with the banner's clock until the table moves on
+    if (f.urgent) setFeedback(r ? f.room : state.active, f.text, "clock");
   }
 
   function showPane(pane) {
@@ -496,14 +507,33 @@
     const me = view.you && view.you.seat;
     const mine = typeof me === "number" && view.to_act.includes(me);
     const who = view.to_act.map((s) => seatName(view, s)).join(", ");
-    const head = mine ? t("Your turn.") : t("Waiting for {who}.", { who });
-    const status = view.public && view.public.status ? " " + view.public.status : "";
-    return { text: head + status, mine };
+    const status = view.public && view.public.status ? String(view.public.status) : "";
+    if (!mine) return { text: t("Waiting for {who}.", { who }) + (status ? " " + status : ""), mine };
+    // the game's line names whose turn it is: for the reader it says "Your turn" instead, once
+    const name = seatName(view, me);
+    const rest = statusWithout(status, name);
+    if (rest !== null) return { text: t("Your turn: {what}", { what: rest }), mine };
+    if (status && status.includes(name)) return { text: status, mine };
+    return { text: t("Your turn.") + (status ? " " + status : ""), mine };
+  }
+
+  /** A status line ("alice to play: take…", "Le toca a alice: tomar…") without its head naming
+   * ``name``: what follows the colon; null when the head says more than who is to play. */
+  function statusWithout(status, name) {
+    const at = status.indexOf(": ");
+    if (at < 0 || !name) return null;
+    const head = status.slice(0, at);
+    if (!head.includes(name)) return null;
+    const words = head.replace(name, " ").trim().split(/\s+/).filter(Boolean);
+    return words.length <= 3 ? status.slice(at + 2) : null;
   }
 
   // --- the turn clock: a countdown on the seat whose decision it is -------------------------
   const URGENT = 30; // seconds: the last call
   let ticking = null;
+  /** The listed tables with a clock ("my games"): each one's button -> its line, its room and its
+   * deadline by this page's clock. */
+  const tableClocks = new Map();
 
   // how far the server's clock is ahead of this page's: each view says what the server read as it
   // sent it, and a view that waited on the way (a busy machine, a slow network) tells a smaller lead
@@ -531,6 +561,7 @@
   }
 
   function renderClock() {
+    renderTableClocks();
     const node = $("clock");
     if (!node) return;
     const r = state.active && state.rooms.get(state.active);
@@ -543,6 +574,7 @@
     const who = c.seats.map((s) => seatName(r.view, s)).join(", ");
     node.hidden = false;
     node.textContent = t("{who}: {time} left", { who, time: clockText(left) });
+    if (r.feedback && r.feedback.kind === "clock") renderFeedback();
     node.classList.toggle("urgent", left <= URGENT);
     node.classList.toggle("mine", !!(r.view.you && c.seats.includes(r.view.you.seat)));
     node.title = typeof c.paused === "number" ? t("The clock is paused.") : t("Then the AI plays the move.");
@@ -1052,7 +1084,11 @@
     r.view = view || null;
     const now = momentOf(view);
     const fb = r.feedback;
-    if (fb && fb.at !== null && now !== fb.at && now !== before) {
+    if (fb && fb.kind === "clock" && now !== before) {
+      // a clock's reminder is about the decision it timed: once the table moves on, it is over
+      r.feedback = null;
+      if (name === state.active) renderFeedback();
+    } else if (fb && fb.at !== null && now !== fb.at && now !== before) {
       // the table the answer came with stays; the next move after it takes the answer away
       if (fb.next === undefined) fb.next = now;
       else if (now !== fb.next) {
@@ -1108,6 +1144,12 @@
   }
 
   // --- protocol --------------------------------------------------------------------------
+  /** The languages the browser shows, first the one it prefers: the reader's until they /lang. */
+  function browserLocales() {
+    const tags = navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language];
+    return [...tags].filter((tag) => typeof tag === "string").slice(0, 8);
+  }
+
   function send(frame) {
     if (state.ws && state.ws.readyState === WebSocket.OPEN) {
       state.ws.send(JSON.stringify(frame));
@@ -1125,7 +1167,7 @@
       state.backoff = 500;
       setStatus(t("connected"), "up");
       if (WATCH) send({ t: "watch", room: state.watchRoom });
-      else send({ t: "hello", token: saved.get("token", null) });
+      else send({ t: "hello", token: saved.get("token", null), locales: browserLocales() });
     });
     ws.addEventListener("message", (event) => {
       let frame;
@@ -1186,10 +1228,25 @@
   }
 
   // "my games": the tables where this nick sits (the server's /tables), their move first
+
+  /** Each listed table's time left, as its banner shows it where the page holds the room's clock. */
+  function renderTableClocks() {
+    for (const [button, c] of tableClocks) {
+      if (!button.isConnected) {
+        tableClocks.delete(button);
+        continue;
+      }
+      const shown = secondsLeft(state.rooms.get(c.room));
+      const left = shown !== null ? shown : Math.max(0, c.deadline - Date.now() / 1000);
+      button.textContent = t("{line}, {time} left", { line: c.line, time: clockText(left) });
+    }
+  }
+
   function renderMyTables(tables) {
     const list = $("my-tables-list");
     if (!list) return;
     list.replaceChildren();
+    tableClocks.clear();
     for (const entry of Array.isArray(tables) ? tables : []) {
       if (!entry || typeof entry.channel !== "string") continue;
       const name = entry.channel.toLowerCase();
@@ -1199,11 +1256,17 @@
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = String(entry.text || entry.channel);
+      if (typeof entry.left === "number" && typeof entry.line === "string" && !entry.paused) {
+        // its time left counts down with the banner's clock, not frozen where the list was sent
+        tableClocks.set(button, { room: name, line: entry.line, deadline: Date.now() / 1000 + entry.left });
+        startTicking();
+      }
       button.addEventListener("click", () => (state.rooms.has(name) ? activate(name) : join(name)));
       item.append(button);
       list.append(item);
     }
     $("my-tables").hidden = list.childElementCount === 0;
+    renderTableClocks();
   }
 
   function join(name) {

@@ -1,8 +1,9 @@
 // The chat page in its reader's language: the words come from catalogues.js (generated from the
 // web.po catalogues). The language is the reader's choice as the server tells it (their /lang, else
-// the room's), else the browser's (navigator.languages). translatePage() puts the page's own text and
-// attributes into it and can run again from the English after a switch; t() serves the lines the
-// page scripts and the drawn tables write, and onChange() lets them draw again when it switches.
+// their browser's as the page told the server, else the room's), else the browser's
+// (navigator.languages). translatePage() puts the page's own text and attributes into it and can
+// run again from the English after a switch; t() serves the lines the page scripts and the drawn
+// tables write, and onChange() lets them draw again when it switches.
 "use strict";
 
 (() => {

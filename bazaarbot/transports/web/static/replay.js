@@ -7,7 +7,9 @@
 (() => {
   const t = (text, args) => window.bazaarbotI18n.t(text, args);
   const $ = (id) => document.getElementById(id);
-  const gameId = (bazaarbotBase.path().split("/").filter(Boolean)[1] || "").replace(/[^0-9]/g, "");
+  const segment = bazaarbotBase.path().split("/").filter(Boolean)[1] || "";
+  /** The game's number; "" when the address names none (``/replay/abc``: no such game). */
+  const gameId = /^[0-9]{1,12}$/.test(segment) ? segment : "";
   const state = { data: null, at: 0, renderer: null };
 
   const { el, svg, button } = window.bazaarbotTableKit; // static/tables.js
@@ -116,6 +118,20 @@
   const W = 600;
   const H = 240;
   const PAD = 28;
+  /** The finger-sized area around a point (CSS pixels), narrowed where the points stand closer. */
+  const HIT_MOST = 40;
+  const HIT_LEAST = 24;
+
+  const DOT = 6;
+
+  /** The see-through ring around a point's dot (in the graph's own units) that makes its tap area
+   * 40 screen pixels across at the graph's drawn width, or the room between two steps, at least 24. */
+  function hitRing(total) {
+    const scale = ($("graph").getBoundingClientRect().width || W) / W;
+    const between = ((W - 2 * PAD) / total) * scale;
+    const across = Math.max(HIT_LEAST, Math.min(HIT_MOST, between));
+    return Math.max(0, across / scale - 2 * DOT).toFixed(1) + "px";
+  }
 
   function drawGraph() {
     const d = state.data;
@@ -132,6 +148,7 @@
     const x = (at) => PAD + ((W - 2 * PAD) * at) / total;
     const y = (chance) => H - PAD - (H - 2 * PAD) * chance;
     const graph = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": t("Estimated win chance of each player over the game"), id: "chance-graph" });
+    graph.style.setProperty("--hit", hitRing(total));
     graph.appendChild(svg("line", { class: "axis", x1: PAD, y1: y(0), x2: W - PAD, y2: y(0) }));
     graph.appendChild(svg("line", { class: "axis", x1: PAD, y1: y(0), x2: PAD, y2: y(1) }));
     graph.appendChild(svg("text", { x: 2, y: y(1) + 4, "font-size": 10 }, "100%"));
@@ -144,7 +161,7 @@
       const path = points.map((p) => x(p.step + 1).toFixed(1) + "," + y(p.chance).toFixed(1)).join(" ");
       graph.appendChild(svg("polyline", { class: cls, points: path, "data-seat": seat }));
       for (const p of points) {
-        const dot = svg("circle", { class: cls + " point", cx: x(p.step + 1), cy: y(p.chance), r: 4, tabindex: 0, "data-step": p.step + 1, "data-seat": seat });
+        const dot = svg("circle", { class: cls + " point", cx: x(p.step + 1), cy: y(p.chance), r: DOT, tabindex: 0, "data-step": p.step + 1, "data-seat": seat });
         const name = d.players[seat] || "?";
         dot.appendChild(svg("title", {}, t("{nick}, step {n}: {move} (win chance {chance}%)", { nick: name, n: p.step + 1, move: played.get(p.step + ":" + seat) || "", chance: Math.round(100 * p.chance) })));
         dot.addEventListener("click", () => go(p.step + 1));
@@ -175,13 +192,16 @@
     holder.appendChild(legend);
   }
 
-  /** A page with nothing to step through: what happened, a way back, and no controls. */
-  function fail(text) {
+  /** A page with nothing to step through: what happened, a way back, and no controls; for a game
+   * that is not there, where the reader finds their finished games. */
+  function fail(text, missing) {
     $("replay-controls").hidden = true;
     $("replay-review").hidden = true;
+    $("move").hidden = true;
     const home = el("a", "replay-home", t("Back to the tables"));
     home.href = bazaarbotBase.url("/");
-    $("table").replaceChildren(el("p", "replay-refused", text), home);
+    const found = missing ? [el("p", "replay-where", t("Your finished games are listed on the tables page: type /history there, and follow a game's link to its replay."))] : [];
+    $("table").replaceChildren(el("p", "replay-refused", text), ...found, home);
   }
 
   // the background review of a game just finished: the page asks again until its graph is there
@@ -212,14 +232,14 @@
   }
 
   async function load() {
-    if (!gameId) return fail(t("No such game."));
+    if (!gameId) return fail(t("No such game."), true);
     let response;
     try {
       response = await fetch(bazaarbotBase.url("/replay/" + gameId + "/data?lang=" + window.bazaarbotI18n.lang), { cache: "no-store" });
     } catch (e) {
       return fail(t("The replay could not be loaded."));
     }
-    if (!response.ok) return fail(t("There is no game {id}.", { id: gameId }));
+    if (!response.ok) return fail(t("There is no game {id}.", { id: gameId }), true);
     const d = await response.json();
     document.title = "bazaarbot — " + t("replay of game {id}", { id: d.game_id });
     if (!d.replayable) return fail(d.reason);
@@ -244,6 +264,11 @@
     else if (e.key === "End") go(state.data ? state.data.steps.length : 0);
     else return;
     e.preventDefault();
+  });
+  // the tap areas follow the graph's drawn width (a phone turned, a window resized)
+  window.addEventListener("resize", () => {
+    const graph = $("chance-graph");
+    if (graph && state.data) graph.style.setProperty("--hit", hitRing(Math.max(1, state.data.steps.length)));
   });
   load();
 })();
