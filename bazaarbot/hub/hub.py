@@ -47,7 +47,7 @@ from bazaarbot.pipeline.localize import Localizer
 from bazaarbot.pipeline.measure import Measure
 from bazaarbot.pipeline.ratelimit import RateLimiter
 from bazaarbot.pipeline.rating import RateAfterCommit, read_answers
-from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, clean, read
+from bazaarbot.pipeline.reading import PLAIN_WORD_COMMANDS, Line, Reading, clean, read
 from bazaarbot.pipeline.snapshots import Snapshots
 from bazaarbot.plugin import GamePlugin
 from bazaarbot.ratings import Ratings
@@ -103,6 +103,10 @@ class Hub:
         self.wall_clock = wall_clock
         self.transports: dict[str, Transport] = {}
         self.tables: dict[tuple[str, str], Table] = {}
+        #: units of work run so far (lines, timers, AI moves): a reading is good for the next one only
+        self._units = 0
+        #: (line, units run when it was read, its reading): ``is_addressed``'s, for the unit after it
+        self._read_ahead: tuple[Line, int, Reading] | None = None
         #: (network, channel) -> the languages its lines are read in now (a transport tells)
         self.read_in: dict[tuple[str, str], frozenset[str]] = {}
         #: (network, identity or channel, name) -> a stored preference (reloaded in place)
@@ -394,6 +398,7 @@ class Hub:
 
         ``speaker``: whose line the work answers (their private answers follow their ``/lang``).
         """
+        self._units += 1
         return self.commit.run(lambda: self.localizer.localize(work(), speaker), network, nick)
 
     def _process(self, incoming: Incoming) -> list[Outgoing]:
@@ -424,7 +429,11 @@ class Hub:
         table = self.tables.get((line.network, line.channel.lower())) if line.channel else None
         if table is not None:
             self.use(table)
-        reading = read(line, self.settings.nick, lambda: self._playing_table(line))  # 1. read
+        ahead, self._read_ahead = self._read_ahead, None
+        if ahead is not None and ahead[:2] == (line, self._units - 1):  # read by ``is_addressed`` just now
+            reading = ahead[2]
+        else:
+            reading = read(line, self.settings.nick, lambda: self._playing_table(line))  # 1. read
         if reading.chatter:
             return []  # never answered
         refused = self.gate.refusal(line)  # 2. line length and rate limit
@@ -453,7 +462,10 @@ class Hub:
         if not text:
             return False
         line = Line(network, channel, user, text)
-        return not read(line, self.settings.nick, lambda: self._playing_table(line)).chatter
+        reading = read(line, self.settings.nick, lambda: self._playing_table(line))
+        # the line is handled next, in the next unit: it is not read twice
+        self._read_ahead = (line, self._units, reading)
+        return not reading.chatter
 
     # --- finding tables -----------------------------------------------------------------------
     async def idle(self) -> None:

@@ -110,8 +110,7 @@ class TransportViews:
         seat = table.game_seat_of(key)
         if seat is None:
             return None
-        with language(self.languages.person_language(network, key) or table.channel_language()):
-            return table.plugin.private_view(table.state, seat)
+        return table.view_in(seat, self.languages.person_language(network, key) or table.channel_language())
 
     def board_version(self, network: str, channel: str) -> object:
         """Changes whenever the channel's board may have: a transport renders the board only then."""

@@ -42,8 +42,8 @@ class RunningGame:
         self.state: Any = None
         self.game_id: int | None = None
         self.moves_made = 0
-        #: per game seat, its private view as last built and what it was built from (``view_of``)
-        self._seat_views: dict[int, tuple[tuple[object, ...], str | None]] = {}
+        #: per game seat and language, its private view as last built and what it was built from
+        self._seat_views: dict[tuple[int, str | None], tuple[tuple[object, ...], str | None]] = {}
         #: per game seat, its legal commands as last listed and the step of the game they are for
         self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
@@ -66,23 +66,27 @@ class RunningGame:
         return self.state is not None
 
     def view_of(self, index: int) -> str | None:
-        """Game seat ``index``'s private view, built in its owner's language.
-
-        A move compares every seat's view before and after it, so the view is kept with what it
-        was built from: the state (replaced on a reload or an undo, changed in place only by a
-        recorded step, which counts in ``moves_made``), the players' names in it and the language.
-        The next move's "before" is then this one's "after", built once.
-        """
+        """Game seat ``index``'s private view, built in its owner's language (``view_in``)."""
         seat = self.core.players[index]
-        lang = self.core.language_of(seat.key) if seat.ai is None else None
+        return self.view_in(index, self.core.language_of(seat.key) if seat.ai is None else None)
+
+    def view_in(self, index: int, lang: str | None) -> str | None:
+        """Game seat ``index``'s private view in ``lang`` (None: the language current now).
+
+        A move compares every seat's view before and after it, and a transport compares a private
+        line with the hands it could be, so a view is kept with what it was built from: the state
+        (replaced on a reload or an undo, changed in place only by a recorded step, which counts in
+        ``moves_made``), the players' names in it and the language. The next move's "before" is
+        then this one's "after", built once.
+        """
         names = getattr(self.state, "players", None)
-        built_from = (id(self.state), self.game_id, self.moves_made, lang, tuple(names or ()))
-        kept = self._seat_views.get(index)
+        built_from = (id(self.state), self.game_id, self.moves_made, tuple(names or ()))
+        kept = self._seat_views.get((index, lang))
         if kept is not None and kept[0] == built_from:
             return kept[1]
         with language(lang):
             view = self.core.plugin.private_view(self.state, index)
-        self._seat_views[index] = (built_from, view)
+        self._seat_views[(index, lang)] = (built_from, view)
         return view
 
     def legal_now(self, index: int) -> list[str]:

@@ -118,6 +118,7 @@ class Table:
     game_options = Forward("game")
     moved = Forward("game")
     view_of = Forward("game")
+    view_in = Forward("game")
     legal_now = Forward("game")
     start = Forward("game")
     move = Forward("game")

@@ -15,6 +15,8 @@ def sanitize(text: str) -> str:
     Text from users passes through here before it can ever be echoed, so it
     can neither inject a second protocol line nor carry formatting codes.
     """
+    if text.isascii() and text.isprintable() and "  " not in text and text[:1] != " " != text[-1:]:
+        return text  # most lines: nothing to take out (the steps below would give it back unchanged)
     text = _CONTROL.sub(" ", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co"))
     return _SPACES.sub(" ", text).strip()

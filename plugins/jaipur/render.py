@@ -8,6 +8,7 @@ private view and, once a round is over, in its public summary.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from bazaarbot.i18n import _, ngettext
@@ -35,8 +36,10 @@ def _spell(counts: tuple[int, ...] | list[int]) -> str:
     return " ".join(command_counted(t, c) for t, c in enumerate(counts) if c)
 
 
+@functools.lru_cache(maxsize=8192)
 def format_action(action: Action) -> str:
-    """The one canonical way to type an action (what ``/moves all`` lists)."""
+    """The one canonical way to type an action (what ``/moves all`` lists); the same few thousand
+    actions come up again and again, so each is spelled once."""
     kind = action[0]
     if kind == TAKE:
         return f"take {command_name(action[1])}"

@@ -70,6 +70,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import re
 import sqlite3
@@ -305,7 +306,7 @@ class WebTransport:
         assert self.hub is not None
         seen: set[str] = set()
         for seat in self.hub.seated(self.network):
-            if seat.key in seen or seat.key != self._user(seat.nick).key:
+            if seat.key in seen or seat.key != _key_of(seat.nick):
                 continue
             seen.add(seat.key)
             await self.hub.user_left(self.network, None, self._user(seat.nick), self.leave_grace)
@@ -577,7 +578,7 @@ class WebTransport:
             conn.admin = admin
             self._browser_says(conn)
             await self.hub.user_returned(self.network, self._user(nick))
-        key = self._user(nick).key if nick is not None else None
+        key = _key_of(nick) if nick is not None else None
         lang = self.hub.page_language(self.network, None, key)
         conn.send(
             "welcome",
@@ -593,7 +594,7 @@ class WebTransport:
         """The nick's tables (``/tables``), when they differ from what this tab was sent last."""
         if self.hub is None or conn.nick is None or conn.watching is not None:
             return
-        tables = self.hub.my_tables(self.network, self._user(conn.nick).key)
+        tables = self.hub.my_tables(self.network, _key_of(conn.nick))
         if tables is conn.tables_made:
             return  # the very list sent last (the hub makes a list again only when it changed)
         conn.tables_made = tables
@@ -608,7 +609,7 @@ class WebTransport:
         the nick reads may read anew."""
         if self.hub is None or conn.nick is None or conn.locale is None:
             return
-        self.hub.client_language(self.network, self._user(conn.nick).key, conn.locale or None)
+        self.hub.client_language(self.network, _key_of(conn.nick), conn.locale or None)
         for room in self._rooms_of(conn.nick):
             self._read_in(room)
 
@@ -984,7 +985,7 @@ class WebTransport:
         def language_of(tab: Conn) -> str | None:
             nick = tab.nick if tab.watching is None else None
             if nick not in known:
-                known[nick] = hub.page_language(self.network, room, self._user(nick).key) if nick else None
+                known[nick] = hub.page_language(self.network, room, _key_of(nick)) if nick else None
             return known[nick]
 
         return language_of
@@ -1030,7 +1031,7 @@ class WebTransport:
             conn.error("frame", _("That is not a verb of the game."))
             return
         room = room.lower()
-        answer = self.hub.verb_commands(self.network, room, self._user(conn.nick).key, verb)
+        answer = self.hub.verb_commands(self.network, room, _key_of(conn.nick), verb)
         empty = {"game_id": None, "moves": None, "commands": [], "said": {}}
         conn.send("moves", room=room, verb=verb, **(answer or empty))
         if verb is not None and answer and answer["commands"]:
@@ -1076,7 +1077,7 @@ class WebTransport:
             tabs = self.nicks.get(message.nick.lower(), ())
             if not tabs:
                 log.debug("private line for %s, who has no tab open, dropped", message.nick)
-            key = message.key or self._user(message.nick).key
+            key = message.key or _key_of(message.nick)
             lang = self.hub.page_language(self.network, None, key) if tabs else None
             rooms = self._rooms_of(message.nick)
             kind, where = sort_tell(
@@ -1117,7 +1118,7 @@ class WebTransport:
 
     def _view_key(self, conn: Conn) -> str | None:
         """Whose private parts a tab's view carries: none for a spectator or a tab without a nick."""
-        return None if conn.watching is not None or conn.nick is None else self._user(conn.nick).key
+        return None if conn.watching is not None or conn.nick is None else _key_of(conn.nick)
 
     def _send_log(
         self,
@@ -1202,6 +1203,13 @@ class WebTransport:
                     tab.push(frame)
                     self._send_log(tab, room, encoded.view, encoded.entries, lang)
                     self._send_tables(tab)
+
+
+@functools.lru_cache(maxsize=4096)
+def _key_of(nick: str) -> str:
+    """The identity a web nick's lines come from (as ``_user`` makes it): looked up for every view,
+    tables list and private line, so made once per nick."""
+    return User(nick=nick, account=nick).key
 
 
 def _said_of(frame: dict[str, Any], longest: int) -> str | None:
