@@ -7,6 +7,10 @@ reader on a phone (``/lang``, the browser's locale) with a 24-character nickname
 an AI; nothing on the page (banner, answer box, hand, controls, the table, chat, game log, private
 lines) holds an English game word (``english_words``), an identifier or an ``AI:`` name.
 
+Both sizes in one game: the first turn's board is uncovered by its answer box on the phone and, the
+viewport widened, on the laptop; after the moves the page is read at the phone's size and again at
+the laptop's, and at each it never scrolls sideways and Send is whole in view.
+
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
 
@@ -19,7 +23,7 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.inview import not_in_view, past_the_edge, sticking_out
+from support.inview import not_in_view, overlaps, past_the_edge, sticking_out
 from support.waits import wait_until
 from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
@@ -41,6 +45,24 @@ IDENTIFIER = re.compile(r"(?<![#/\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: the moves the reader plays before the page is read
 MOVES = 6
 GAMES = ["jaipur", "yspahan", "bazaar"]
+SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+#: the part of each game's board the first turn acts on
+BOARD = {"jaipur": ".jp-market", "yspahan": ".ys-tower", "bazaar": ".bz-exchange"}
+
+
+async def _at_size(page: Any, size: str) -> None:
+    """Resize the viewport to ``size`` and wait until the page has laid itself out at it."""
+    width, height = SIZES[size]
+    await page.set_viewport_size({"width": width, "height": height})
+    await page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
+async def _holds_its_width(page: Any, size: str) -> None:
+    """The page never scrolls sideways and Send is whole in view (a long nickname pushes nothing off)."""
+    assert await past_the_edge(page) <= 0, (size, await sticking_out(page))
+    assert not await not_in_view(page, "#say-button"), (size, await not_in_view(page, "#say-button"))
 
 
 async def _page_text(page: Any) -> dict[str, str]:
@@ -89,6 +111,14 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         await expect(page.locator("#table")).to_contain_text(AI_NICK[lang], timeout=TIMEOUT)
         await type_line(page, "/start")
         await expect(page.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+        # the first turn's answer box stands clear of the board at either size
+        await expect(page.locator("#feedback")).to_be_visible(timeout=TIMEOUT)
+        for size in ("laptop", "phone"):
+            await _at_size(page, size)
+            await page.evaluate("() => window.scrollTo(0, 0)")
+            covered = await overlaps(page, f"#table {BOARD[game]}", "#feedback")
+            assert not covered, (size, covered)
+            await _holds_its_width(page, size)
         table = served.hub.tables[("web", "#bazaar")]
         mine = next(i for i, seat in enumerate(table.players) if seat.nick == LONGEST)
         rng = random.Random(3)
@@ -108,16 +138,14 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         await expect(page.locator("#feedback")).to_be_visible(timeout=TIMEOUT)
         await drawn_at(page, table.moves_made)
         assert table.moves_made >= MOVES
-        read = await _page_text(page)
-        assert AI_NICK[lang] in read["#table"]
-        leaks = _leaks(read, lang, typed)
-        assert not leaks, "\n".join(leaks)
-        # and the page holds its width: a long nickname never pushes Send off the phone
-        assert await past_the_edge(page) <= 0, await sticking_out(page)
-        assert not await not_in_view(page, "#say-button")
-        await shot(page, f"reader-{lang}-{game}-phone.png")
-        await page.set_viewport_size({"width": 1366, "height": 768})
-        await shot(page, f"reader-{lang}-{game}-laptop.png")
+        for size in ("phone", "laptop"):
+            await _at_size(page, size)
+            read = await _page_text(page)
+            assert AI_NICK[lang] in read["#table"], size
+            leaks = _leaks(read, lang, typed)
+            assert not leaks, size + ":\n" + "\n".join(leaks)
+            await _holds_its_width(page, size)
+            await shot(page, f"reader-{lang}-{game}-{size}.png")
         assert not errors, errors
 
 
