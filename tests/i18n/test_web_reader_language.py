@@ -9,7 +9,8 @@ lines) holds an English game word (``english_words``), an identifier or an ``AI:
 
 Both sizes in one game: the first turn's board is uncovered by its answer box on the phone and, the
 viewport widened, on the laptop; after the moves the page is read at the phone's size and again at
-the laptop's, and at each it never scrolls sideways and Send is whole in view.
+the laptop's, and at each it never scrolls sideways, Send is whole in view and no word of the table
+is split across two lines.
 
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
@@ -23,7 +24,7 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.inview import not_in_view, overlaps, past_the_edge, sticking_out
+from support.inview import broken_words, not_in_view, overlaps, past_the_edge, sticking_out
 from support.waits import wait_until
 from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
@@ -145,6 +146,8 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
             leaks = _leaks(read, lang, typed)
             assert not leaks, size + ":\n" + "\n".join(leaks)
             await _holds_its_width(page, size)
+            # a long nickname squeezes no heading or number of the table into pieces ("Pk|t.")
+            assert not await broken_words(page, "#table"), (size, await broken_words(page, "#table"))
             await shot(page, f"reader-{lang}-{game}-{size}.png")
         assert not errors, errors
 
