@@ -110,6 +110,13 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         for line in (f"/lang {lang}", "/join", "/addbot easy"):
             await type_line(page, line)
         await expect(page.locator("#table")).to_contain_text(AI_NICK[lang], timeout=TIMEOUT)
+        # the host's buttons for another game name it by its title, not its id
+        others = page.locator('button[data-command^="/new "]')
+        await expect(others).to_have_count(len(GAMES) - 1, timeout=TIMEOUT)
+        titles = sorted(
+            plugin.title for name, plugin in served.hub.games.items() if name in GAMES and name != game
+        )
+        assert sorted(await others.all_inner_texts()) == titles
         await type_line(page, "/start")
         await expect(page.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
         # the first turn's answer box stands clear of the board at either size

@@ -856,7 +856,8 @@
     if (!running && you.seated && you.host && view.games && view.games.length > 1) {
       const other = el("div", "verb-group");
       other.appendChild(el("span", "verb", t("game")));
-      for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
+      // each game by its title ("Yspahan"), as the setup row names it, not by its id
+      for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, (view.titles && view.titles[g]) || g));
       controls.appendChild(other);
     }
     if (!running && you.seated && you.host) controls.appendChild(clockChoices((choice) => playCommand("/clock " + choice)));
