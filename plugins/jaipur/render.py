@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, joined_text, ngettext
 
 from .cards import (
     CAMEL,
@@ -294,4 +294,4 @@ def match_detail(state: JaipurState) -> str:
                 n=summary["round"], a=players[0], ta=totals[0], tb=totals[1], b=players[1], who=who, how=how
             )
         )
-    return "; ".join(parts) + "."
+    return joined_text(parts, "; ") + "."  # each round said again in its reader's language
