@@ -77,7 +77,10 @@ async def test_a_readers_phone_lists_the_recent_games_in_their_language_and_open
         page = await context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda e: errors.append(str(e)))
-        # the replay page for no game links to the recent games
+        # the tables page links to the recent games (on a laptop's sidebar) ...
+        await page.goto(f"{served.url}/")
+        assert await page.locator("#history-link").get_attribute("href") == "/history"
+        # ... and so does the replay page for no game
         await page.goto(f"{served.url}/replay/abc")
         recent = page.locator(".replay-recent")
         await expect(recent).to_have_text("Letzte Partien", timeout=TIMEOUT)
