@@ -50,6 +50,13 @@ SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
 BOARD = {"jaipur": ".jp-market", "yspahan": ".ys-tower", "bazaar": ".bz-exchange"}
 
 
+#: the short labels of a table (Yspahan's caravan rows, German "Reihe 2") that take two lines
+_WRAPPED_LABELS = """() => [...document.querySelectorAll('#table .ys-row-name')]
+  .filter((n) => n.getClientRects().length
+    && n.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(n).fontSize))
+  .map((n) => n.textContent)"""
+
+
 async def _at_size(page: Any, size: str) -> None:
     """Resize the viewport to ``size`` and wait until the page has laid itself out at it."""
     width, height = SIZES[size]
@@ -154,6 +161,7 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
             await _holds_its_width(page, size)
             # a long nickname squeezes no heading or number of the table into pieces ("Pk|t.")
             assert not await broken_words(page, "#table"), (size, await broken_words(page, "#table"))
+            assert not await page.evaluate(_WRAPPED_LABELS), (size, await page.evaluate(_WRAPPED_LABELS))
             await shot(page, f"reader-{lang}-{game}-{size}.png")
         assert not errors, errors
 
