@@ -13,7 +13,7 @@ import aiohttp
 import pytest
 from support.inview import past_the_edge, sticking_out
 from support.webfixtures import Served, serve
-from support.webpage import TIMEOUT, expect, shot
+from support.webpage import TIMEOUT, expect, no_serious_violation, shot
 
 from bazaarbot.config import RateLimit
 from bazaarbot.messages import Incoming, User
@@ -94,6 +94,7 @@ async def test_a_readers_phone_lists_the_recent_games_in_their_language_and_open
         box = await link.bounding_box()
         assert box is not None and box["height"] >= 40, box  # a finger's tap
         await shot(page, "recent-games-phone.png")
+        await no_serious_violation(page, "the recent games")
         async with page.expect_navigation():
             await link.click()
         assert page.url.endswith(f"/replay/{game_id}")
