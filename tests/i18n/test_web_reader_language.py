@@ -29,7 +29,9 @@ from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
+from bazaarbot.i18n import language
 from bazaarbot.registry import discover
+from plugins.jaipur.data import KINDS
 
 pytestmark = pytest.mark.browser
 
@@ -179,14 +181,36 @@ async def test_a_move_buttons_goods_are_named_as_the_board_names_them(browser: A
             await type_line(page, line)
         await expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
+        mine = next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
+        for _ in range(10):  # take goods the hand holds until it holds a pair to sell
+            await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "my turn")
+            legal = table.plugin.legal_commands(table.state, mine)
+            if any(c.startswith("sell ") and int(c.split(" ")[1]) > 1 for c in legal):
+                break
+            held = {KINDS[k] for k in table.state.hands[mine]}
+            takes = [c for c in legal if c.startswith("take ") and c.count(" ") == 1 and c != "take camels"]
+            take = next((c for c in takes if c.split(" ")[1] in held), takes[0] if takes else "take camels")
+            before = table.moves_made
+            await type_line(page, take)
+            await wait_until(lambda before=before: table.moves_made > before, TIMEOUT / 1000, "my move")
+        await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "my turn")
         await drawn_at(page, table.moves_made)
         # the names the drawn hand and market give the goods
         shown = set(await page.locator("#hand-panel .jp-name, #table .jp-name").all_inner_texts())
         buttons = page.locator('#controls button[data-command^="sell "]')
         assert await buttons.count()
+        with language("de"):
+            terms = table.plugin.terms()
+        counts = set()
         for i in range(await buttons.count()):
             command = await buttons.nth(i).get_attribute("data-command")
             _, n, good = command.split(" ")
             label = (await buttons.nth(i).inner_text()).strip()
             count, name = label.split(" ", 1)
-            assert count == n and name in shown and name != good, (command, label, shown)
+            counts.add(int(n))
+            if int(n) == 1:
+                assert count == n and name in shown and name != good, (command, label, shown)
+            else:  # several are named as several: "2 Gewürze", "2 Diamanten"
+                singular = good[:-1] if good.endswith("s") else good
+                assert count == n and name == terms[singular + "+"], (command, label)
+        assert max(counts) > 1, counts  # the deal holds a pair to sell
