@@ -648,6 +648,9 @@ class Hub:
     def has_game(self, network: str, game_id: int) -> bool:
         return self.views.has_game(network, game_id)
 
+    def recent_games(self, network: str, limit: int) -> list[dict[str, object]]:
+        return self.views.recent_games(network, limit)
+
     def game_titles(self) -> dict[str, str]:
         return self.views.game_titles()
 

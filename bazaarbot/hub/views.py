@@ -32,7 +32,7 @@ from bazaarbot.ratings import Ratings
 from bazaarbot.registry import web_folder
 from bazaarbot.store import GameRow, Store
 from bazaarbot.table import Table
-from bazaarbot.table.ai_names import with_ai_names
+from bazaarbot.table.ai_names import ai_name, with_ai_names
 from bazaarbot.table.gamelog import GameLogs, Replay
 from bazaarbot.table.seats import Seat
 from bazaarbot.tableview.table import public_view, verb_commands, your_view
@@ -298,6 +298,28 @@ class TransportViews:
         """Whether the network has a game ``game_id`` of an installed game (its record alone)."""
         record = self.store.game_record(game_id)
         return record is not None and record["network"] == network and record["game"] in self.games
+
+    def recent_games(self, network: str, limit: int) -> list[dict[str, object]]:
+        """The network's last finished games of installed games, the latest first, for the page that
+        lists them (each a link to its replay); an AI named in the current language."""
+        return [
+            {
+                "id": past.id,
+                "game": past.game,
+                "title": self.games[past.game].title,
+                "ended": past.ended,
+                "players": [
+                    {
+                        "nick": str(ai_name(nick)),
+                        "score": int(score) if score.is_integer() else score,
+                        "winner": won,
+                    }
+                    for nick, score, won in past.players
+                ],
+            }
+            for past in self.ratings.records.recent_games(network, limit)
+            if past.game in self.games
+        ]
 
     def drawn_table(self, network: str, channel: str) -> bool:
         """Whether the channel's game (or the network's default) is drawn by a browser renderer."""

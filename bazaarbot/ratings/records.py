@@ -210,6 +210,21 @@ class RatingRecords:
                 [*params, limit],
             )
         ]
+        return self._past(ids)
+
+    def recent_games(self, network: str, limit: int) -> list[PastGame]:
+        """The network's last ``limit`` finished games, the latest first (the ones a replay shows)."""
+        ids = [
+            row[0]
+            for row in self.conn.execute(
+                "SELECT id FROM games WHERE network=? AND status='finished' "
+                "AND id IN (SELECT game_id FROM results) ORDER BY ended DESC, id DESC LIMIT ?",
+                [network, limit],
+            )
+        ]
+        return self._past(ids)
+
+    def _past(self, ids: list[int]) -> list[PastGame]:
         games = []
         for game_id in ids:
             head = self.conn.execute(

@@ -99,6 +99,18 @@ def _example(table: Table) -> str:
     return plugin.command_in(state, -1, plugin.example_move, current_language())
 
 
+def ais_named_in_each_language(plugin: Any, state: Any) -> Any:
+    """A finished game's state (read back from its record, where an AI is ``AI:easy``) with each AI
+    seat named in every language, as a running game's state names it: its board after the game says
+    ``KI:leicht`` to a German reader too."""
+    names = getattr(state, "players", None)
+    if not isinstance(names, list) or all(ai_name(str(n)) == n for n in names):
+        return state
+    named = plugin.clone(state)  # the replay keeps its own state as read
+    named.players = [ai_name(str(n)) for n in names]
+    return named
+
+
 def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
     """What everybody at the room sees of its table (``you`` is None): built once per change and language."""
     plugin = table.plugin
@@ -145,7 +157,9 @@ def public_view(table: Table, replay: Replay | None) -> dict[str, Any]:
             game=replay.plugin.name,
             title=replay.plugin.title,
             players=[str(ai_name(nick)) for nick in replay.nicks],
-            public=replay.plugin.public_data(final),
+            public=in_reader_words(
+                replay.plugin.public_data(ais_named_in_each_language(replay.plugin, final))
+            ),
             moves=replay.moves_read,
             game_id=replay.game_id,
             result=result_data(result, replay.nicks) if result is not None else None,

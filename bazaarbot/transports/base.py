@@ -140,6 +140,10 @@ class HubPort(Protocol):
         """Whether the network has a game ``game_id`` (of an installed game): one record read, no
         replay (a replay page for no game is answered as not found)."""
 
+    def recent_games(self, network: str, limit: int) -> list[dict[str, object]]:
+        """The network's last ``limit`` finished games, the latest first: id, game, title, when it
+        ended and each seat's nick, score and whether it won (an AI named in the current language)."""
+
     def game_assets(self, game: str) -> Path | None:
         """The folder holding a game's browser renderer (``table.js``, ``table.css``), if any."""
 

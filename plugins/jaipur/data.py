@@ -97,8 +97,13 @@ def public_data(state: JaipurState) -> dict[str, Any]:
 
 @per_language
 def terms() -> dict[str, str]:
-    """Each card kind's id -> its name for the reader (the view's ``terms``)."""
-    return {KINDS[k]: name(k) for k in range(len(KINDS))}
+    """Each card kind's id -> its name for the reader (the view's ``terms``); ``<id>+`` -> the name of
+    several (a button selling 2 spice reads ``2 Gewürze``), and the English plural a command spells
+    (``sell 2 diamonds``) -> that name too."""
+    named = {KINDS[k]: name(k) for k in range(len(KINDS))}
+    named.update({KINDS[k] + "+": name(k, 2) for k in range(len(KINDS))})
+    named.update({plural: name(k, 2) for k, (singular, plural) in enumerate(NAMES) if plural != singular})
+    return named
 
 
 def private_data(state: JaipurState, seat: int) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, joined_text, ngettext
 
 from .cards import (
     CAMEL,
@@ -297,4 +297,4 @@ def match_detail(state: JaipurState) -> str:
                 n=summary["round"], a=players[0], ta=totals[0], tb=totals[1], b=players[1], who=who, how=how
             )
         )
-    return "; ".join(parts) + "."
+    return joined_text(parts, "; ") + "."  # each round said again in its reader's language

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, in_each_language, ngettext
 from bazaarbot.plugin import Outcome
 
 from .board import (
@@ -357,7 +357,12 @@ def _roll(st: State, k: int, ev: Outcome | None) -> None:
 
 
 def tower_text(st: State) -> str:
-    """The dice on the tower, e.g. 'camels 3x1, sacks 2x2 (1 yellow), gold 1x6'."""
+    """The dice on the tower, e.g. 'camels 3x1, sacks 2x2 (1 yellow), gold 1x6', said in every
+    language: a line quoting it (a public prompt) re-renders its field names for each reader."""
+    return in_each_language(lambda: _tower_text_now(st))
+
+
+def _tower_text_now(st: State) -> str:
     parts = []
     for f in range(6):
         c = st.tower_w[f] + st.tower_y[f]

@@ -13,6 +13,7 @@ import random
 import pytest
 from support.consoleproc import Console, private
 from support.english_words import english_terms_in
+from support.languages import GAME_OVER
 
 from bazaarbot.registry import discover
 
@@ -52,7 +53,7 @@ def _play(tmp_path, game: str, players: int, lang: str) -> tuple[list[str], set[
                 say(f"{verb} 999 999")  # refused, in the language
                 say(verb[1] + verb[0] + verb[2:] + " " + " ".join(offers[0].split()[1:]))  # a slip
             block = say(rng.choice(offers))
-            if any("Game over:" in line for line in block):
+            if any(GAME_OVER[lang] in line for line in block):
                 break
         else:
             pytest.fail("the game did not end")

@@ -13,7 +13,7 @@ import random
 
 import pytest
 from support.botdriver import NETWORK, Driver, language_bot, told
-from support.languages import EXPECTED, TO_ACT, english_fragments
+from support.languages import EXPECTED, GAME_OVER, TO_ACT, english_fragments
 from support.waits import next_turn
 
 from bazaarbot.config import ConfigError, parse_config
@@ -74,7 +74,8 @@ class Room:
         if turn % 25 == 0:
             self.say(nick, f"{offers[0].split()[0]} 999 nonsense")  # a refusal, in the room's language
         if any(
-            line.startswith("Game over:") for line in public(self.say(nick, rng.choice(offers)), self.channel)
+            line.startswith(GAME_OVER[self.lang])
+            for line in public(self.say(nick, rng.choice(offers)), self.channel)
         ):
             self.over = True
 

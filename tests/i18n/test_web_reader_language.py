@@ -7,6 +7,10 @@ reader on a phone (``/lang``, the browser's locale) with a 24-character nickname
 an AI; nothing on the page (banner, answer box, hand, controls, the table, chat, game log, private
 lines) holds an English game word (``english_words``), an identifier or an ``AI:`` name.
 
+Both sizes in one game: the first turn's board is uncovered by its answer box on the phone and, the
+viewport widened, on the laptop; after the moves the page is read on the phone, and at either size
+it never scrolls sideways, Send is whole in view and no word of the table is split across two lines.
+
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
 
@@ -19,13 +23,15 @@ from typing import Any
 
 import pytest
 from support.english_words import english_terms_in
-from support.inview import not_in_view, past_the_edge, sticking_out
+from support.inview import broken_words, not_in_view, overlaps, past_the_edge, sticking_out
 from support.waits import wait_until
 from support.webfixtures import serve
 from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
+from bazaarbot.i18n import language
 from bazaarbot.registry import discover
+from plugins.jaipur.data import KINDS
 
 pytestmark = pytest.mark.browser
 
@@ -41,6 +47,31 @@ IDENTIFIER = re.compile(r"(?<![#/\w])[a-z][a-z0-9]*(?:_[a-z0-9]+)+")
 #: the moves the reader plays before the page is read
 MOVES = 6
 GAMES = ["jaipur", "yspahan", "bazaar"]
+SIZES = {"phone": (390, 844), "laptop": (1366, 768)}
+#: the part of each game's board the first turn acts on
+BOARD = {"jaipur": ".jp-market", "yspahan": ".ys-tower", "bazaar": ".bz-exchange"}
+
+
+#: the short labels of a table (Yspahan's caravan rows, German "Reihe 2") that take two lines
+_WRAPPED_LABELS = """() => [...document.querySelectorAll('#table .ys-row-name')]
+  .filter((n) => n.getClientRects().length
+    && n.getBoundingClientRect().height > 1.8 * parseFloat(getComputedStyle(n).fontSize))
+  .map((n) => n.textContent)"""
+
+
+async def _at_size(page: Any, size: str) -> None:
+    """Resize the viewport to ``size`` and wait until the page has laid itself out at it."""
+    width, height = SIZES[size]
+    await page.set_viewport_size({"width": width, "height": height})
+    await page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
+
+
+async def _holds_its_width(page: Any, size: str) -> None:
+    """The page never scrolls sideways and Send is whole in view (a long nickname pushes nothing off)."""
+    assert await past_the_edge(page) <= 0, (size, await sticking_out(page))
+    assert not await not_in_view(page, "#say-button"), (size, await not_in_view(page, "#say-button"))
 
 
 async def _page_text(page: Any) -> dict[str, str]:
@@ -87,8 +118,23 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         for line in (f"/lang {lang}", "/join", "/addbot easy"):
             await type_line(page, line)
         await expect(page.locator("#table")).to_contain_text(AI_NICK[lang], timeout=TIMEOUT)
+        # the host's buttons for another game name it by its title, not its id
+        others = page.locator('button[data-command^="/new "]')
+        await expect(others).to_have_count(len(GAMES) - 1, timeout=TIMEOUT)
+        titles = sorted(
+            plugin.title for name, plugin in served.hub.games.items() if name in GAMES and name != game
+        )
+        assert sorted(await others.all_inner_texts()) == titles
         await type_line(page, "/start")
         await expect(page.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
+        # the first turn's answer box stands clear of the board at either size
+        await expect(page.locator("#feedback")).to_be_visible(timeout=TIMEOUT)
+        for size in ("laptop", "phone"):
+            await _at_size(page, size)
+            await page.evaluate("() => window.scrollTo(0, 0)")
+            covered = await overlaps(page, f"#table {BOARD[game]}", "#feedback")
+            assert not covered, (size, covered)
+            await _holds_its_width(page, size)
         table = served.hub.tables[("web", "#bazaar")]
         mine = next(i for i, seat in enumerate(table.players) if seat.nick == LONGEST)
         rng = random.Random(3)
@@ -108,16 +154,17 @@ async def test_a_readers_page_at_an_english_rooms_table_holds_no_english_game_wo
         await expect(page.locator("#feedback")).to_be_visible(timeout=TIMEOUT)
         await drawn_at(page, table.moves_made)
         assert table.moves_made >= MOVES
-        read = await _page_text(page)
+        read = await _page_text(page)  # the words are the same at either size: read once, on the phone
         assert AI_NICK[lang] in read["#table"]
         leaks = _leaks(read, lang, typed)
         assert not leaks, "\n".join(leaks)
-        # and the page holds its width: a long nickname never pushes Send off the phone
-        assert await past_the_edge(page) <= 0, await sticking_out(page)
-        assert not await not_in_view(page, "#say-button")
-        await shot(page, f"reader-{lang}-{game}-phone.png")
-        await page.set_viewport_size({"width": 1366, "height": 768})
-        await shot(page, f"reader-{lang}-{game}-laptop.png")
+        for size in ("phone", "laptop"):
+            await _at_size(page, size)
+            await _holds_its_width(page, size)
+            # a long nickname squeezes no heading or number of the table into pieces ("Pk|t.")
+            assert not await broken_words(page, "#table"), (size, await broken_words(page, "#table"))
+            assert not await page.evaluate(_WRAPPED_LABELS), (size, await page.evaluate(_WRAPPED_LABELS))
+            await shot(page, f"reader-{lang}-{game}-{size}.png")
         assert not errors, errors
 
 
@@ -134,14 +181,36 @@ async def test_a_move_buttons_goods_are_named_as_the_board_names_them(browser: A
             await type_line(page, line)
         await expect(page.locator("#turn")).to_have_class("turn mine", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
+        mine = next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
+        for _ in range(10):  # take goods the hand holds until it holds a pair to sell
+            await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "my turn")
+            legal = table.plugin.legal_commands(table.state, mine)
+            if any(c.startswith("sell ") and int(c.split(" ")[1]) > 1 for c in legal):
+                break
+            held = {KINDS[k] for k in table.state.hands[mine]}
+            takes = [c for c in legal if c.startswith("take ") and c.count(" ") == 1 and c != "take camels"]
+            take = next((c for c in takes if c.split(" ")[1] in held), takes[0] if takes else "take camels")
+            before = table.moves_made
+            await type_line(page, take)
+            await wait_until(lambda before=before: table.moves_made > before, TIMEOUT / 1000, "my move")
+        await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "my turn")
         await drawn_at(page, table.moves_made)
         # the names the drawn hand and market give the goods
         shown = set(await page.locator("#hand-panel .jp-name, #table .jp-name").all_inner_texts())
         buttons = page.locator('#controls button[data-command^="sell "]')
         assert await buttons.count()
+        with language("de"):
+            terms = table.plugin.terms()
+        counts = set()
         for i in range(await buttons.count()):
             command = await buttons.nth(i).get_attribute("data-command")
             _, n, good = command.split(" ")
             label = (await buttons.nth(i).inner_text()).strip()
             count, name = label.split(" ", 1)
-            assert count == n and name in shown and name != good, (command, label, shown)
+            counts.add(int(n))
+            if int(n) == 1:
+                assert count == n and name in shown and name != good, (command, label, shown)
+            else:  # several are named as several: "2 Gewürze", "2 Diamanten"
+                singular = good[:-1] if good.endswith("s") else good
+                assert count == n and name == terms[singular + "+"], (command, label)
+        assert max(counts) > 1, counts  # the deal holds a pair to sell

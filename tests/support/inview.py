@@ -75,3 +75,33 @@ async def not_in_view(page: Any, selector: str) -> str:
 async def overlaps(page: Any, part: str, cover: str) -> list[str]:
     """The shown boxes of ``cover`` that overlap the shown ``part`` (none: the part is uncovered)."""
     return list(await page.evaluate(_OVERLAPS, [part, cover]))
+
+
+#: the words under ``sel`` split across two lines ("Pk|t.", "kein|e"): each word of each shown text
+#: node measured as a range; a word longer than ``longest`` (a 24-character nickname) may break
+_BROKEN_WORDS = """([sel, longest]) => {
+  const found = [];
+  for (const root of document.querySelectorAll(sel)) {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      if (!node.parentElement || node.parentElement.offsetParent === null) continue;
+      const text = node.textContent;
+      for (const m of text.matchAll(/[^\\s\\-\\/,;·]+/g)) {
+        if (m[0].length > longest) continue;
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+        const tops = new Set(boxes.map((r) => Math.round(r.top)));
+        if (tops.size > 1) found.push(m[0]);
+      }
+    }
+  }
+  return found.slice(0, 12);
+}"""
+
+
+async def broken_words(page: Any, selector: str, longest: int = 15) -> list[str]:
+    """The words under ``selector`` that the layout splits across two lines (none: every label reads
+    whole; a word longer than ``longest`` characters, a long nickname, may break)."""
+    return list(await page.evaluate(_BROKEN_WORDS, [selector, longest]))

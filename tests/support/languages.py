@@ -9,6 +9,8 @@ from bazaarbot.i18n.tools import read_catalogue
 
 #: how "/status" names whose turn it is, in each language
 TO_ACT = {"de": "Am Zug: ", "es": "Le toca a: "}
+#: how the line that ends a game begins, in each language
+GAME_OVER = {"en": "Game over:", "de": "Spiel vorbei:", "es": "Fin de la partida:"}
 #: a sentence of /help, of /rules and of /help moves that each language must show
 EXPECTED = {
     "de": {

@@ -110,6 +110,7 @@ from bazaarbot.transports.web.publiclines import (
     line_for,
     renders_again,
 )
+from bazaarbot.transports.web.recent import add_recent_games_routes
 from bazaarbot.transports.web.replay import add_replay_routes
 from bazaarbot.transports.web.requestlog import RequestLog
 from bazaarbot.transports.web.tells import answering, asked_here, sort_tell
@@ -236,6 +237,7 @@ class WebTransport:
         app.router.add_get("/games/{game}/{file}", self._game_file)
         app.router.add_get("/ratings/{room}", self._ratings)
         add_replay_routes(app, lambda: self.hub, lambda: self.network, self._page)
+        add_recent_games_routes(app, lambda: self.hub, lambda: self.network, self._page)
         app.router.add_static("/static/", STATIC, show_index=False, follow_symlinks=False)
         app.on_response_prepare.append(self._headers)
         app.on_shutdown.append(self._close_all)

@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 from support.plugin_moves import Moves
 
+from bazaarbot.i18n import localized
 from bazaarbot.plugin import MoveError
 from plugins.jaipur import GAME
 from plugins.jaipur import random_play as RP
@@ -618,6 +619,20 @@ def test_match_ends_when_a_player_holds_two_seals():
     assert "Round 3: alice 30-10 bob, won by alice" in result.detail
     assert any("wins the match" in line for line in out.public)
     assert "match is over" in refused(state, "take camels", seat=0)
+
+
+def test_the_matchs_rounds_in_the_result_are_said_in_each_readers_language():
+    """The rounds after ``Game over`` read ``Runde 1: ... gewonnen von`` to a German reader of an
+    English room's game, not ``Round 1: ... won by``."""
+    state = _ending_state(seat0=(30, 5, [[], [], []], 1), seat1=(10, 5, [[], [], []], 1), seals=(1, 1))
+    state.rounds = [{"round": 1, "totals": [50, 40], "winner": 0, "decided_by": "rupees"}]
+    state.rounds.append({"round": 2, "totals": [40, 50], "winner": 1, "decided_by": "rupees"})
+    state.round_no = 3
+    play(state, "sell leather")
+    detail = GAME.result(state).detail
+    german, spanish = str(localized(detail, "de")), str(localized(detail, "es"))
+    assert "Runde 1" in german and "Round" not in german and "won by" not in german, german
+    assert "Ronda 1" in spanish and "Round" not in spanish and "won by" not in spanish, spanish
 
 
 def test_result_is_none_until_two_seals():

@@ -9,6 +9,7 @@ from support.counts import count_problems
 from support.paths import REPO_ROOT
 from support.plugin_moves import random_play
 
+from bazaarbot.i18n import localized
 from bazaarbot.plugin import MoveError
 from plugins.yspahan import GAME
 from plugins.yspahan.board import SOUK_INDEX
@@ -21,6 +22,7 @@ from plugins.yspahan.cards import (
     HOIST,
     PADDOCK,
 )
+from plugins.yspahan.render import status
 from plugins.yspahan.scenario import new_game, play, put, set_tower, shop_of
 from plugins.yspahan.state import P_PLACE, P_PROTECT
 
@@ -289,3 +291,14 @@ def test_protection_status_of_a_mover_with_cards_says_cards_may_go_first():
     out = play(st, "move 1 south")
     assert out.public[-1].endswith("protect or let go (cards may go first).")
     assert "play gold3" in GAME.brief_moves(st, 0)
+
+
+def test_the_status_line_names_the_towers_fields_in_its_readers_language():
+    """Built for an English room, the prompt ``(tower: camels 2x1, ...)`` reads ``kamele 2x1`` to a
+    German reader and ``camellos 2x1`` to a Spanish one (the web page gives every tab its own copy)."""
+    st = set_tower(new_game(3), {"camels": (1, 2), "sacks": (2, 1), "gold": (6, 1)})
+    line = status(st)
+    assert "camels 2x1" in line
+    german, spanish = localized(line, "de"), localized(line, "es")
+    assert "kamele 2x1" in german and "camels" not in german and "sacks" not in german, german
+    assert "camellos 2x1" in spanish and "camels" not in spanish and "sacks" not in spanish, spanish

@@ -1,4 +1,4 @@
-"""Every game played to ``Game over:`` through `bazaarbot console` by a German and by a Spanish bot.
+"""Every game played to its end (``Spiel vorbei:``) in `bazaarbot console` by a German and a Spanish bot.
 
 The bot's language comes from the config (``[bot] language``); the players type
 only what ``/moves all`` offered. Every line the bot says is then checked for
@@ -11,7 +11,7 @@ import random
 
 import pytest
 from support.consoleproc import Console, private
-from support.languages import EXPECTED, TO_ACT, english_fragments
+from support.languages import EXPECTED, GAME_OVER, TO_ACT, english_fragments
 
 from bazaarbot.registry import discover
 
@@ -46,7 +46,7 @@ def test_a_whole_game_in_the_bots_language(tmp_path, lang, game):
             if turn % 25 == 0:
                 console.type(f"{nick}: {offers[0].split()[0]} 999 nonsense")  # a refusal, in the language
             block = console.type(f"{nick}: {rng.choice(offers)}")
-            if any(line.startswith("#bazaar> Game over:") for line in block):
+            if any(line.startswith(f"#bazaar> {GAME_OVER[lang]}") for line in block):
                 break
         else:
             pytest.fail("the game did not end")

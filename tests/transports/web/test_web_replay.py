@@ -238,10 +238,11 @@ async def test_the_replay_data_speaks_the_language_the_page_asks_for(tmp_path: P
     ) as served:
         game_id = finished_jaipur(served)
         first = served.hub.store.moves(game_id)[0]["text"]
+        over = {"de": "Spiel vorbei:", "es": "Fin de la partida:", "en": "Game over:"}
         for lang, market in (("de", "Markt"), ("es", "Mercado"), ("en", "Market")):
             data = await _data_in(served, game_id, lang)
             step = data["steps"][0]
             assert step["text"] == first  # what the drawn table reads stays the rules' English
             assert step["said"] == jaipur.command_in(None, step["seat"], first, lang)
             assert step["public"]["labels"]["market"] == market
-            assert data["result"]["headline"].startswith("Game over:")
+            assert data["result"]["headline"].startswith(over[lang])

@@ -856,7 +856,8 @@
     if (!running && you.seated && you.host && view.games && view.games.length > 1) {
       const other = el("div", "verb-group");
       other.appendChild(el("span", "verb", t("game")));
-      for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, g));
+      // each game by its title ("Yspahan"), as the setup row names it, not by its id
+      for (const g of view.games) if (g !== view.game) other.appendChild(commandButton("/new " + g, (view.titles && view.titles[g]) || g));
       controls.appendChild(other);
     }
     if (!running && you.seated && you.host) controls.appendChild(clockChoices((choice) => playCommand("/clock " + choice)));
@@ -989,11 +990,17 @@
   }
 
   /** A command's words after its verb as the board names them (``1 Tuch``, not the typed
-   * ``1 tuch``): each a number or a thing the game's ``terms`` name; null when one is neither. */
+   * ``1 tuch``): each a number or a thing the game's ``terms`` name; null when one is neither. After
+   * a count above 1 a thing is named as several where the terms say how (``<id>+``: ``2 Gewürze``). */
   function termsOf(command, h) {
     const terms = h.view.terms || {};
     const rest = command.split(" ").slice(1);
-    const named = rest.map((w) => (/^\d+$/.test(w) ? w : Object.hasOwn(terms, w) ? terms[w] : null));
+    const several = (i) => i > 0 && /^\d+$/.test(rest[i - 1]) && Number(rest[i - 1]) > 1;
+    const named = rest.map((w, i) => {
+      if (/^\d+$/.test(w)) return w;
+      if (several(i) && Object.hasOwn(terms, w + "+")) return terms[w + "+"];
+      return Object.hasOwn(terms, w) ? terms[w] : null;
+    });
     return rest.length && named.every((w) => w !== null) ? named.join(" ") : null;
   }
 

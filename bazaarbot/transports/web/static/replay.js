@@ -201,6 +201,13 @@
     const home = el("a", "replay-home", t("Back to the tables"));
     home.href = bazaarbotBase.url("/");
     const found = missing ? [el("p", "replay-where", t("Your finished games are listed on the tables page: type /history there, and follow a game's link to its replay."))] : [];
+    if (missing) {
+      // the network's recent games, each a link to its replay, on a page of their own
+      const recent = el("a", "replay-recent", t("Recent games"));
+      recent.href = bazaarbotBase.url("/history");
+      found.push(el("p", "", ""));
+      found[found.length - 1].appendChild(recent);
+    }
     $("table").replaceChildren(el("p", "replay-refused", text), ...found, home);
   }
 
