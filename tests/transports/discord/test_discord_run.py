@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
 CONFIG = """
 [bot]
-seed = 41
+seed = 207
 
 [bot.rate_limit]
 commands = 1000
@@ -129,6 +129,7 @@ async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, te
         moves, board_id, restarted = 0, "", False
         called = {person.id: 0 for person in people}  # where each person's gateway stood at the last move
         named: Person | None = None  # the one person the bot's last lines mentioned
+        mover: Person | None = None  # who played the last move (a round they lost they start: no ping)
         while not any(over(d) for d in alice.seen(room, start)):
             person, lines = filed(db, people)
             if named is None or moves % CHECK_BOTH_EVERY == 0:
@@ -138,7 +139,8 @@ async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, te
                     "one person to act, whose DM lists the moves of the game as filed"
                 )
             assert named in (None, person), "the person mentioned is the one to act"
-            await person.expect(lambda d, p=person: p.mention in d["content"], room, called[person.id])
+            if person is not mover:  # the lines that ask somebody else to act mention them
+                await person.expect(lambda d, p=person: p.mention in d["content"], room, called[person.id])
             boards = await wait_until(  # the board message reaches alice's gateway in its own time
                 lambda: [d for d in alice.seen(room, start) if d["content"].startswith("```")],
                 what="the board in the room",
@@ -147,6 +149,7 @@ async def test_a_whole_jaipur_match_by_typing_survives_a_kill(tmp_path: Path, te
             edited = alice.mark()
             called = {each.id: each.mark() for each in people}
             await person.say(room, quick(lines, rng))
+            mover = person
             await person.expect(lambda d: not d["content"].startswith("```"), room, called[person.id])
             moves += 1
             said = [d for d in alice.seen(room, called[alice.id]) if not d["content"].startswith("```")]
