@@ -56,3 +56,18 @@ def test_bench_load_web_plays_through_websockets_and_prints_the_ratio(capsys):
         assert label in out, label
     moves = [line for line in out.splitlines() if line.startswith("  moves") and "lines)" in line]
     assert len(moves) >= 2, "the web phases played moves"
+
+
+def test_bench_load_versus_measures_two_builds_taking_turns_black_box(capsys, tmp_path):
+    from support.paths import REPO_ROOT
+
+    assert main(["bench", "load", "--versus", str(tmp_path)]) == 2
+    assert "not a bazaarbot source tree" in capsys.readouterr().out
+    args = ["--tables", "2", "--saturated-tables", "3", "--seconds", "0.5", "--rounds", "1", "--rate", "20"]
+    assert main(["bench", "load", "--versus", str(REPO_ROOT), *args]) == 0
+    out = capsys.readouterr().out
+    assert "round 1, this build: paced 20/s at 2 tables" in out and "saturated at 3 tables" in out
+    assert f"round 1, {REPO_ROOT}:" in out
+    assert "bot CPU per command, this / other" in out and "saturated commands/s, this / other" in out
+    said = [line for line in out.splitlines() if line.startswith("this build: paced CPU per command")]
+    assert said and "0.00 ms" not in said[0], "the paced phase played commands"
