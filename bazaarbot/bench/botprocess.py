@@ -8,7 +8,13 @@ first on the PATH.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import subprocess
 import sys
+import time
+from collections.abc import Iterable
+from typing import Any
 
 #: the web chat's per-client limits, lifted: every tab of a machine-made load comes from one address
 _WEB_LIMITS_LIFTED = """
@@ -43,3 +49,40 @@ def unlimited_config(seed: int, bot: str = "", port: int | None = None) -> str:
 def bazaarbot_command(*args: str) -> list[str]:
     """``bazaarbot ARGS`` as an argument list for ``subprocess``."""
     return [sys.executable, "-m", "bazaarbot.cli", *args]
+
+
+async def until_serving(
+    session: Any, port: int, process: subprocess.Popen[bytes], seconds: float = 60.0
+) -> None:
+    """Wait until the bot process on ``port`` answers ``/healthz`` with 200; RuntimeError when it
+    ended or did not within ``seconds`` (the web benches measure only a bot that serves)."""
+    import aiohttp
+
+    deadline = time.monotonic() + seconds
+    while True:
+        with contextlib.suppress(aiohttp.ClientError):
+            async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
+                if response.status == 200:
+                    return
+        if time.monotonic() > deadline or process.poll() is not None:
+            raise RuntimeError("the bot did not start")
+        await asyncio.sleep(0.05)
+
+
+async def close_tabs(tabs: Iterable[Any]) -> None:
+    """Close each tab's websocket (``ws``) and stop its reading task (``reader``)."""
+    for tab in tabs:
+        await tab.ws.close()
+        if tab.reader is not None:
+            tab.reader.cancel()
+
+
+def end(process: subprocess.Popen[bytes] | None) -> None:
+    """Stop the bot process as a clean stop would, killed when it takes longer than 20 s."""
+    if process is None:
+        return
+    process.terminate()
+    try:
+        process.wait(20)
+    except subprocess.TimeoutExpired:
+        process.kill()

@@ -34,7 +34,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
+from bazaarbot.bench.botprocess import bazaarbot_command, close_tabs, end, unlimited_config, until_serving
 from bazaarbot.bench.load_web import _free_port, cpu_seconds
 from bazaarbot.collector import CollectorPolicy
 
@@ -159,15 +159,7 @@ class Bot:
             env=env,
         )
         self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(aiohttp.ClientError):
-                async with self.session.get(f"http://127.0.0.1:{self.port}/healthz") as response:
-                    if response.status == 200:
-                        break
-            if time.monotonic() > deadline or self.process.poll() is not None:
-                raise RuntimeError(f"the bot of {self.tree or 'this build'} did not start")
-            await asyncio.sleep(0.05)
+        await until_serving(self.session, self.port, self.process)
 
     async def seat(self, tables: int) -> None:
         """Tables until there are ``tables``, each with two people and its game begun."""
@@ -246,19 +238,10 @@ class Bot:
         return said, time.monotonic() - wall, self.cpu() - cpu
 
     async def stop(self) -> None:
-        for room in self.rooms:
-            for seat in room.seats:
-                await seat.ws.close()
-                if seat.reader is not None:
-                    seat.reader.cancel()
+        await close_tabs(seat for room in self.rooms for seat in room.seats)
         if self.session is not None:
             await self.session.close()
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        end(self.process)
 
 
 @dataclass

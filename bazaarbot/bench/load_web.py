@@ -33,7 +33,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import bazaarbot_command, unlimited_config
+from bazaarbot.bench.botprocess import bazaarbot_command, close_tabs, end, unlimited_config, until_serving
 from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
 
@@ -167,13 +167,7 @@ class WebLoadBench:
             stderr=subprocess.DEVNULL,
         )
         self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-        for _ in range(400):
-            with contextlib.suppress(aiohttp.ClientError):
-                async with self.session.get(f"http://127.0.0.1:{self.port}/healthz") as response:
-                    if response.status == 200:
-                        return
-            await asyncio.sleep(0.05)
-        raise RuntimeError("the bot did not start")
+        await until_serving(self.session, self.port, self.process, seconds=20.0)
 
     async def _tab(self, nick: str, room: str) -> Tab:
         assert self.session is not None
@@ -291,19 +285,10 @@ class WebLoadBench:
         return latencies, sent, self.bot_cpu() - cpu
 
     async def close(self) -> None:
-        for table in self.tables:
-            for tab in table.tabs:
-                await tab.ws.close()
-                if tab.reader is not None:
-                    tab.reader.cancel()
+        await close_tabs(tab for table in self.tables for tab in table.tabs)
         if self.session is not None:
             await self.session.close()
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
+        end(self.process)
 
 
 async def run_web_load(
