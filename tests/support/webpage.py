@@ -24,11 +24,19 @@ def expect(locator: Any) -> Any:
 
 
 async def open_page(
-    browser: Any, served: Served, path: str = "/", size: tuple[int, int] = (1280, 800), console: bool = False
+    browser: Any,
+    served: Served,
+    path: str = "/",
+    size: tuple[int, int] = (1280, 800),
+    console: bool = False,
+    locale: str | None = None,
 ) -> Any:
-    """``path`` of ``served`` at ``size``; script errors (and console ones with ``console``) in ``errors``."""
+    """``path`` of ``served`` at ``size`` (in a browser set to ``locale``, where given); script errors
+    (and console ones with ``console``) in ``errors``."""
     width, height = size
-    context = await browser.new_context(viewport={"width": width, "height": height})
+    context = await browser.new_context(
+        viewport={"width": width, "height": height}, **({"locale": locale} if locale else {})
+    )
     page = await context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -37,6 +45,17 @@ async def open_page(
     page.errors = errors
     await page.goto(served.url + path)
     return page
+
+
+async def against_an_easy_ai(page: Any, served: Served, drawn: str = "#hand-panel") -> tuple[Any, int]:
+    """alice signed in on ``page``, seated against an easy AI and the game started (``drawn`` shown):
+    the running table and alice's seat in its game."""
+    await sign_in(page, "alice", timeout=TIMEOUT)
+    for line in ("/join", "/addbot easy", "/start"):
+        await type_line(page, line)
+    await expect(page.locator(drawn)).to_be_visible(timeout=TIMEOUT)
+    table = served.hub.tables[("web", "#bazaar")]
+    return table, next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
 
 
 async def sign_in(page: Any, nick: str, timeout: float | None = None, ready: bool = True) -> None:

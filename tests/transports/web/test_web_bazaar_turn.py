@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from support.waits import wait_until
 from support.webfixtures import serve
-from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
+from support.webpage import TIMEOUT, against_an_easy_ai, drawn_at, expect, open_page, shot, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.registry import discover
@@ -29,18 +29,8 @@ async def _bazaar_against_the_ai(
     browser: Any, served: Any, lang: str, size: tuple[int, int]
 ) -> tuple[Any, Any, int]:
     """alice's page at a Bazaar table against an easy AI, the game started."""
-    width, height = size
-    context = await browser.new_context(viewport={"width": width, "height": height}, locale=LOCALE[lang])
-    page = await context.new_page()
-    page.errors = []
-    page.on("pageerror", lambda e: page.errors.append(str(e)))
-    await page.goto(served.url + "/")
-    await sign_in(page, "alice", timeout=TIMEOUT)
-    for line in ("/join", "/addbot easy", "/start"):
-        await type_line(page, line)
-    await expect(page.locator("#table .bz-exchange")).to_be_visible(timeout=TIMEOUT)
-    table = served.hub.tables[("web", "#bazaar")]
-    mine = next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
+    page = await open_page(browser, served, size=size, locale=LOCALE[lang])
+    table, mine = await against_an_easy_ai(page, served, "#table .bz-exchange")
     return page, table, mine
 
 

@@ -17,7 +17,7 @@ import pytest
 from support.english_words import english_terms_in
 from support.waits import wait_until
 from support.webfixtures import serve
-from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
+from support.webpage import TIMEOUT, drawn_at, expect, open_page, shot, sign_in, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.registry import discover
@@ -39,11 +39,7 @@ async def test_a_german_or_spanish_browser_reads_the_game_lines_in_its_language_
     async with serve(
         tmp_path / "l.sqlite", games=discover(), default_game="jaipur", rate_limit=FAST
     ) as served:
-        context = await browser.new_context(viewport={"width": 390, "height": 844}, locale=LOCALE[lang])
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(served.url + "/")
+        page = await open_page(browser, served, size=(390, 844), locale=LOCALE[lang])
         await sign_in(page, "otto", timeout=TIMEOUT)
         for line in ("/join", "/addbot easy"):
             await type_line(page, line)
@@ -73,4 +69,4 @@ async def test_a_german_or_spanish_browser_reads_the_game_lines_in_its_language_
         await shot(page, f"browser-locale-{lang}-phone.png")
         await page.set_viewport_size({"width": 1366, "height": 768})
         await shot(page, f"browser-locale-{lang}-laptop.png")
-        assert not errors, errors
+        assert not page.errors, page.errors

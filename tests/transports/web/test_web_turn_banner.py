@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from support.waits import wait_until
 from support.webfixtures import serve
-from support.webpage import TIMEOUT, drawn_at, expect, shot, sign_in, type_line
+from support.webpage import TIMEOUT, against_an_easy_ai, drawn_at, expect, open_page, shot, type_line
 
 from bazaarbot.config import RateLimit
 from bazaarbot.registry import discover
@@ -30,17 +30,8 @@ async def test_the_banner_names_the_reader_whose_turn_it_is_once(
     browser: Any, tmp_path: Path, game: str
 ) -> None:
     async with serve(tmp_path / "t.sqlite", games=discover(), default_game=game, rate_limit=FAST) as served:
-        context = await browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")
-        page = await context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        await page.goto(served.url + "/")
-        await sign_in(page, "alice", timeout=TIMEOUT)
-        for line in ("/join", "/addbot easy", "/start"):
-            await type_line(page, line)
-        await expect(page.locator("#hand-panel")).to_be_visible(timeout=TIMEOUT)
-        table = served.hub.tables[("web", "#bazaar")]
-        mine = next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
+        page = await open_page(browser, served, size=(390, 844), locale="en-US")
+        table, mine = await against_an_easy_ai(page, served)
         await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "alice's turn")
         await drawn_at(page, table.moves_made)
         banner = page.locator("#turn-text")
@@ -51,4 +42,4 @@ async def test_the_banner_names_the_reader_whose_turn_it_is_once(
             said = await banner.inner_text()
             assert said.count(your_turn) == 1 and "alice" not in said, said
             await shot(page, f"turn-banner-{game}-{lang}-phone.png")
-        assert not errors, errors
+        assert not page.errors, page.errors
