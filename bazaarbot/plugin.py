@@ -27,7 +27,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bazaarbot.i18n import _, ngettext
+from bazaarbot.i18n import _, current_language, ngettext
+from bazaarbot.i18n.catalogue import catalogue_generation
 from bazaarbot.text.digits import signed_number
 
 
@@ -153,9 +154,19 @@ class TranslatedText:
 
     def __init__(self, source: str) -> None:
         self.source = source
+        #: (language, catalogue generation) -> the text read there (a title is read for every view)
+        self._read: dict[tuple[str, int], str] = {}
 
     def __get__(self, obj: object, owner: type | None = None) -> str:
-        return _(self.source) if self.source else ""
+        if not self.source:
+            return ""
+        key = (current_language(), catalogue_generation())
+        text = self._read.get(key)
+        if text is None:
+            if len(self._read) >= 64:  # the catalogues were dropped many times: the old readings go
+                self._read.clear()
+            text = self._read[key] = _(self.source)
+        return text
 
 
 #: the class attributes a player reads, translated on every read

@@ -20,8 +20,7 @@ import gettext
 import io
 import re
 import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from pathlib import Path
 from typing import TypeVar
@@ -151,15 +150,27 @@ def per_language(build: Callable[..., _T]) -> Callable[..., _T]:
     return kept
 
 
-@contextmanager
-def language(lang: str | None) -> Iterator[str]:
-    """Build every line inside the block in ``lang`` (None or "" keeps the current one)."""
-    chosen = normalize_language(lang) if lang else None
-    token = _current.set(chosen or current_language())
-    try:
-        yield current_language()
-    finally:
-        _current.reset(token)
+class language:  # noqa: N801 (used as ``with language("de"):``, like a function)
+    """Build every line inside the block in ``lang`` (None or "" keeps the current one).
+
+    A class, not a generator-based context manager: every view, tell and clock tick enters
+    one, and this is the cheap way in and out.
+    """
+
+    __slots__ = ("_lang", "_token")
+
+    def __init__(self, lang: str | None) -> None:
+        self._lang = lang
+
+    def __enter__(self) -> str:
+        lang = self._lang
+        chosen = (lang if lang in _known_now() else normalize_language(lang)) if lang else None
+        chosen = chosen or current_language()
+        self._token = _current.set(chosen)
+        return chosen
+
+    def __exit__(self, *_exc: object) -> None:
+        _current.reset(self._token)
 
 
 def available_languages(localedir: str | Path | None = None) -> list[str]:
@@ -169,6 +180,15 @@ def available_languages(localedir: str | Path | None = None) -> list[str]:
     if known is None:
         known = _languages[folder] = _find_languages(folder)
     return list(known)
+
+
+def _known_now() -> tuple[str, ...]:
+    """``available_languages()`` of the default folder, as the cached tuple (no copy: looked up
+    for every ``language`` block)."""
+    known = _languages.get(_default_localedir)
+    if known is None:
+        known = _languages[_default_localedir] = _find_languages(_default_localedir)
+    return known
 
 
 def _find_languages(folder: Path) -> tuple[str, ...]:
@@ -189,7 +209,7 @@ def normalize_language(tag: str | None, localedir: str | Path | None = None) -> 
     """``"de-AT"``, ``"de_DE.UTF-8"``, ``"DE"`` -> ``"de"``; None when the bot does not speak it."""
     if not tag:
         return None
-    known = available_languages(localedir)
+    known = available_languages(localedir) if localedir is not None else _known_now()
     if tag in known:
         return tag
     match = _TAG.match(tag)
@@ -197,6 +217,26 @@ def normalize_language(tag: str | None, localedir: str | Path | None = None) -> 
         return None
     base = match.group(1).lower()
     return base if base in known else None
+
+
+#: (generation, language, msgid, plural, count's form) -> the marked template (``_template``)
+_templates: dict[tuple[object, ...], str] = {}
+#: the most templates kept (beyond it they are looked up again)
+TEMPLATES_KEPT = 8192
+
+
+def _template(lang: str, msgid: str, plural: str | None, count: int) -> str:
+    """The sentence's template in ``lang`` with the commands it names marked: looked up and marked
+    once per language and catalogue generation (every line the bot builds asks for one)."""
+    key = (_generation, lang, msgid, plural, count if plural is not None else 1)
+    found = _templates.get(key)
+    if found is None:
+        catalogue = translation(lang)
+        found = catalogue.gettext(msgid) if plural is None else catalogue.ngettext(msgid, plural, count)
+        if len(_templates) >= TEMPLATES_KEPT:
+            _templates.clear()
+        found = _templates[key] = mark(found)
+    return found
 
 
 class Msg(str):
@@ -231,10 +271,9 @@ class Msg(str):
     ) -> Msg:
         kwargs = kwargs or {}
         lang = lang or current_language()
-        if template is None:
-            found = translation(lang)
-            template = found.gettext(msgid) if plural is None else found.ngettext(msgid, plural, count)
-        template = mark(template)  # the commands it names, for each transport to show as its users type them
+        # the commands it names are marked, for each transport to show as its users type them
+        # (a ``template`` given is one already built: ``format`` fills the marked text in)
+        template = _template(lang, msgid, plural, count) if template is None else mark(template)
         if args or kwargs:
             token = _current.set(lang)  # a word filled in (a ``Phrase``) is said in the sentence's language
             try:

@@ -90,18 +90,21 @@ def listing(found: list[TableEntry]) -> list[str]:
 def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
     """The list as JSON-able data for the web page, each with its line in the current language (and
     without the time left, which the page shows counting down beside its banner's clock)."""
-    return [
-        {
-            "channel": e.channel,
-            "game": e.game,
-            "running": e.running,
-            "your_move": e.your_move,
-            "turn": list(e.turn),
-            "left": None if e.left is None else round(e.left),
-            "paused": e.paused,
-            "text": str(entry_line(e)),
-            # the line without its time left: a page counts that down itself, with its turn clock
-            "line": str(entry_line(replace(e, left=None))),
-        }
-        for e in found
-    ]
+    data = []
+    for e in found:
+        text = str(entry_line(e))
+        data.append(
+            {
+                "channel": e.channel,
+                "game": e.game,
+                "running": e.running,
+                "your_move": e.your_move,
+                "turn": list(e.turn),
+                "left": None if e.left is None else round(e.left),
+                "paused": e.paused,
+                "text": text,
+                # the line without its time left: a page counts that down itself, with its turn clock
+                "line": text if e.left is None else str(entry_line(replace(e, left=None))),
+            }
+        )
+    return data

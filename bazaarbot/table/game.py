@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bazaarbot.i18n import _, current_language, language, ngettext
+from bazaarbot.i18n.catalogue import catalogue_generation
 from bazaarbot.messages import Outgoing
 from bazaarbot.plugin import MoveError, Outcome, Result
 from bazaarbot.table.core import TableCore
@@ -46,6 +47,8 @@ class RunningGame:
         self._seat_views: dict[tuple[int, str | None], tuple[tuple[object, ...], str | None]] = {}
         #: per game seat, its legal commands as last listed and the step of the game they are for
         self._seat_commands: dict[int, tuple[tuple[object, ...], list[str]]] = {}
+        #: per (seat, language), its legal commands as it types them there (``typed_now``)
+        self._seat_typed: dict[tuple[int, str], tuple[tuple[object, ...], dict[str, str]]] = {}
         #: the last move ``play`` recorded, as the game log shows it (``gamelog.PlayedMove``)
         self.last_played: PlayedMove | None = None
         #: the game that ended here last: (game id, status, moves made), for its log
@@ -102,6 +105,21 @@ class RunningGame:
         legal = plugin.legal_commands(self.state, index) if acts else []
         self._seat_commands[index] = (built_from, legal)
         return legal
+
+    def typed_now(self, index: int) -> dict[str, str]:
+        """Game seat ``index``'s legal commands (``legal_now``, in their order), each as its reader
+        types it in the language lines are built in now: ``/moves all``, a view's buttons and the
+        page's ``moves`` request read them at every step, so they are spelled once per step and
+        language. Not to be changed."""
+        lang = current_language()
+        built_from = (id(self.state), self.game_id, self.moves_made, catalogue_generation())
+        kept = self._seat_typed.get((index, lang))
+        if kept is not None and kept[0] == built_from:
+            return kept[1]
+        plugin, state = self.core.plugin, self.state
+        typed = {command: plugin.command_in(state, index, command, lang) for command in self.legal_now(index)}
+        self._seat_typed[(index, lang)] = (built_from, typed)
+        return typed
 
     def rename_in_game(self, index: int, name: str) -> None:
         """The name game seat ``index`` is shown under in the game's state."""

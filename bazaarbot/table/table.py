@@ -120,6 +120,7 @@ class Table:
     view_of = Forward("game")
     view_in = Forward("game")
     legal_now = Forward("game")
+    typed_now = Forward("game")
     start = Forward("game")
     move = Forward("game")
     play = Forward("game")

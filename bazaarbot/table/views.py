@@ -9,7 +9,6 @@ from bazaarbot.table.game import RunningGame
 from bazaarbot.table.presence import Presence
 from bazaarbot.table.seats import Actor
 from bazaarbot.words.counts import players_label
-from bazaarbot.words.moves import command_here
 
 
 class Views:
@@ -96,7 +95,8 @@ class Views:
             return [self.core.tell(nick, _("It is not your turn; waiting for {who}.").format(who=waiting))]
         if full:
             legal = self.game.legal_now(seat)
-            shown = [command_here(self.core.plugin, self.game.state, seat, c) for c in legal]
+            typed = self.game.typed_now(seat)
+            shown = [typed[c] for c in legal]
             if word:  # the word may be English or the reader's
                 needle = word.lower()
                 shown = [

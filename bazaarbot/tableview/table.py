@@ -19,7 +19,6 @@ from bazaarbot.table import Table
 from bazaarbot.table.ai_names import ai_name
 from bazaarbot.table.gamelog import Replay
 from bazaarbot.tableview.seats import clock, seating, take_back
-from bazaarbot.words.moves import command_here
 
 #: log entries a view carries (the page keeps what it has seen; a reload shows this many)
 LOG_TAIL = 80
@@ -198,6 +197,7 @@ def your_view(table: Table, key: str | None, wanted: Collection[str] = ()) -> di
         you["seat"] = game_seat
         you["private"] = plugin.private_data(state, game_seat)
         groups = commands_by_verb(table.legal_now(game_seat))
+        typed = table.typed_now(game_seat)
         carried = {verb for verb, group in groups.items() if len(group) <= INLINE_COMMANDS or verb in wanted}
         #: every verb the reader may play now, in the rules' order: the English verb, the reader's
         #: word for it, how many commands it has, and whether this view carries them (else the
@@ -205,7 +205,7 @@ def your_view(table: Table, key: str | None, wanted: Collection[str] = ()) -> di
         you["verbs"] = [
             {
                 "verb": verb,
-                "word": command_here(plugin, state, game_seat, group[0]).split(" ", 1)[0],
+                "word": typed[group[0]].split(" ", 1)[0],
                 "count": len(group),
                 "carried": verb in carried,
             }
@@ -232,8 +232,8 @@ def commands_by_verb(commands: list[str]) -> dict[str, list[str]]:
 def said_of(table: Table, seat: int, commands: list[str]) -> dict[str, str]:
     """Each command the reader types otherwise in their language (buttons show these and send the
     English); a command typed as it is is left out, and the page shows it as it is."""
-    plugin, state = table.plugin, table.state
-    return {c: words for c in commands if (words := command_here(plugin, state, seat, c)) != c}
+    typed = table.typed_now(seat)
+    return {c: words for c in commands if (words := typed[c]) != c}
 
 
 def verb_commands(table: Table, key: str, verb: str | None) -> dict[str, Any] | None:

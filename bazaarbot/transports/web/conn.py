@@ -1,7 +1,8 @@
 """One browser websocket: its identity, its rooms, its frame budget and its outgoing queue.
 
-Everything sent to a browser goes through a bounded queue drained by a
-writer task, so the hub never waits on a slow browser; a browser that
+Everything sent to a browser goes through a bounded queue (a deque: pushing a
+frame costs an append, and only the first frame of a change wakes the writer
+task) drained by a writer task, so the hub never waits on a slow browser; a browser that
 falls far behind (more frames, or more bytes, waiting than its bound, see
 ``budget.py``) is cut off at once (it reconnects and re-joins by itself).
 """
@@ -12,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -109,7 +111,10 @@ class Conn:
         #: lines of this tab being handled: what they queue leaves together once they are done
         self.held = 0
         self._released = asyncio.Event()
-        self.queue: asyncio.Queue[tuple[str, int]] = asyncio.Queue(QUEUE_LIMIT)
+        #: (frame, its size in bytes) waiting for the writer, oldest first ("" ends the writer)
+        self.queue: deque[tuple[str, int]] = deque()
+        #: set while frames wait: the writer sleeps on it when the queue is empty
+        self._waiting = asyncio.Event()
         self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def push(self, frame: str) -> None:
@@ -121,11 +126,13 @@ class Conn:
         if budget is not None and not budget.fits(self.address, self.queued_bytes, size):
             self._cut_off("bytes")
             return
-        try:
-            self.queue.put_nowait((frame, size))
-        except asyncio.QueueFull:
+        queue = self.queue
+        if len(queue) >= QUEUE_LIMIT:
             self._cut_off("frames")
             return
+        queue.append((frame, size))
+        if len(queue) == 1:
+            self._waiting.set()
         self.queued_bytes += size
         if budget is not None:
             budget.charge(self.address, size)
@@ -140,8 +147,7 @@ class Conn:
         self._closing = asyncio.get_running_loop().create_task(self.close(1013, b"too slow"))
 
     def _release_queue(self) -> None:
-        while not self.queue.empty():
-            self.queue.get_nowait()
+        self.queue.clear()
         if self.budget is not None and self.queued_bytes:
             self.budget.refund(self.address, self.queued_bytes)
         self.queued_bytes = 0
@@ -167,16 +173,21 @@ class Conn:
 
     async def _write(self) -> None:
         """Send what waits, as one message per wake-up (``batch``): a move costs a tab one write."""
-        queue = self.queue
+        queue, waiting = self.queue, self._waiting
         while True:
-            frame, size = await queue.get()
+            while not queue:
+                waiting.clear()
+                await waiting.wait()
             while self.held and not self.dead:
                 await self._released.wait()
             # what the same change queues next (its view, after its lines) goes in this message too
             await asyncio.sleep(0)
+            if not queue:  # given back meanwhile (cut off)
+                continue
+            frame, size = queue.popleft()
             frames, sizes, last = [frame], size, not frame
-            while not last and not queue.empty() and sizes < BATCH_BYTES:
-                frame, size = queue.get_nowait()
+            while not last and queue and sizes < BATCH_BYTES:
+                frame, size = queue.popleft()
                 if not frame:
                     last = True  # "" ends the writer once everything queued before it is sent
                     break
@@ -204,10 +215,10 @@ class Conn:
     async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
         """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""
         if drain > 0 and not self.dead and not self.writer.done():
-            with contextlib.suppress(asyncio.QueueFull):
-                self.queue.put_nowait(("", 0))
-                with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
-                    await asyncio.wait_for(asyncio.shield(self.writer), drain)
+            self.queue.append(("", 0))
+            self._waiting.set()
+            with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
+                await asyncio.wait_for(asyncio.shield(self.writer), drain)
         self.dead = True
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
