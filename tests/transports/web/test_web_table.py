@@ -31,6 +31,12 @@ ROOM = "#bazaar"
 FAST = RateLimit(commands=10_000, per_seconds=1)
 PHONE = (390, 844)
 LAPTOP = (1366, 768)
+#: the bot's seed whose first Jaipur round, played by ``_jaipur_choice``, ends in 34 moves (the
+#: default seed's takes 59) and still holds a take, a sale and an exchange
+SHORT_ROUND_SEED = 2441
+#: the bot's seed whose whole Jaipur match of ``_jaipur_choice`` against the test's hard AI takes 40
+#: of the person's moves (the default seed's, 55)
+SHORT_MATCH_SEED = 254
 
 
 async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
@@ -60,10 +66,13 @@ async def _two_at_the_table(
     game: str = "jaipur",
     sizes: tuple[tuple[int, int], tuple[int, int]] = ((1200, 780), (1200, 780)),
     start: bool = True,
+    seed: int = 11,
 ) -> AsyncIterator[tuple[Served, Any, Any]]:
-    """alice's and bob's pages at the room's ``game`` table; with ``start``, both seated and the game
-    begun by clicking, every page showing it."""
-    async with serve(tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST) as served:
+    """alice's and bob's pages at the room's ``game`` table (the bot's ``seed`` deals it); with
+    ``start``, both seated and the game begun by clicking, every page showing it."""
+    async with serve(
+        tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST, seed=seed
+    ) as served:
         alice = await _open(browser, served, "alice", *sizes[0])
         bob = await _open(browser, served, "bob", *sizes[1])
         if start:
@@ -147,7 +156,7 @@ async def test_two_people_play_a_jaipur_round_by_clicking_only_and_the_match_res
     away (a whole match by clicking alone: the addbot test below); the result is then in view on both
     pages, stays after a reload, and goes at the next /start."""
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+    async with _two_at_the_table(browser, tmp_path, seed=SHORT_ROUND_SEED) as (served, alice, bob):
         table = _table(served)
         pages = {"alice": alice, "bob": bob}
         await shot(alice, "jaipur-start.png")
@@ -290,24 +299,12 @@ async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
         await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
 
 
-async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> None:
-    game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        pages = {"alice": alice, "bob": bob}
-        for _ in range(2):
-            seat = game.to_act(table.state)[0]
-            mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
-            await expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
-            await expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
-            await expect(mine.locator(".room.my-turn")).to_have_count(1)
-            before = table.moves_made
-            await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
-            await _moved(served, before)
-            await _settled(served, [alice, bob])
-
-
-async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_path: Path) -> None:
+async def test_a_refused_move_stays_unseen_the_keyboard_alone_plays_one_and_the_title_tells_whose_turn(
+    browser: Any, tmp_path: Path
+) -> None:
+    """One Jaipur game from its start: a move refused to the waiting player is seen by nobody else and
+    makes no move; the keyboard alone then reaches a move button and plays it; and over the next two
+    turns the page's title and room tell each player whether it is their turn."""
     game = GAMES["jaipur"]
     async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
         table = _table(served)
@@ -327,6 +324,31 @@ async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_
             text = await acting.locator(place).inner_text()
             assert "sell 2 spice" not in text and "not your turn" not in text
         assert table.moves_made == 0
+
+        # the acting page, never clicked: Tab through it until a move button has the focus, Enter
+        focused = None
+        for _ in range(80):
+            await acting.keyboard.press("Tab")
+            focused = await acting.evaluate("() => document.activeElement.dataset.command || null")
+            if focused and focused in game.legal_commands(table.state, seat):
+                break
+        assert focused, "no move button can be reached with the keyboard"
+        before = table.moves_made
+        await acting.keyboard.press("Enter")
+        await _moved(served, before)
+        await expect(acting.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
+        await _settled(served, [alice, bob])
+
+        for _ in range(2):
+            seat = game.to_act(table.state)[0]
+            mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
+            await expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
+            await expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
+            await expect(mine.locator(".room.my-turn")).to_have_count(1)
+            before = table.moves_made
+            await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
+            await _moved(served, before)
+            await _settled(served, [alice, bob])
 
 
 async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
@@ -460,30 +482,13 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
         await shot(watcher, "jaipur-spectator.png")
 
 
-async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
-    game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        seat = game.to_act(table.state)[0]
-        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
-        focused = None
-        for _ in range(80):  # Tab through the page until a move button has the focus
-            await page.keyboard.press("Tab")
-            focused = await page.evaluate("() => document.activeElement.dataset.command || null")
-            if focused and focused in game.legal_commands(table.state, seat):
-                break
-        assert focused, "no move button can be reached with the keyboard"
-        before = table.moves_made
-        await page.keyboard.press("Enter")
-        await _moved(served, before)
-        await expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
-
-
 async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_clicking(
     browser: Any, tmp_path: Path
 ) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+    async with serve(
+        tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST, seed=SHORT_MATCH_SEED
+    ) as served:
         alice = await _open(browser, served, "alice")
         await button(alice, "/join").click()
         await expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
