@@ -35,7 +35,14 @@ def line(served: Served, nick: str, text: str, channel: str = "#j") -> None:
     served.hub.process(Incoming("web", channel, User(nick), text))
 
 
-def finished_jaipur(served: Served, seed: int = 4) -> int:
+#: the random moves' seed whose whole Jaipur match (the first game of the bot's default seed) takes
+#: 102 moves, the shortest found (seed 4's took 242): fewer steps to store, send and draw
+SHORT_JAIPUR_MOVES = 282
+#: the same for the random Yspahan game of ann and amy: 76 moves (seed 3's took 94)
+SHORT_YSPAHAN_MOVES = 137
+
+
+def finished_jaipur(served: Served, seed: int = SHORT_JAIPUR_MOVES) -> int:
     """A whole Jaipur match between alice and bob at #j, random legal moves; its game id."""
     from plugins.jaipur import GAME as jaipur
 
@@ -187,7 +194,7 @@ async def test_the_replay_badges_two_seats_of_one_initial_by_number_as_the_live_
     from plugins.yspahan import GAME as yspahan
 
     async with serve(tmp_path / "r.sqlite", games={"yspahan": yspahan}, rate_limit=PLENTY) as served:
-        rng = random.Random(3)
+        rng = random.Random(SHORT_YSPAHAN_MOVES)
         line(served, "ann", "/new yspahan")
         line(served, "amy", "/join")
         line(served, "ann", "/start")
