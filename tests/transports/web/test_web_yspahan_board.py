@@ -80,6 +80,8 @@ class Turn:
     page: Any
     table: Any
     seat: int
+    #: the random moves' source, kept for the next such turn of the same game
+    rng: random.Random
 
     def legal(self) -> list[str]:
         return self.table.plugin.legal_commands(self.table.state, self.seat)
@@ -119,20 +121,27 @@ async def _supervisor_turn(
         await expect(page.locator("#table")).not_to_have_attribute("data-moves", "", timeout=TIMEOUT)
         table = served.hub.tables[("web", "#bazaar")]
         seat = next(i for i, s in enumerate(table.players) if s.nick == "alice")
-        rng = random.Random(f"ys{n}")
-        for _ in range(2000):
-            acting = table.plugin.to_act(table.state)[0]
-            commands = table.plugin.legal_commands(table.state, acting)
-            moving = any(c.startswith("move ") for c in commands)
-            if acting == seat and moving and table.moves_made >= 3 * n and _owned_shops(table) >= 2:
-                break
-            await _say(served, table.players[acting].nick, rng.choice(commands))
-        else:
-            raise AssertionError("alice never had a supervisor's move")
-        await drawn_at(page, table.moves_made)
-        await expect(page.locator("#table .ys-space").first).to_be_visible()
-        yield Turn(served, page, table, seat)
+        turn = Turn(served, page, table, seat, random.Random(f"ys{n}"))
+        await _next_supervisor_turn(turn, n)
+        yield turn
         assert not page.errors, page.errors
+
+
+async def _next_supervisor_turn(turn: Turn, n: int) -> None:
+    """Random legal moves (alice's too, handed to the hub) until her turn comes with a supervisor's
+    move, after ``3n`` moves and with cubes in the souks; her page drawn at it."""
+    table = turn.table
+    for _ in range(2000):
+        acting = table.plugin.to_act(table.state)[0]
+        commands = table.plugin.legal_commands(table.state, acting)
+        moving = any(c.startswith("move ") for c in commands)
+        if acting == turn.seat and moving and table.moves_made >= 3 * n and _owned_shops(table) >= 2:
+            break
+        await _say(turn.served, table.players[acting].nick, turn.rng.choice(commands))
+    else:
+        raise AssertionError("alice never had a supervisor's move")
+    await drawn_at(turn.page, table.moves_made)
+    await expect(turn.page.locator("#table .ys-space").first).to_be_visible()
 
 
 async def _resize(page: Any, size: tuple[int, int]) -> None:
@@ -306,50 +315,61 @@ async def test_yspahan_4p_move_controls_lie_clear_of_the_turn_bar_and_a_tapped_s
             await _road_space_tapped(turn, size)
 
 
-@pytest.mark.parametrize("size", ["phone", "laptop"])
-async def test_yspahan_the_supervisor_moves_by_tapping_its_road_space_not_from_a_list(
-    browser: Any, tmp_path: Path, size: str
-) -> None:
-    async with _supervisor_turn(browser, tmp_path, 2, SIZES[size]) as turn:
-        page = turn.page
-        # no list (nor button) of the supervisor's moves under the turn: the road is the control
-        await expect(page.locator('#controls [data-command^="move "]')).to_have_count(0)
-        assert await page.locator("#controls select.move-list").count() == 0
-        to = _road_moves(turn)
-        lit = await page.locator("#table button.ys-space.dest").evaluate_all(
-            "ns => ns.map((n) => n.dataset.space)"
-        )
-        assert sorted(lit) == sorted(to)
-        target = max(to, key=lambda s: len(to[s]))
-        await page.locator(f'#table button.ys-space[data-space="{target}"]').click()
-        here = page.locator("#ys-facts button.ys-move-here").last
-        command = await here.get_attribute("data-command")
-        assert command in turn.legal(), (command, turn.legal())
-        before = turn.table.moves_made
-        await here.click()
-        await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
-        assert turn.table.last_played is not None and turn.table.last_played.text == command
-        assert turn.table.plugin.public_data(turn.table.state)["supervisor"] == target
+async def _supervisor_moved_by_tapping(turn: Turn) -> None:
+    """No list of the supervisor's moves: its lit road spaces are the control, a tap on one and on
+    one of its moves plays it."""
+    page = turn.page
+    # no list (nor button) of the supervisor's moves under the turn: the road is the control
+    await expect(page.locator('#controls [data-command^="move "]')).to_have_count(0)
+    assert await page.locator("#controls select.move-list").count() == 0
+    to = _road_moves(turn)
+    lit = await page.locator("#table button.ys-space.dest").evaluate_all(
+        "ns => ns.map((n) => n.dataset.space)"
+    )
+    assert sorted(lit) == sorted(to)
+    target = max(to, key=lambda s: len(to[s]))
+    await page.locator(f'#table button.ys-space[data-space="{target}"]').click()
+    here = page.locator("#ys-facts button.ys-move-here").last
+    command = await here.get_attribute("data-command")
+    assert command in turn.legal(), (command, turn.legal())
+    before = turn.table.moves_made
+    await here.click()
+    await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
+    assert turn.table.last_played is not None and turn.table.last_played.text == command
+    assert turn.table.plugin.public_data(turn.table.state)["supervisor"] == target
 
 
-async def test_yspahan_the_keyboard_moves_the_supervisor_by_its_road_space_and_one_more_enter(
+async def _supervisor_moved_by_the_keyboard(turn: Turn) -> None:
+    """Enter on a lit road space gives its first move the keyboard (with a focus ring); one more
+    Enter plays it."""
+    page = turn.page
+    lit = page.locator("#table button.ys-space.dest").first
+    target = await lit.get_attribute("data-space")
+    await lit.focus()
+    await page.keyboard.press("Enter")
+    # the space's first move has the keyboard now, not the next space of the road
+    focused = page.locator("#ys-facts button.ys-move-here:focus")
+    await expect(focused).to_have_count(1)
+    command = await focused.get_attribute("data-command")
+    assert command in turn.legal(), (command, turn.legal())
+    ring = await page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
+    assert ring not in ("none", ""), "no focus ring on the move"
+    before = turn.table.moves_made
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
+    assert turn.table.last_played is not None and turn.table.last_played.text == command
+    assert turn.table.plugin.public_data(turn.table.state)["supervisor"] == target
+
+
+async def test_yspahan_the_supervisor_moves_by_tapping_its_road_space_not_from_a_list_and_by_the_keyboard(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with _supervisor_turn(browser, tmp_path, 2, LAPTOP) as turn:
-        page = turn.page
-        lit = page.locator("#table button.ys-space.dest").first
-        target = await lit.get_attribute("data-space")
-        await lit.focus()
-        await page.keyboard.press("Enter")
-        # the space's first move has the keyboard now, not the next space of the road
-        focused = page.locator("#ys-facts button.ys-move-here:focus")
-        await expect(focused).to_have_count(1)
-        command = await focused.get_attribute("data-command")
-        assert command in turn.legal(), (command, turn.legal())
-        ring = await page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle")
-        assert ring not in ("none", ""), "no focus ring on the move"
-        before = turn.table.moves_made
-        await page.keyboard.press("Enter")
-        await expect(page.locator("#table")).not_to_have_attribute("data-moves", str(before), timeout=TIMEOUT)
-        assert turn.table.last_played is not None and turn.table.last_played.text == command
-        assert turn.table.plugin.public_data(turn.table.state)["supervisor"] == target
+    """Three of alice's supervisor turns in one two-player game: moved by tapping on a phone, by
+    tapping on a laptop, then on the laptop by the keyboard (its road space, and one more Enter)."""
+    async with _supervisor_turn(browser, tmp_path, 2, PHONE) as turn:
+        await _supervisor_moved_by_tapping(turn)
+        await _resize(turn.page, LAPTOP)
+        await _next_supervisor_turn(turn, 2)
+        await _supervisor_moved_by_tapping(turn)
+        await _next_supervisor_turn(turn, 2)
+        await _supervisor_moved_by_the_keyboard(turn)
