@@ -406,32 +406,6 @@ async def test_the_chat_follows_its_newest_line_until_the_reader_scrolls_up(
         assert not alice.errors, alice.errors
 
 
-async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
-    browser: Any, tmp_path: Path
-) -> None:
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        seat = table.game_seat_of("a:alice")
-        await type_line(alice, "/join #side")
-        await expect(alice.locator("#room-title")).to_have_text("#side")
-        await type_line(bob, "/join #side")
-        await alice.locator(".room-name", has_text="#bazaar").click()
-        await type_line(bob, "side news")  # bob's active room is #side now
-        side_badge = alice.locator(".room", has_text="#side").locator(".badge")
-        await expect(side_badge).to_have_text("1", timeout=TIMEOUT)
-        await alice.locator(".room-name", has_text="#side").click()  # read it
-        await expect(alice.locator("#logs")).to_contain_text("side news")
-        await alice.locator(".room-name", has_text="#bazaar").click()
-        await alice.reload()
-        await expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
-        hand = GAMES["jaipur"].private_data(table.state, seat)["hand"]
-        await expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
-        await expect(alice.locator("#table .jp-market")).to_be_visible()
-        await expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
-        await expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
-        assert not alice.errors, alice.errors
-
-
 async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -608,7 +582,12 @@ async def test_yspahan_marks_the_last_move_and_the_hand_panel_lists_only_your_ow
             assert not page.errors, page.errors
 
 
-async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
+async def test_the_page_lists_a_long_verbs_moves_and_a_reload_returns_to_your_room_seat_and_hand(
+    browser: Any, tmp_path: Path
+) -> None:
+    """One Jaipur game: a turn with more takes than the view carries lists every one, asked for by the
+    page, and one of them is played from the list; then a reload of alice's page returns to her room,
+    seat and hand without counting lines she has seen."""
     async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
         table = _table(served)
         takes: list[str] = []
@@ -635,3 +614,24 @@ async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser:
         await _moved(served, before)
         assert table.last_played is not None and table.last_played.text == takes[-1]
         assert not page.errors, page.errors
+        await _settled(served, [alice, bob])
+
+        alice_seat = table.game_seat_of("a:alice")
+        await type_line(alice, "/join #side")
+        await expect(alice.locator("#room-title")).to_have_text("#side")
+        await type_line(bob, "/join #side")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await type_line(bob, "side news")  # bob's active room is #side now
+        side_badge = alice.locator(".room", has_text="#side").locator(".badge")
+        await expect(side_badge).to_have_text("1", timeout=TIMEOUT)
+        await alice.locator(".room-name", has_text="#side").click()  # read it
+        await expect(alice.locator("#logs")).to_contain_text("side news")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await alice.reload()
+        await expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
+        hand = GAMES["jaipur"].private_data(table.state, alice_seat)["hand"]
+        await expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
+        await expect(alice.locator("#table .jp-market")).to_be_visible()
+        await expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
+        await expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
+        assert not alice.errors, alice.errors
