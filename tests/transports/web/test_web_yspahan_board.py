@@ -4,7 +4,9 @@ the supervisor free to move: every road space and every souk is a finger-sized b
 its road space (no list of moves), the tower's buttons are finger-sized, and a control scrolled or
 tabbed to never lies under the sticky turn bar (or the phone's chat drawer).
 
-The other seats are played by moves handed straight to the hub under their web identities.
+The other seats are played by moves handed straight to the hub under their web identities. Checks
+that only read a turn share one game, the page resized between the sizes; a move played by a check
+is followed by the next such turn of the same game.
 Set BAZAARBOT_SCREENSHOTS to a folder to keep the pictures.
 """
 
