@@ -56,11 +56,13 @@ async def serve(
     web: dict[str, Any] | None = None,
     review_after_game: float = 0.0,
     wall_clock: Callable[[], float] = time.time,
+    seed: int = 11,
     **transport_options: Any,
 ) -> AsyncIterator[Served]:
     """A hub on the sqlite file ``db`` with the web transport on 127.0.0.1 (port 0: any free one);
-    ``wall_clock`` is the hub's (a test's fake one moves the turn clocks by hand)."""
-    settings = BotSettings(default_game=default_game, seed=11, leave_grace=leave_grace)
+    ``wall_clock`` is the hub's (a test's fake one moves the turn clocks by hand); ``seed`` the bot's,
+    from which each game's deal follows (a test may pick one whose game is short)."""
+    settings = BotSettings(default_game=default_game, seed=seed, leave_grace=leave_grace)
     if rate_limit is not None:
         settings = replace(settings, rate_limit=rate_limit)
     hub = Hub(

@@ -17,13 +17,21 @@ from bazaarbot.transports.web import WebTransport
 
 GAMES = discover()
 ROOM = "#games"
+#: per game, the bot's seed whose deal the test's random moves (``random.Random(9)``) play out in
+#: the fewest decisions found (Bazaar 247 instead of 535, Jaipur 118 instead of 235, Yspahan 105
+#: instead of 137): the same whole game over the protocol, in half the frames
+SHORT_GAME_SEEDS = {"bazaar": 115, "jaipur": 240, "yspahan": 113}
 
 
 @pytest.mark.parametrize("name", sorted(GAMES))
 async def test_a_full_table_plays_a_whole_game_in_the_browser_protocol(tmp_path: Path, name: str) -> None:
     game = GAMES[name]
     nicks = ["ann", "ben", "cat", "dan", "eve", "fay"][: game.max_players]
-    settings = BotSettings(default_game=name, seed=5, rate_limit=RateLimit(commands=100_000, per_seconds=1))
+    settings = BotSettings(
+        default_game=name,
+        seed=SHORT_GAME_SEEDS.get(name, 5),
+        rate_limit=RateLimit(commands=100_000, per_seconds=1),
+    )
     hub = Hub(Store(tmp_path / "web.sqlite"), games=GAMES, settings=settings)
     # the scripted tabs read only when they expect a frame: room for a whole game's frames unread
     limits = WebLimits(send_buffer_bytes=64_000_000, address_buffer_bytes=512_000_000)

@@ -125,9 +125,12 @@ async def test_seat_buttons_sit_down_add_an_ai_start_and_none_at_a_full_table(
         assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
 
 
-async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action(
+async def test_a_refusal_stands_over_the_table_in_its_room_till_next_action_and_each_tab_counts_to_urgent(
     browser: Any, tmp_path: Path
 ) -> None:
+    """alice alone against an easy AI, on her turn: a refused move stands over the table in its own
+    room until her next action; then the turn clock counts down on each of her tabs alike and turns
+    urgent in its last 30 seconds."""
     async with serve(tmp_path / "r.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice, table = await _alone_against_the_ai(browser, served)
         await _expect(alice.locator("#controls .verb-group").first).to_be_visible(timeout=TIMEOUT)
@@ -159,7 +162,41 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
         await _expect(feedback).not_to_contain_text(f"no {missing}", timeout=TIMEOUT)
         await _type(alice, "good luck")
         await _expect(feedback).to_be_hidden(timeout=TIMEOUT)
-        assert not alice.errors, alice.errors
+
+        # the countdown, back in the table's room: shown on every tab, urgent in the last 30 seconds
+        clock = alice.locator("#clock")
+        await _expect(clock).to_be_visible(timeout=TIMEOUT)  # the default clock: minutes, not urgent
+        await _expect(clock).not_to_have_class("clock mine urgent")
+        await _type(alice, "/clock 90s")  # long enough for a loaded machine's slow reads below
+        await _expect(alice.locator("#logs")).to_contain_text("Turn clock: 1m 30s", timeout=TIMEOUT)
+        await _expect(clock).to_contain_text("alice: 1:", timeout=TIMEOUT)  # "alice: 1:30 left"
+        await _expect(clock).to_have_class("clock mine")
+        second = await alice.context.new_page()  # another tab of the same person
+        second.errors = []
+        second.on("pageerror", lambda e: second.errors.append(str(e)))
+        await second.goto(served.url + "/")
+        await _expect(second.locator("#clock")).to_be_visible(timeout=TIMEOUT)
+        await served.hub.tick()  # the table's clock follows the awaited decision
+        # both tabs count down to the same deadline, within a second
+        views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
+        assert views[0]["deadline"] == views[1]["deadline"]
+        # each tab ticks on its own timer, which a loaded machine may run late: read both until the
+        # reads fall within one tick of each other
+        shown: list[str] = []
+
+        async def read_both() -> list[int] | None:
+            shown[:] = [await p.locator("#clock").inner_text() for p in (alice, second)]
+            times = [re.search(r"(\d+):(\d\d)", text) for text in shown]
+            left = [int(m.group(1)) * 60 + int(m.group(2)) for m in times if m]
+            return left if len(left) == 2 and abs(left[0] - left[1]) <= 1 else None
+
+        left = await wait_until(read_both, what="both tabs within one tick of each other", interval=0.25)
+        assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 90, shown
+        await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
+        await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)
+        await _expect(second.locator("#clock")).to_have_class("clock mine urgent", timeout=TIMEOUT)
+        assert table.running
+        assert not alice.errors and not second.errors, (alice.errors, second.errors)
 
 
 async def test_answers_and_news_of_your_own_seat_stand_in_view_and_the_drawer_opens_at_the_newest_line(
@@ -249,65 +286,10 @@ async def test_the_nickname_dialog_is_over_the_banner_and_a_refused_notification
         await _expect(page.locator("#notify")).to_be_hidden()
 
 
-async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_seconds(
+async def test_leave_during_a_game_asks_first_then_an_ai_plays_on_and_the_seat_comes_back_in_a_reopened_tab(
     browser: Any, tmp_path: Path
 ) -> None:
-    async with serve(tmp_path / "c.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice, table = await _alone_against_the_ai(browser, served)
-        clock = alice.locator("#clock")
-        await _expect(clock).to_be_visible(timeout=TIMEOUT)  # the default clock: minutes, not urgent
-        await _expect(clock).not_to_have_class("clock mine urgent")
-        await _type(alice, "/clock 90s")  # long enough for a loaded machine's slow reads below
-        await _expect(alice.locator("#logs")).to_contain_text("Turn clock: 1m 30s", timeout=TIMEOUT)
-        await _expect(clock).to_contain_text("alice: 1:", timeout=TIMEOUT)  # "alice: 1:30 left"
-        await _expect(clock).to_have_class("clock mine")
-        second = await alice.context.new_page()  # another tab of the same person
-        second.errors = []
-        second.on("pageerror", lambda e: second.errors.append(str(e)))
-        await second.goto(served.url + "/")
-        await _expect(second.locator("#clock")).to_be_visible(timeout=TIMEOUT)
-        await served.hub.tick()  # the table's clock follows the awaited decision
-        # both tabs count down to the same deadline, within a second
-        views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
-        assert views[0]["deadline"] == views[1]["deadline"]
-        # each tab ticks on its own timer, which a loaded machine may run late: read both until the
-        # reads fall within one tick of each other
-        shown: list[str] = []
-
-        async def read_both() -> list[int] | None:
-            shown[:] = [await p.locator("#clock").inner_text() for p in (alice, second)]
-            times = [re.search(r"(\d+):(\d\d)", text) for text in shown]
-            left = [int(m.group(1)) * 60 + int(m.group(2)) for m in times if m]
-            return left if len(left) == 2 and abs(left[0] - left[1]) <= 1 else None
-
-        left = await wait_until(read_both, what="both tabs within one tick of each other", interval=0.25)
-        assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 90, shown
-        await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
-        await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)
-        await _expect(second.locator("#clock")).to_have_class("clock mine urgent", timeout=TIMEOUT)
-        assert table.running
-        assert not alice.errors and not second.errors, (alice.errors, second.errors)
-
-
-async def test_take_my_seat_back_after_leaving_and_in_a_reopened_tab(browser: Any, tmp_path: Path) -> None:
     # bob plays on, so the game does not pause (a paused game gives the seat back when its owner returns)
-    async with serve(tmp_path / "t.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
-        alice, bob, table, seat = await _with_bob(browser, served)
-        await _type(alice, "/leave")
-        back = _button(alice, "/join")
-        await _expect(back).to_have_text("Take my seat back", timeout=TIMEOUT)
-        assert table.players[seat].ai is not None
-        await alice.reload()  # a reopened tab says what happened and how to come back
-        await _expect(alice.locator("#feedback")).to_contain_text("An AI plays your seat", timeout=TIMEOUT)
-        await _expect(back).to_have_text("Take my seat back", timeout=TIMEOUT)
-        await back.click()
-        await _expect(alice.locator("#logs")).to_contain_text("alice is back", timeout=TIMEOUT)
-        assert table.players[seat].ai is None
-        await _expect(back).to_have_count(0)
-        assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
-
-
-async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: Any, tmp_path: Path) -> None:
     async with serve(tmp_path / "l.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
         alice, bob, table, seat = await _with_bob(browser, served)
         # one tap only asks; "Stay" keeps the seat as it was
@@ -322,9 +304,17 @@ async def test_leave_during_a_game_asks_first_and_then_an_ai_plays_on(browser: A
         await alice.locator("#leave-game").click()
         await leave.click()
         await _expect(alice.locator("#logs")).to_contain_text("/leave", timeout=TIMEOUT)
-        await _expect(_button(alice, "/join")).to_have_text("Take my seat back", timeout=TIMEOUT)
+        back = _button(alice, "/join")
+        await _expect(back).to_have_text("Take my seat back", timeout=TIMEOUT)
         assert table.players[seat].ai is not None and table.running
         await _expect(alice.locator("#leave-game")).to_have_count(0)
+        await alice.reload()  # a reopened tab says what happened and how to come back
+        await _expect(alice.locator("#feedback")).to_contain_text("An AI plays your seat", timeout=TIMEOUT)
+        await _expect(back).to_have_text("Take my seat back", timeout=TIMEOUT)
+        await back.click()
+        await _expect(alice.locator("#logs")).to_contain_text("alice is back", timeout=TIMEOUT)
+        assert table.players[seat].ai is None
+        await _expect(back).to_have_count(0)
         assert not alice.errors and not bob.errors, (alice.errors, bob.errors)
 
 

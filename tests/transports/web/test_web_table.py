@@ -31,6 +31,12 @@ ROOM = "#bazaar"
 FAST = RateLimit(commands=10_000, per_seconds=1)
 PHONE = (390, 844)
 LAPTOP = (1366, 768)
+#: the bot's seed whose first Jaipur round, played by ``_jaipur_choice``, ends in 27 moves (the
+#: default seed's takes 59) and still holds a take, a sale and an exchange
+SHORT_ROUND_SEED = 21479
+#: the bot's seed whose whole Jaipur match of ``_jaipur_choice`` against the test's hard AI takes 40
+#: of the person's moves (the default seed's, 55)
+SHORT_MATCH_SEED = 254
 
 
 async def _open(browser: Any, served: Served, nick: str, width: int = 1200, height: int = 780) -> Any:
@@ -60,10 +66,13 @@ async def _two_at_the_table(
     game: str = "jaipur",
     sizes: tuple[tuple[int, int], tuple[int, int]] = ((1200, 780), (1200, 780)),
     start: bool = True,
+    seed: int = 11,
 ) -> AsyncIterator[tuple[Served, Any, Any]]:
-    """alice's and bob's pages at the room's ``game`` table; with ``start``, both seated and the game
-    begun by clicking, every page showing it."""
-    async with serve(tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST) as served:
+    """alice's and bob's pages at the room's ``game`` table (the bot's ``seed`` deals it); with
+    ``start``, both seated and the game begun by clicking, every page showing it."""
+    async with serve(
+        tmp_path / f"{game}.sqlite", games=GAMES, default_game=game, rate_limit=FAST, seed=seed
+    ) as served:
         alice = await _open(browser, served, "alice", *sizes[0])
         bob = await _open(browser, served, "bob", *sizes[1])
         if start:
@@ -147,7 +156,7 @@ async def test_two_people_play_a_jaipur_round_by_clicking_only_and_the_match_res
     away (a whole match by clicking alone: the addbot test below); the result is then in view on both
     pages, stays after a reload, and goes at the next /start."""
     game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
+    async with _two_at_the_table(browser, tmp_path, seed=SHORT_ROUND_SEED) as (served, alice, bob):
         table = _table(served)
         pages = {"alice": alice, "bob": bob}
         await shot(alice, "jaipur-start.png")
@@ -261,22 +270,6 @@ async def test_a_few_turns_by_clicking(browser: Any, tmp_path: Path, name: str, 
             assert not page.errors, page.errors
 
 
-async def test_yspahan_hand_panel_lists_only_your_own_cards(browser: Any, tmp_path: Path) -> None:
-    game = GAMES["yspahan"]
-    async with _two_at_the_table(browser, tmp_path, "yspahan") as (served, alice, bob):
-        await _finish_until(
-            served, lambda t: any(len(h) for h in t.state.hands) and t.state.hands[0] != t.state.hands[1]
-        )
-        table = await _settled(served, [alice, bob])
-        for index, seat in enumerate(table.players):
-            page = alice if seat.nick == "alice" else bob
-            cards = game.private_data(table.state, index)["cards"]
-            shown = await page.locator("#hand .ys-card strong").all_inner_texts()
-            assert shown == [c["name"] for c in cards]  # the card's name, never its identifier
-            ids = await page.locator("#hand .ys-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
-            assert ids == [c["id"] for c in cards]
-
-
 async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
     table = served.hub.tables[("web", ROOM)]
     game = table.plugin
@@ -290,24 +283,12 @@ async def _finish_until(served: Served, done: Any, seed: int = 2) -> None:
         await served.hub.handle(Incoming("web", ROOM, User(nick, account=nick), command))
 
 
-async def test_the_title_changes_on_your_turn(browser: Any, tmp_path: Path) -> None:
-    game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        pages = {"alice": alice, "bob": bob}
-        for _ in range(2):
-            seat = game.to_act(table.state)[0]
-            mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
-            await expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
-            await expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
-            await expect(mine.locator(".room.my-turn")).to_have_count(1)
-            before = table.moves_made
-            await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
-            await _moved(served, before)
-            await _settled(served, [alice, bob])
-
-
-async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_path: Path) -> None:
+async def test_a_refused_move_stays_unseen_the_keyboard_alone_plays_one_and_the_title_tells_whose_turn(
+    browser: Any, tmp_path: Path
+) -> None:
+    """One Jaipur game from its start: a move refused to the waiting player is seen by nobody else and
+    makes no move; the keyboard alone then reaches a move button and plays it; and over the next two
+    turns the page's title and room tell each player whether it is their turn."""
     game = GAMES["jaipur"]
     async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
         table = _table(served)
@@ -327,6 +308,31 @@ async def test_a_refused_move_is_not_seen_by_the_other_player(browser: Any, tmp_
             text = await acting.locator(place).inner_text()
             assert "sell 2 spice" not in text and "not your turn" not in text
         assert table.moves_made == 0
+
+        # the acting page, never clicked: Tab through it until a move button has the focus, Enter
+        focused = None
+        for _ in range(80):
+            await acting.keyboard.press("Tab")
+            focused = await acting.evaluate("() => document.activeElement.dataset.command || null")
+            if focused and focused in game.legal_commands(table.state, seat):
+                break
+        assert focused, "no move button can be reached with the keyboard"
+        before = table.moves_made
+        await acting.keyboard.press("Enter")
+        await _moved(served, before)
+        await expect(acting.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
+        await _settled(served, [alice, bob])
+
+        for _ in range(2):
+            seat = game.to_act(table.state)[0]
+            mine, theirs = pages[table.players[seat].nick], pages[table.players[1 - seat].nick]
+            await expect(mine).to_have_title("● your turn · #bazaar", timeout=TIMEOUT)
+            await expect(theirs).to_have_title("bazaarbot · #bazaar", timeout=TIMEOUT)
+            await expect(mine.locator(".room.my-turn")).to_have_count(1)
+            before = table.moves_made
+            await _pick_a_jaipur_move(mine, table, _jaipur_choice(table, 0))
+            await _moved(served, before)
+            await _settled(served, [alice, bob])
 
 
 async def test_a_phone_keeps_board_and_hand_in_view_after_300_chat_lines(
@@ -400,32 +406,6 @@ async def test_the_chat_follows_its_newest_line_until_the_reader_scrolls_up(
         assert not alice.errors, alice.errors
 
 
-async def test_reload_returns_to_your_room_seat_and_hand_without_counting_seen_lines(
-    browser: Any, tmp_path: Path
-) -> None:
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        seat = table.game_seat_of("a:alice")
-        await type_line(alice, "/join #side")
-        await expect(alice.locator("#room-title")).to_have_text("#side")
-        await type_line(bob, "/join #side")
-        await alice.locator(".room-name", has_text="#bazaar").click()
-        await type_line(bob, "side news")  # bob's active room is #side now
-        side_badge = alice.locator(".room", has_text="#side").locator(".badge")
-        await expect(side_badge).to_have_text("1", timeout=TIMEOUT)
-        await alice.locator(".room-name", has_text="#side").click()  # read it
-        await expect(alice.locator("#logs")).to_contain_text("side news")
-        await alice.locator(".room-name", has_text="#bazaar").click()
-        await alice.reload()
-        await expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
-        hand = GAMES["jaipur"].private_data(table.state, seat)["hand"]
-        await expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
-        await expect(alice.locator("#table .jp-market")).to_be_visible()
-        await expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
-        await expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
-        assert not alice.errors, alice.errors
-
-
 async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
     browser: Any, tmp_path: Path
 ) -> None:
@@ -460,30 +440,13 @@ async def test_the_spectator_page_shows_the_drawn_table_and_no_private_data(
         await shot(watcher, "jaipur-spectator.png")
 
 
-async def test_keyboard_only_play_reaches_the_moves_and_plays_one(browser: Any, tmp_path: Path) -> None:
-    game = GAMES["jaipur"]
-    async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
-        table = _table(served)
-        seat = game.to_act(table.state)[0]
-        page = {"alice": alice, "bob": bob}[table.players[seat].nick]
-        focused = None
-        for _ in range(80):  # Tab through the page until a move button has the focus
-            await page.keyboard.press("Tab")
-            focused = await page.evaluate("() => document.activeElement.dataset.command || null")
-            if focused and focused in game.legal_commands(table.state, seat):
-                break
-        assert focused, "no move button can be reached with the keyboard"
-        before = table.moves_made
-        await page.keyboard.press("Enter")
-        await _moved(served, before)
-        await expect(page.locator("#gamelogs .entry-text").last).to_have_text(focused, timeout=TIMEOUT)
-
-
 async def test_a_person_alone_plays_a_whole_jaipur_match_against_addbot_hard_by_clicking(
     browser: Any, tmp_path: Path
 ) -> None:
     game = GAMES["jaipur"]
-    async with serve(tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+    async with serve(
+        tmp_path / "ai.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST, seed=SHORT_MATCH_SEED
+    ) as served:
         alice = await _open(browser, served, "alice")
         await button(alice, "/join").click()
         await expect(alice.locator("#table")).to_contain_text("host", timeout=TIMEOUT)
@@ -574,9 +537,12 @@ def _cards_in(words: str) -> int:
     return total
 
 
-async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_last_move(
+async def test_yspahan_marks_the_last_move_and_the_hand_panel_lists_only_your_own_cards(
     browser: Any, tmp_path: Path
 ) -> None:
+    """One two-player game, a laptop and a phone: the supervisor moved and then the cube placed by the
+    last move are marked on both pages; later, once both hold cards, each hand panel lists its own
+    cards by name, never the other's."""
     async with _two_at_the_table(browser, tmp_path, "yspahan", sizes=(LAPTOP, PHONE)) as (served, alice, bob):
         moving = lambda cs: next((c for c in cs if c.startswith("move ")), None)  # noqa: E731
         await _play_via_hub(served, moving)
@@ -599,11 +565,29 @@ async def test_yspahan_marks_the_supervisor_moved_and_the_cube_placed_by_the_las
             assert await line.get_attribute("data-souk") == souk, command
             await expect(page.locator("#table .ys-space.last-here")).to_have_count(0)
         await shot(bob, "yspahan-phone-last-move.png")
+        game = GAMES["yspahan"]
+        await _finish_until(
+            served, lambda t: any(len(h) for h in t.state.hands) and t.state.hands[0] != t.state.hands[1]
+        )
+        assert table.running and table.state.hands[0] != table.state.hands[1]
+        await _settled(served, [alice, bob])
+        for index, seat in enumerate(table.players):
+            page = alice if seat.nick == "alice" else bob
+            cards = game.private_data(table.state, index)["cards"]
+            shown = await page.locator("#hand .ys-card strong").all_inner_texts()
+            assert shown == [c["name"] for c in cards]  # the card's name, never its identifier
+            ids = await page.locator("#hand .ys-card").evaluate_all("cards => cards.map(c => c.dataset.card)")
+            assert ids == [c["id"] for c in cards]
         for page in (alice, bob):
             assert not page.errors, page.errors
 
 
-async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser: Any, tmp_path: Path) -> None:
+async def test_the_page_lists_a_long_verbs_moves_and_a_reload_returns_to_your_room_seat_and_hand(
+    browser: Any, tmp_path: Path
+) -> None:
+    """One Jaipur game: a turn with more takes than the view carries lists every one, asked for by the
+    page, and one of them is played from the list; then a reload of alice's page returns to her room,
+    seat and hand without counting lines she has seen."""
     async with _two_at_the_table(browser, tmp_path) as (served, alice, bob):
         table = _table(served)
         takes: list[str] = []
@@ -630,3 +614,24 @@ async def test_the_page_asks_for_a_long_verbs_moves_and_lists_every_one(browser:
         await _moved(served, before)
         assert table.last_played is not None and table.last_played.text == takes[-1]
         assert not page.errors, page.errors
+        await _settled(served, [alice, bob])
+
+        alice_seat = table.game_seat_of("a:alice")
+        await type_line(alice, "/join #side")
+        await expect(alice.locator("#room-title")).to_have_text("#side")
+        await type_line(bob, "/join #side")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await type_line(bob, "side news")  # bob's active room is #side now
+        side_badge = alice.locator(".room", has_text="#side").locator(".badge")
+        await expect(side_badge).to_have_text("1", timeout=TIMEOUT)
+        await alice.locator(".room-name", has_text="#side").click()  # read it
+        await expect(alice.locator("#logs")).to_contain_text("side news")
+        await alice.locator(".room-name", has_text="#bazaar").click()
+        await alice.reload()
+        await expect(alice.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
+        hand = GAMES["jaipur"].private_data(table.state, alice_seat)["hand"]
+        await expect(alice.locator("#hand .jp-goods .jp-name")).to_have_text(hand, timeout=TIMEOUT)
+        await expect(alice.locator("#table .jp-market")).to_be_visible()
+        await expect(alice.locator("#logs .log:not([hidden])")).not_to_contain_text("Type /join to sit")
+        await expect(alice.locator(".room", has_text="#side").locator(".badge")).to_have_text("")
+        assert not alice.errors, alice.errors
