@@ -75,12 +75,13 @@ def _console_game(tmp_path, game: str, ais: int) -> tuple[list[str], set[str]]:
             for text in ("/help", "/help moves", "/hand", "/status", "/hint"):
                 say(nick, text)
         for turn in range(3000):
-            movers = [n for n in READERS if private(say(n, "/moves all"), n) != ["(no moves)"]]
+            listings = {n: private(say(n, "/moves all"), n) for n in READERS}
+            movers = [n for n, offers in listings.items() if offers != ["(no moves)"]]
             if not movers:
                 say("ann", "/status")
                 continue
             nick = movers[0]
-            offers = private(say(nick, "/moves all"), nick)
+            offers = listings[nick]
             if turn % 11 == 3:
                 say(nick, "/hint")
                 verb = offers[0].split()[0]
