@@ -92,10 +92,11 @@ async def browser(worker_chromium: WorkerChromium) -> AsyncIterator[Any]:
     await worker_chromium.tidy()
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def bazaarbot_forks() -> Iterator[CliForks]:
     """Short ``bazaarbot`` commands, each a process forked from one that imported the package once
-    (support.clifork); one such server for a test module."""
+    (support.clifork); one such server for a test worker (the modules that use it share the
+    xdist group ``bazaarbot-forks``, so one worker serves them all)."""
     forks = CliForks()
     try:
         yield forks

@@ -13,7 +13,11 @@ import functools
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
 from support.paths import REPO_ROOT as ROOT
+
+#: the checks share the parsed sources of one worker (``_nodes``): one worker runs them all
+pytestmark = pytest.mark.xdist_group("layering")
 
 #: the entry points that build transports and hand them to the hub; they sit above the core
 COMPOSITION_ROOTS = {"bazaarbot/cli.py"}

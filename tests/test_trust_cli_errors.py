@@ -18,6 +18,9 @@ from pathlib import Path
 import pytest
 from support.clifork import CliForks
 
+#: one worker runs every module that forks commands, so one process imports the package
+pytestmark = pytest.mark.xdist_group("bazaarbot-forks")
+
 
 def python_m_bazaarbot(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """The command as a person starts it, ``python -m bazaarbot.cli``."""

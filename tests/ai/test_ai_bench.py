@@ -16,6 +16,9 @@ from support.paths import REPO_ROOT
 
 from bazaarbot.bench import ai as bench
 
+#: one worker runs every module that forks commands, so one process imports the package
+pytestmark = pytest.mark.xdist_group("bazaarbot-forks")
+
 ROOT = REPO_ROOT
 LAST_LINE = re.compile(
     r"^win rate \d+\.\d% \(95% CI \d+\.\d-\d+\.\d%\) over \d+ games; "

@@ -12,11 +12,15 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import pytest
 from support.clifork import CliForks
 from support.consolehere import ConsoleHere
 from support.consoleproc import Console
 
 from bazaarbot.store.backup import BackupError, backup, restore_check
+
+#: one worker runs every module that forks commands, so one process imports the package
+pytestmark = pytest.mark.xdist_group("bazaarbot-forks")
 
 
 def _play(console: Console | ConsoleHere, nicks: list[str], moves: int, seed: int) -> int:

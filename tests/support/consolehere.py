@@ -41,7 +41,13 @@ class ConsoleHere:
         self._read = 0
         self._loop = asyncio.new_event_loop()
         self._console = ConsoleTransport(script=True, out=self._out)
-        self.hub = self._loop.run_until_complete(self._start(settings, str(db), seed, pool))
+        try:
+            self.hub = self._loop.run_until_complete(self._start(settings, str(db), seed, pool))
+        except BaseException:
+            self._thinker.shutdown(wait=True)
+            self._loop.close()
+            set_language(self._language_before)
+            raise
         #: every line the bot said so far
         self.seen: list[str] = []
 

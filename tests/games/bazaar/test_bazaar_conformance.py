@@ -2,8 +2,8 @@
 JSON round trips, replays, clone, determinize, rollout and the engine benchmark.
 
 The games that try every listed command at every decision play one seed per table size and
-rule set in CI; ``BAZAAR_SEEDS=20`` plays twenty for a long soak (the games over many seeds,
-which try only the chosen command, play three per size and rule set always).
+rule set in CI, the games over many seeds (which try only the chosen command) two per size and
+option set; ``BAZAAR_SEEDS=20`` plays twenty of each for a long soak.
 """
 
 from __future__ import annotations
@@ -38,8 +38,12 @@ PROBES = [
     "tausch 2 zurück",
 ]
 
+#: ``BAZAAR_SEEDS``: how many games of each kind a long soak plays (unset: one and two)
+SOAK = int(os.environ.get("BAZAAR_SEEDS", "0"))
 #: the seeds of the games that try every listed command at every decision
-PROBED_SEEDS = range(int(os.environ.get("BAZAAR_SEEDS", "1")))
+PROBED_SEEDS = range(max(1, SOAK))
+#: the seeds of the games over many seeds
+MANY_SEEDS = range(100, 100 + max(2, SOAK))
 
 OPTION_SETS = {
     "default": {},
@@ -169,7 +173,7 @@ def test_random_play_conformance_classic_rules_every_listed_command_accepted(n):
 @pytest.mark.parametrize("options", list(OPTION_SETS), ids=list(OPTION_SETS))
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 5, 6])
 def test_random_play_conformance_over_many_seeds(n, options):
-    for seed in range(100, 103):
+    for seed in MANY_SEEDS:
         state, _log = play_game(n, seed, OPTION_SETS[options], check_every_command=False)
         assert state.phase == OVER
 
