@@ -37,8 +37,8 @@ class ConsoleHere:
         preload_catalogues()
         self._thinker = ThreadPoolExecutor(1, thread_name_prefix="console-ai")
         pool = AiPool(1, settings.ai.levels, executor=self._thinker, ponder=False)
+        #: what the console wrote since the last line typed
         self._out = io.StringIO()
-        self._read = 0
         self._loop = asyncio.new_event_loop()
         self._console = ConsoleTransport(script=True, out=self._out)
         try:
@@ -60,17 +60,20 @@ class ConsoleHere:
     def type(self, line: str) -> list[str]:
         """Type one line; the bot's answer up to the ``---`` that ends it."""
         self._loop.run_until_complete(self._console.feed(line + "\n"))
-        written = self._out.getvalue()[self._read :]
-        self._read += len(written)
+        written = self._out.getvalue()
+        self._out.seek(0)
+        self._out.truncate()
         *block, end = written.rstrip("\n").split("\n")
         assert end == "---", written
         self.seen += block
         return block
 
     def close(self) -> None:
+        """Close the hub as the command does at the end of its input; no thread of it stays behind."""
         try:
             self._loop.run_until_complete(self.hub.close())
         finally:
+            self._loop.run_until_complete(self._loop.shutdown_default_executor())
             self._thinker.shutdown(wait=True)
             self._loop.close()
             set_language(self._language_before)
