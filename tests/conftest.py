@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 from support.browsers import WorkerChromium, require_chromium
+from support.clifork import CliForks
 from support.ircserver import NGIRCD, IrcServer, close_all, gather_cast, require_server
 from support.pgcluster import Cluster, start_or_reason
 from support.precompile import precompile
@@ -89,6 +90,18 @@ async def browser(worker_chromium: WorkerChromium) -> AsyncIterator[Any]:
     """The worker's Chromium; every context the test opens (cookies, storage, pages) is closed after it."""
     yield await worker_chromium.browser()
     await worker_chromium.tidy()
+
+
+@pytest.fixture(scope="session")
+def bazaarbot_forks() -> Iterator[CliForks]:
+    """Short ``bazaarbot`` commands, each a process forked from one that imported the package once
+    (support.clifork); one such server for a test worker (the modules that use it share the
+    xdist group ``bazaarbot-forks``, so one worker serves them all)."""
+    forks = CliForks()
+    try:
+        yield forks
+    finally:
+        forks.close()
 
 
 @pytest.fixture(scope="session")

@@ -9,11 +9,15 @@ circle between modules.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
-from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from support.paths import REPO_ROOT as ROOT
+
+#: the checks share the parsed sources of one worker (``_nodes``): one worker runs them all
+pytestmark = pytest.mark.xdist_group("layering")
 
 #: the entry points that build transports and hand them to the hub; they sit above the core
 COMPOSITION_ROOTS = {"bazaarbot/cli.py"}
@@ -143,13 +147,21 @@ def _sources() -> list[Path]:
 MODULES = {_module_name(path): path for path in _sources()}
 
 
-def _imports(path: Path) -> Iterator[str]:
+@functools.cache
+def _nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a source file's tree, parsed once for all the checks (none changes a tree)."""
+    return tuple(ast.walk(ast.parse(path.read_text())))
+
+
+@functools.cache
+def _imports(path: Path) -> tuple[str, ...]:
     """The project modules ``path`` imports (``from pkg import module`` names the module itself)."""
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text())):
+    found: list[str] = []
+    for node in _nodes(path):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            found += (alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
             if node.level:
@@ -157,7 +169,8 @@ def _imports(path: Path) -> Iterator[str]:
                 base = ".".join([*anchor, *([node.module] if node.module else [])])
             for alias in node.names:
                 submodule = f"{base}.{alias.name}"
-                yield submodule if submodule in MODULES else base
+                found.append(submodule if submodule in MODULES else base)
+    return tuple(found)
 
 
 def _graph() -> dict[str, set[str]]:
@@ -242,12 +255,7 @@ def test_every_package_says_what_it_owns_and_may_import():
 
 
 def _project_classes() -> set[str]:
-    return {
-        node.name
-        for path in MODULES.values()
-        for node in ast.walk(ast.parse(path.read_text()))
-        if isinstance(node, ast.ClassDef)
-    }
+    return {node.name for path in MODULES.values() for node in _nodes(path) if isinstance(node, ast.ClassDef)}
 
 
 def test_no_core_class_has_more_than_one_project_base_class():
@@ -256,7 +264,7 @@ def test_no_core_class_has_more_than_one_project_base_class():
     for name, path in MODULES.items():
         if not name.startswith("bazaarbot."):
             continue
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in _nodes(path):
             if isinstance(node, ast.ClassDef):
                 bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
                 if len([b for b in bases if b in project]) > 1:
@@ -301,17 +309,18 @@ def _absolute(module: str, path: Path, node: ast.ImportFrom) -> str:
     return ".".join([*anchor, *([node.module] if node.module else [])])
 
 
+@functools.cache
 def _class_bases() -> dict[tuple[str, str], list[tuple[str, str]]]:
-    """Every class of ``bazaarbot/`` as (module, name), with those of its bases that are project classes."""
-    trees = {name: (path, ast.parse(path.read_text())) for name, path in MODULES.items()}
+    """Every class of ``bazaarbot/`` as (module, name), with those of its bases that are project classes
+    (made once: two checks read it, neither changes it)."""
     classes = {
-        name: {node.name: node for node in ast.walk(tree) if isinstance(node, ast.ClassDef)}
-        for name, (path, tree) in trees.items()
+        name: {node.name: node for node in _nodes(path) if isinstance(node, ast.ClassDef)}
+        for name, path in MODULES.items()
     }
     #: per module, a name it imports -> (module, name), or (module, "") for a module
     imported: dict[str, dict[str, tuple[str, str]]] = defaultdict(dict)
-    for name, (path, tree) in trees.items():
-        for node in ast.walk(tree):
+    for name, path in MODULES.items():
+        for node in _nodes(path):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     imported[name][alias.asname or alias.name] = (alias.name, "")

@@ -1,4 +1,9 @@
-"""``bazaarbot bench ai``: the summary line, the Wilson interval, and the command line."""
+"""``bazaarbot bench ai``: the summary line, the Wilson interval, and the command line.
+
+The command lines run as processes forked from one that imported the package once
+(``support.clifork``). The sweep's reference searches 2 x 50 iterations here and the review
+takes half a CPU second: the figures' strength is for ``bazaarbot bench ai``, not for this test.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ import re
 
 import pytest
 from support.ai_helpers import SMALL_LEVELS
-from support.botrun import bazaarbot
+from support.clifork import CliForks
 from support.paths import REPO_ROOT
 
 from bazaarbot.bench import ai as bench
+
+#: one worker runs every module that forks commands, so one process imports the package
+pytestmark = pytest.mark.xdist_group("bazaarbot-forks")
 
 ROOT = REPO_ROOT
 LAST_LINE = re.compile(
@@ -38,10 +46,10 @@ def test_bench_prints_each_game_and_the_summary_last():
     assert LAST_LINE.match(lines[-1]), lines[-1]
 
 
-def test_bench_ai_command_line(tmp_path):
+def test_bench_ai_command_line(bazaarbot_forks: CliForks, tmp_path):
     config = tmp_path / "config.toml"
     config.write_text("[ai.levels.easy]\nmistakes = 0.5\n")
-    run = bazaarbot(
+    run = bazaarbot_forks.run(
         *("bench", "ai", "jaipur", "--level", "easy", "--vs", "random"),
         *("--games", "1", "--seed", "3", "-c", str(config)),
         timeout=120,
@@ -52,8 +60,8 @@ def test_bench_ai_command_line(tmp_path):
     assert "over 1 games" in last
 
 
-def test_bench_ai_refuses_an_unknown_level():
-    run = bazaarbot("bench", "ai", "jaipur", "--level", "grandmaster", timeout=60)
+def test_bench_ai_refuses_an_unknown_level(bazaarbot_forks: CliForks):
+    run = bazaarbot_forks.run("bench", "ai", "jaipur", "--level", "grandmaster", timeout=60)
     assert run.returncode == 2 and "no AI level 'grandmaster'" in run.stderr
 
 
@@ -78,9 +86,9 @@ def test_bench_review_prints_the_cpu_of_a_background_review():
     from bazaarbot.bench import ai_review
 
     lines: list[str] = []
-    spent = ai_review.run("jaipur", [2], 1, 2, SMALL_LEVELS, lines.append, cpu_seconds=1.0)
+    spent = ai_review.run("jaipur", [2], 1, 2, SMALL_LEVELS, lines.append, cpu_seconds=0.5)
     assert len(spent[2]) == 1
-    assert re.match(r"^\d+\.\d\d s CPU/review \(jaipur, 2 players, budget 1 s; ", lines[0]), lines[0]
+    assert re.match(r"^\d+\.\d\d s CPU/review \(jaipur, 2 players, budget 0\.5 s; ", lines[0]), lines[0]
 
 
 @pytest.mark.parametrize(
@@ -143,11 +151,11 @@ def test_bench_sweep_prints_each_searchers_regret_on_the_same_positions():
 
     lines: list[str] = []
     sweep = ai_sweep.Sweep(
-        "jaipur", "hard", 1, 4, SMALL_LEVELS, reference_iterations=200, seeds_per_position=1
+        "jaipur", "hard", 1, 4, SMALL_LEVELS, reference_iterations=50, seeds_per_position=1
     )
     judged = ai_sweep.run(sweep, ["previous", 0.5, 2.0], lines.append, workers=1)
     found = int(lines[0].split()[0])
-    assert found > 0 and lines[0].endswith("reference 2 x 200 iterations"), lines[0]
+    assert found > 0 and lines[0].endswith("reference 2 x 50 iterations"), lines[0]
     assert [line.split(":")[0] for line in lines[1:]] == ["previous", "exploration 0.5", "exploration 2"]
     for figures in judged.values():
         assert figures.picks == found and figures.regret >= 0 and 0 <= figures.agreement <= 1
@@ -156,8 +164,10 @@ def test_bench_sweep_prints_each_searchers_regret_on_the_same_positions():
     )
 
 
-def test_bench_sweep_refuses_a_level_without_search_and_a_constant_that_is_no_number():
-    easy = bazaarbot("bench", "ai", "jaipur", "--sweep", "1.0", "--level", "easy", timeout=60)
+def test_bench_sweep_refuses_a_level_without_search_and_a_constant_that_is_no_number(
+    bazaarbot_forks: CliForks,
+):
+    easy = bazaarbot_forks.run("bench", "ai", "jaipur", "--sweep", "1.0", "--level", "easy", timeout=60)
     assert easy.returncode == 2 and "--sweep judges a search level, not 'easy'" in easy.stderr
-    word = bazaarbot("bench", "ai", "jaipur", "--sweep", "1.0,high", timeout=60)
+    word = bazaarbot_forks.run("bench", "ai", "jaipur", "--sweep", "1.0,high", timeout=60)
     assert word.returncode == 2 and "--sweep takes exploration constants" in word.stderr

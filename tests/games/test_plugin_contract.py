@@ -2,12 +2,14 @@
 
 Each game also has its own, deeper tests; this one holds every plugin to the
 contract in bazaarbot/plugin.py, so a new game folder is checked the day it
-is added.
+is added. Three seeds per game and table size in CI; ``PLUGIN_SEEDS=50`` plays fifty for a
+long soak.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import pytest
@@ -16,7 +18,7 @@ from bazaarbot.plugin import GamePlugin, MoveError, Result
 from bazaarbot.registry import discover
 
 GAMES = discover()
-SEEDS = range(6)
+SEEDS = range(int(os.environ.get("PLUGIN_SEEDS", "3")))
 
 
 def test_the_three_games_are_installed():

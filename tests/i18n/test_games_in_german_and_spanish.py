@@ -3,7 +3,9 @@
 Each game is played at two players and at its most, the person typing only what
 ``/moves all`` offers (in the table's language), now and then a refused move and a
 slip of a verb. No line the bot writes may hold an English term or verb of the games
-(``english_words``); the moves the person typed and the nicknames are left out.
+(``english_words``); the moves the person typed and the nicknames are left out. The console
+runs in the test's process (``support.consolehere``): these games are about the words, and
+``tests/transports/console`` drives the ``bazaarbot console`` process itself.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.consoleproc import Console, private
+from support.consolehere import ConsoleHere
+from support.consoleproc import private
 from support.english_words import english_terms_in
 from support.languages import GAME_OVER
 
@@ -29,7 +32,7 @@ CASES = [
 
 def _play(tmp_path, game: str, players: int, lang: str) -> tuple[list[str], set[str]]:
     """Play a whole game; every line the bot said, and what the person typed."""
-    console = Console(tmp_path / "bot.sqlite", seed=7, config=f'[bot]\nlanguage = "{lang}"\n')
+    console = ConsoleHere(tmp_path / "bot.sqlite", seed=7, config=f'[bot]\nlanguage = "{lang}"\n')
     rng = random.Random(players)
     typed: set[str] = set()
 

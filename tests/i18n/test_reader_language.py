@@ -5,7 +5,8 @@ At an English table two people play a whole game, one reading German (``/lang de
 Spanish (``/lang es``): every private line either of them reads must hold no English game word
 of their language's game, no line anywhere an identifier (``gold_for_vp``, ``hints=True``), and
 no line a list of scores said twice. The web page's view of each reader and the replay page
-are built in their language and checked the same way.
+are built in their language and checked the same way. The console runs in the test's process
+(``support.consolehere``): what is checked is its words, not the process.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from typing import Any
 
 import pytest
 from support.botdriver import Driver, said, told
-from support.consoleproc import Console, private
+from support.consolehere import ConsoleHere
+from support.consoleproc import private
 from support.english_words import english_terms_in, programmer_words_in, scores_said_twice
 
 from bazaarbot.config import BotSettings, RateLimit
@@ -53,7 +55,7 @@ def _problems(lines: list[str], lang: str, typed: set[str]) -> dict[str, str]:
 def _console_game(tmp_path, game: str, ais: int) -> tuple[list[str], set[str]]:
     """A whole console game at an English table: ann (German) and bob (Spanish) and ``ais`` AIs."""
     config = "[ai]\nworkers = 1\n[ai.levels.hard]\niterations = 8\n"  # hints and the review: quick
-    console = Console(tmp_path / "bot.sqlite", seed=5, config=config)
+    console = ConsoleHere(tmp_path / "bot.sqlite", seed=5, config=config)
     rng = random.Random(len(game))
     typed: set[str] = set()
 
@@ -73,12 +75,13 @@ def _console_game(tmp_path, game: str, ais: int) -> tuple[list[str], set[str]]:
             for text in ("/help", "/help moves", "/hand", "/status", "/hint"):
                 say(nick, text)
         for turn in range(3000):
-            movers = [n for n in READERS if private(say(n, "/moves all"), n) != ["(no moves)"]]
+            listings = {n: private(say(n, "/moves all"), n) for n in READERS}
+            movers = [n for n, offers in listings.items() if offers != ["(no moves)"]]
             if not movers:
                 say("ann", "/status")
                 continue
             nick = movers[0]
-            offers = private(say(nick, "/moves all"), nick)
+            offers = listings[nick]
             if turn % 11 == 3:
                 say(nick, "/hint")
                 verb = offers[0].split()[0]

@@ -1,6 +1,8 @@
-"""Random-play conformance: thousands of seeded rounds keep every invariant.
+"""Random-play conformance: hundreds of seeded rounds keep every invariant.
 
-Also the AI-facing parts of the contract: clone, determinize, rollout, bench.
+Also the AI-facing parts of the contract: clone, determinize, rollout, bench. The fast path
+plays 400 rounds in CI; ``JAIPUR_ROUNDS=10000`` plays that many for a long soak (and
+``JAIPUR_SEEDS`` more typed matches).
 """
 
 from __future__ import annotations
@@ -82,12 +84,16 @@ def check_round_summary(summary: dict) -> None:
     assert summary["winner"] == expected
 
 
-def test_random_play_over_a_thousand_rounds_keeps_every_invariant():
+#: the rounds the fast path plays
+ROUNDS = int(os.environ.get("JAIPUR_ROUNDS", "400"))
+
+
+def test_random_play_over_hundreds_of_rounds_keeps_every_invariant():
     """The fast path: every random action is legal, and nothing is ever lost."""
     rng = random.Random(2026)
     rounds = matches = 0
     reasons = Counter()
-    while rounds < 1000:
+    while rounds < ROUNDS:
         state = GAME.setup(["a", "b"], random.Random(rng.getrandbits(32)), {})
         check_invariants(state)
         while not state.over:
@@ -105,7 +111,7 @@ def test_random_play_over_a_thousand_rounds_keeps_every_invariant():
                 assert state.over or state.round_no == round_no + 1
         matches += 1
         assert max(state.seals) == 2 and GAME.result(state).winners == [state.seals.index(2)]
-    assert reasons["piles"] > 100 and reasons["deck"] > 100
+    assert reasons["piles"] > ROUNDS // 10 and reasons["deck"] > ROUNDS // 10  # both ways a round ends
     assert matches < rounds
 
 

@@ -1,8 +1,11 @@
 """A person alone at a table plays a whole game of every game against `/addbot hard` through the console.
 
-The AI is the real search in its worker process; the config gives ``hard`` a
-small iteration budget so the test stays quick (strength is measured by
-``bazaarbot bench ai``, not here).
+The AI is the real search in its worker process (one console process plays every game, each
+at a channel of its own, its AIs thinking in the same workers as in a bot with several
+tables); the config gives ``hard`` a small iteration budget so the test stays quick (strength
+is measured by ``bazaarbot bench ai``, not here). The lines an AI's turn makes are read from a
+console in the test's process (``support.consolehere``, AIs thinking in a thread): they are
+about the words, not the process; the same seed gives the same AI moves in two processes.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import random
 import re
 
 import pytest
+from support.consolehere import ConsoleHere
 from support.consoleproc import Console, private
 
 from bazaarbot.registry import discover
@@ -26,24 +30,30 @@ time_cap = 2.0
 """
 
 
-@pytest.mark.parametrize("name", sorted(GAMES))
-def test_a_person_plays_a_whole_game_against_addbot_hard(tmp_path, name):
+def _a_whole_game_against_addbot_hard(console: Console, name: str) -> None:
+    """ann plays ``name`` at a channel of its own against one hard AI, to the game's end."""
     rng = random.Random(5)
+    channel = f"#{name}"
+    console.type(f"ann@{channel}: /new {name}")
+    assert any("(an AI player) joins" in line for line in console.type(f"ann@{channel}: /addbot hard"))
+    seen = console.type(f"ann@{channel}: /start")
+    for _ in range(3000):
+        if any(line.startswith(f"{channel}> Game over:") for line in seen):
+            break
+        offers = private(console.type(f"ann@{channel}: /moves all"), "ann")
+        assert offers and offers != ["(no moves)"], f"the AI left ann waiting at {name}"
+        seen = console.type(f"ann@{channel}: {rng.choice(offers)}")
+        assert not [line for line in private(seen, "ann") if "not your turn" in line]
+    else:
+        pytest.fail(f"the game of {name} did not end")
+    assert any("AI:hard" in line for line in console.type(f"ann@{channel}: /status"))
+
+
+def test_a_person_plays_a_whole_game_of_every_game_against_addbot_hard(tmp_path):
     console = Console(tmp_path / "bot.sqlite", seed=21, config=SMALL_BUDGETS)
     try:
-        console.type(f"ann: /new {name}")
-        assert any("(an AI player) joins" in line for line in console.type("ann: /addbot hard"))
-        seen = console.type("ann: /start")
-        for _ in range(3000):
-            if any(line.startswith("#bazaar> Game over:") for line in seen):
-                break
-            offers = private(console.type("ann: /moves all"), "ann")
-            assert offers and offers != ["(no moves)"], "the AI left ann waiting"
-            seen = console.type(f"ann: {rng.choice(offers)}")
-            assert not [line for line in private(seen, "ann") if "not your turn" in line]
-        else:
-            pytest.fail("the game did not end")
-        assert any("AI:hard" in line for line in console.type("ann: /status"))
+        for name in sorted(GAMES):
+            _a_whole_game_against_addbot_hard(console, name)
     finally:
         console.close()
 
@@ -75,7 +85,7 @@ TABLES = [("jaipur", 1, 2), ("bazaar", 2, 3), ("yspahan", 2, None)]
 @pytest.mark.parametrize(("name", "bots", "most_lines"), TABLES)
 def test_one_channel_line_per_ai_turn_and_no_prompt_to_an_ai(tmp_path, name, bots, most_lines):
     rng = random.Random(3)
-    console = Console(tmp_path / "bot.sqlite", seed=21, config=SMALL_BUDGETS)
+    console = ConsoleHere(tmp_path / "bot.sqlite", seed=21, config=SMALL_BUDGETS)
     try:
         console.type(f"ann: /new {name}")
         for _ in range(bots):

@@ -2,7 +2,9 @@
 
 The bot's language comes from the config (``[bot] language``); the players type
 only what ``/moves all`` offered. Every line the bot says is then checked for
-English sentences the catalogue translates: none may come through in English.
+English sentences the catalogue translates: none may come through in English. The console runs
+in the test's process (``support.consolehere``, the hub the command builds): these games are about
+the words; ``test_console_games`` drives the ``bazaarbot console`` process itself.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from support.consoleproc import Console, private
+from support.consolehere import ConsoleHere
+from support.consoleproc import private
 from support.languages import EXPECTED, GAME_OVER, TO_ACT, english_fragments
 
 from bazaarbot.registry import discover
@@ -23,7 +26,7 @@ GAMES = sorted(discover())
 def test_a_whole_game_in_the_bots_language(tmp_path, lang, game):
     players = ["ann", "ben"]
     rng = random.Random(5)
-    console = Console(tmp_path / "bot.sqlite", seed=13, config=f'[bot]\nlanguage = "{lang}"\n')
+    console = ConsoleHere(tmp_path / "bot.sqlite", seed=13, config=f'[bot]\nlanguage = "{lang}"\n')
     commands: set[str] = set()  # /moves all lines: commands are typed in English words
     try:
         console.type(f"ann: /new {game}")
