@@ -186,7 +186,9 @@ class HeldBackoff:
 async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, cast: Cast) -> None:
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=29)  # a match of about a hundred moves
+    # the bot's seed deals a match that the moves chosen below end in 80 moves (98 under seed 29):
+    # found by replaying these choices against the rules alone over thousands of seeds
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7070)
     cast.closing.append(hub)
     bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
     me = bot.settings.user_id
