@@ -24,9 +24,11 @@ from bazaarbot.table.steps import replay
 
 pytestmark = [pytest.mark.discord, pytest.mark.xdist_group("discord-a")]
 
+#: the bot's seed deals a match that ``quick`` ends in 93 moves (102 under seed 207): found by
+#: replaying its choices against the rules alone over thousands of seeds
 CONFIG = """
 [bot]
-seed = 207
+seed = 4427
 
 [bot.rate_limit]
 commands = 1000
