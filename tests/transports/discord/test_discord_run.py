@@ -37,6 +37,10 @@ per_seconds = 1
 [web]
 enabled = false
 
+# nothing here reads the finished match's review: no background search for it at the end
+[ai]
+review_after_game = 0
+
 """
 #: the accepted move after which the bot is killed
 KILL_AFTER = 12
