@@ -17,7 +17,7 @@ from support.botrun import bot_running
 from support.synapse import Player, Seen, Synapse, synapse_server  # noqa: F401
 from support.waits import next_turn, wait_until
 
-from bazaarbot.config import BotSettings, MatrixAccount, RateLimit
+from bazaarbot.config import AiSettings, BotSettings, MatrixAccount, RateLimit
 from bazaarbot.hub.hub import Hub
 from bazaarbot.messages import Say
 from bazaarbot.store import Store
@@ -186,7 +186,10 @@ class HeldBackoff:
 async def test_two_players_play_a_whole_jaipur_match_in_a_room(tmp_path: Path, cast: Cast) -> None:
     from plugins.jaipur import GAME
 
-    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=29)  # a match of about a hundred moves
+    # the bot's seed deals a match that the moves chosen below end in 80 moves (98 under seed 29):
+    # found by replaying these choices against the rules alone over thousands of seeds
+    # nothing here reads the finished game's review: no background search for it once the match ends
+    hub = make_hub(tmp_path, {"jaipur": GAME}, seed=7070, ai=AiSettings(review_after_game=0.0))
     cast.closing.append(hub)
     bot, room, channel, (alice, bob) = await table_room(cast, hub, "alice", "bob")
     me = bot.settings.user_id
