@@ -14,15 +14,12 @@ import sqlite3
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
 from bazaarbot.text.redact import guard_logs
-
-if TYPE_CHECKING:
-    from bazaarbot.hub.hub import Hub
 
 log = logging.getLogger("bazaarbot")
 
@@ -58,40 +55,8 @@ def _check_game(config: Config) -> None:
         )
 
 
-def console_hub(
-    config: Config,
-    db: str,
-    seed: int | None = None,
-    script: bool = False,
-    admins: tuple[str, ...] = (),
-    ai_pool: Any = None,
-) -> Hub:
-    """The hub ``bazaarbot console`` serves on ``db`` (called inside the running event loop).
-
-    ``ai_pool``: the ``AiPool`` AIs think in (the config's worker processes when not given; a
-    test gives one thinking in a thread).
-    """
-    from bazaarbot.hub.hub import Hub
-
-    settings = config.bot if seed is None else replace(config.bot, seed=seed)
-    policy = AdminPolicy(accounts=tuple(a.lower() for a in admins), ops_are_admins=False)
-    # a script reads each answer at once: no pacing, and its ``---`` never waits for the
-    # quiet background review of a finished game (``/review`` still makes one on request);
-    # nor does it think ahead while a person thinks
-    ai = replace(config.ai, move_delay=0.0, review_after_game=0.0, ponder=False) if script else config.ai
-    return Hub.open(
-        db,
-        settings=settings,
-        admins={"console": policy},
-        unlimited_networks=frozenset({"console"}),
-        tables=config.tables,
-        ai=ai,
-        turn_seconds=config.turn_seconds(),
-        ai_pool=ai_pool,
-    )
-
-
 def _console(args: argparse.Namespace) -> int:
+    from bazaarbot.hub.console import console_hub
     from bazaarbot.transports.console import ConsoleTransport
 
     config = load_config(args.config)

@@ -3,8 +3,9 @@
 Owns ``Hub`` (``hub``), the composition of the pipeline's stages and of its
 parts: the transports' views and the web's drawn tables (``views``), people
 arriving, leaving and renaming (``identity``), the services commands are
-given (``services``), language choices (``languages``), and the AI seats'
-turns run in the background (``autoplay``).
+given (``services``), language choices (``languages``), the AI seats'
+turns run in the background (``autoplay``), and the hub ``bazaarbot console``
+serves (``console``).
 
 May import: every core package below it (``messages``, ``delivery``,
 ``text``, ``i18n``, ``plugin``, ``registry``, ``words``, ``ai``, ``config``,

@@ -16,8 +16,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bazaarbot.ai import AiPool
-from bazaarbot.cli import console_hub
 from bazaarbot.config import Config, load_config
+from bazaarbot.hub.console import console_hub
 from bazaarbot.hub.hub import Hub
 from bazaarbot.i18n import default_language, preload_catalogues, set_language
 from bazaarbot.transports.console import ConsoleTransport

@@ -160,6 +160,9 @@ async def test_a_refusal_stands_over_the_table_in_its_room_till_next_action_and_
         # the next action clears it; a command's answer takes its place
         await _type(alice, "/rules")
         await _expect(feedback).not_to_contain_text(f"no {missing}", timeout=TIMEOUT)
+        # the answer itself, before the next line (the box empties at once when a line is typed,
+        # and an answer still on its way would stand in it after the chat line)
+        await _expect(feedback).to_contain_text("Which game?", timeout=TIMEOUT)
         await _type(alice, "good luck")
         await _expect(feedback).to_be_hidden(timeout=TIMEOUT)
 
