@@ -178,7 +178,11 @@ async def test_a_refusal_stands_over_the_table_in_its_room_till_next_action_and_
         second.errors = []
         second.on("pageerror", lambda e: second.errors.append(str(e)))
         await second.goto(served.url + "/")
-        await _expect(second.locator("#clock")).to_be_visible(timeout=TIMEOUT)
+        # the new tab joins both of alice's rooms and may open on #side, which has no table: the
+        # table's room, as on the first tab
+        await second.locator(".room-name", has_text="#bazaar").click()
+        await _expect(second.locator("#room-title")).to_have_text("#bazaar", timeout=TIMEOUT)
+        await _expect(second.locator("#clock")).to_contain_text("alice: ", timeout=TIMEOUT)
         await served.hub.tick()  # the table's clock follows the awaited decision
         # both tabs count down to the same deadline, within a second
         views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
