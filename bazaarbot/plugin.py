@@ -27,8 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from bazaarbot.i18n import _, current_language, ngettext
-from bazaarbot.i18n.catalogue import catalogue_generation
+from bazaarbot.i18n import _, ngettext, per_language
 from bazaarbot.text.digits import signed_number
 
 
@@ -154,19 +153,15 @@ class TranslatedText:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        #: (language, catalogue generation) -> the text read there (a title is read for every view)
-        self._read: dict[tuple[str, int], str] = {}
 
     def __get__(self, obj: object, owner: type | None = None) -> str:
-        if not self.source:
-            return ""
-        key = (current_language(), catalogue_generation())
-        text = self._read.get(key)
-        if text is None:
-            if len(self._read) >= 64:  # the catalogues were dropped many times: the old readings go
-                self._read.clear()
-            text = self._read[key] = _(self.source)
-        return text
+        return _read_in_language(self.source) if self.source else ""
+
+
+@per_language
+def _read_in_language(source: str) -> str:
+    """A class text in the current language, read once per language (a title is read for every view)."""
+    return _(source)
 
 
 #: the class attributes a player reads, translated on every read

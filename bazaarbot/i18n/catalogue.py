@@ -175,20 +175,20 @@ class language:  # noqa: N801 (used as ``with language("de"):``, like a function
 
 def available_languages(localedir: str | Path | None = None) -> list[str]:
     """English first, then every language with a catalogue, sorted."""
-    folder = Path(localedir) if localedir else _default_localedir
+    return list(_known(Path(localedir) if localedir else _default_localedir))
+
+
+def _known(folder: Path) -> tuple[str, ...]:
+    """The languages of ``folder``'s catalogues, found once (the cached tuple itself, not a copy)."""
     known = _languages.get(folder)
     if known is None:
         known = _languages[folder] = _find_languages(folder)
-    return list(known)
+    return known
 
 
 def _known_now() -> tuple[str, ...]:
-    """``available_languages()`` of the default folder, as the cached tuple (no copy: looked up
-    for every ``language`` block)."""
-    known = _languages.get(_default_localedir)
-    if known is None:
-        known = _languages[_default_localedir] = _find_languages(_default_localedir)
-    return known
+    """``available_languages()`` of the default folder without a copy (every ``language`` block asks)."""
+    return _known(_default_localedir)
 
 
 def _find_languages(folder: Path) -> tuple[str, ...]:
