@@ -86,3 +86,4 @@ def end(process: subprocess.Popen[bytes] | None) -> None:
         process.wait(20)
     except subprocess.TimeoutExpired:
         process.kill()
+        process.wait()  # reaped, not left running behind its Popen
