@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from bazaarbot import eventloop
 from bazaarbot.bench.commands import add_parser as add_bench_parser
 from bazaarbot.config import AdminPolicy, Config, ConfigError, load_config
 from bazaarbot.i18n import preload_catalogues, set_language
@@ -254,7 +255,7 @@ def _run(args: argparse.Namespace) -> int:
         collector.uninstall()
         return 0
 
-    return asyncio.run(main())
+    return eventloop.run(main())
 
 
 async def _hold_networks(url: str, served: frozenset[str], config: Config, stop: asyncio.Event) -> Any:

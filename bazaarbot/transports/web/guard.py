@@ -17,7 +17,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast
 
 from aiohttp import web
 
@@ -107,8 +107,8 @@ class GuardedProtocol(asyncio.Protocol):
         self._deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
-        self.transport = transport
+        # a stream transport, though not always asyncio's class: uvloop's are its own
+        self.transport = cast(asyncio.Transport, transport)
         self.address = peer_address(transport)
         if not self.guard.admit(self):
             transport.abort()
