@@ -78,6 +78,8 @@ class Metrics:
             ["until"],
             registry=r,
         )
+        #: the labelled counters and histograms a line reports to, found once per label values
+        self._handled: dict[tuple[str, str, str], tuple[Any, Any]] = {}
         #: told once, when the next line has been answered (a takeover's first answer)
         self._first_answer: list[Callable[[], None]] = []
         self._gauges: dict[str, Gauge] = {}
@@ -87,9 +89,14 @@ class Metrics:
     # --- events ------------------------------------------------------------------------
     def handled(self, network: str, game: str | None, kind: str, seconds: float | None = None) -> None:
         """A line was handled as ``kind`` (``command`` or ``move``) at a table of ``game``."""
-        self.commands.labels(network, game or "-", kind).inc()
+        labels = (network, game or "-", kind)
+        children = self._handled.get(labels)
+        if children is None:  # a child per label values lives as long as its metric: found once
+            children = self._handled[labels] = (self.commands.labels(*labels), self.latency.labels(network))
+        counter, latency = children
+        counter.inc()
         if seconds is not None:
-            self.latency.labels(network).observe(seconds)
+            latency.observe(seconds)
         if self._first_answer:
             told, self._first_answer = self._first_answer, []
             for callback in told:

@@ -9,8 +9,7 @@ before another line can run, and the time runs until its answers are handed on.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TypeVar
 
 from bazaarbot.metrics import Metrics
@@ -19,11 +18,28 @@ T = TypeVar("T")
 
 
 class LineSeen:
-    """One line being handled: the kind its reading gave, taken once its synchronous work is done."""
+    """One line being handled: the kind its reading gave, taken once its synchronous work is done.
 
-    def __init__(self, measure: Measure) -> None:
+    A context manager (``with measure.line(network) as seen``) written as a class: every line
+    enters one, and this is the cheap way in and out.
+    """
+
+    __slots__ = ("measure", "network", "kind", "started")
+
+    def __init__(self, measure: Measure, network: str) -> None:
         self.measure = measure
+        self.network = network
         self.kind: tuple[str, str | None] | None = None
+        self.started = 0.0
+
+    def __enter__(self) -> LineSeen:
+        self.started = time.perf_counter()
+        return self
+
+    def __exit__(self, error_type: object, *_rest: object) -> None:
+        if error_type is None and self.kind is not None:  # chatter is neither counted nor timed
+            kind, game = self.kind
+            self.measure.metrics.handled(self.network, game, kind, time.perf_counter() - self.started)
 
     def after(self, answers: T) -> T:
         """Pass the line's answers through, keeping what the reading said it was."""
@@ -45,11 +61,6 @@ class Measure:
     def read_as(self, kind: str, game: Callable[[], str | None]) -> None:
         self.reading = (kind, game)
 
-    @contextmanager
-    def line(self, network: str) -> Iterator[LineSeen]:
-        started = time.perf_counter()
-        seen = LineSeen(self)
-        yield seen
-        if seen.kind is not None:  # chatter is neither counted nor timed
-            kind, game = seen.kind
-            self.metrics.handled(network, game, kind, time.perf_counter() - started)
+    def line(self, network: str) -> LineSeen:
+        """A line of ``network`` from now until its answers are handed on (``with ... as seen``)."""
+        return LineSeen(self, network)
