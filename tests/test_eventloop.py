@@ -31,7 +31,8 @@ def test_the_loop_returns_what_the_bot_returned(monkeypatch):
     monkeypatch.delenv(eventloop.LOOP_VARIABLE, raising=False)
 
     async def exit_status() -> int:
-        await asyncio.sleep(0)
-        return 3
+        running = asyncio.get_running_loop().create_future()
+        running.get_loop().call_soon(running.set_result, 3)  # a turn of the loop, then the result
+        return await running
 
     assert eventloop.run(exit_status()) == 3
