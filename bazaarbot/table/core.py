@@ -155,10 +155,16 @@ class TableCore:
         return [] if seat.ai is not None else [self.tell(seat.nick, text, key=seat.key, hand=hand, ping=ping)]
 
     def seat_of(self, key: str) -> Seat | None:
-        return next((s for s in self.seats if s.key == key), None)
+        for seat in self.seats:  # a loop, not next() over a generator: every view and line asks
+            if seat.key == key:
+                return seat
+        return None
 
     def game_seat_of(self, key: str) -> int | None:
-        return next((i for i, s in enumerate(self.players) if s.key == key), None)
+        for index, seat in enumerate(self.players):
+            if seat.key == key:
+                return index
+        return None
 
     def host_nick(self) -> str:
         seat = self.seat_of(self.host)
