@@ -240,17 +240,29 @@ class StoreWriter:
         refused line (and the lines that build on it) fail.
         """
         conn = self.conn
+        runs = _merged(batch)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            if self.fence is not None:
-                self.fence(conn)
-            runs = _merged(batch)
             if hasattr(conn, "run_script"):  # a server: the whole batch and its commit in one round trip
+                conn.execute("BEGIN IMMEDIATE")
+                if self.fence is not None:
+                    self.fence(conn)
                 conn.run_script([(sql, row) for sql, rows in runs for row in rows], commit=True)
             else:
-                for sql, rows in runs:
-                    self._execute_rows(sql, rows)
-                conn.execute("COMMIT")
+                statements = [s for sql, rows in runs for s in self._statements(sql, rows)]
+                if len(statements) == 1 and not statements[0].many and self.fence is None:
+                    # one statement is its own transaction (as durable, synchronous=FULL):
+                    # one call into sqlite instead of three, one wait for the interpreter lock
+                    conn.execute(statements[0].sql, statements[0].params)
+                else:
+                    conn.execute("BEGIN IMMEDIATE")
+                    if self.fence is not None:
+                        self.fence(conn)
+                    for statement in statements:
+                        if statement.many:
+                            conn.executemany(statement.sql, statement.params)
+                        else:
+                            conn.execute(statement.sql, statement.params)
+                    conn.execute("COMMIT")
         except sqlite3.Error:
             log.warning("a batch of %d lines was refused; writing it line by line", len(batch))
             with contextlib.suppress(sqlite3.Error):
@@ -261,23 +273,25 @@ class StoreWriter:
         self.units_committed += len(batch)
         return set()
 
-    def _execute_rows(self, sql: str, rows: list[Sequence[Any]]) -> None:
-        """Run ``sql`` once per row; a plain INSERT becomes a few multi-row INSERTs.
+    def _statements(self, sql: str, rows: list[Sequence[Any]]) -> list[Write]:
+        """The calls that run ``sql`` once per row: a plain INSERT becomes a few multi-row INSERTs.
 
         Each sqlite call gives up the interpreter lock and must win it back
         from the busy event loop, so a thousand one-row inserts cost far more
         than one insert of a thousand rows.
         """
+        if len(rows) == 1:
+            return [Write(sql, rows[0])]
         match = _PLAIN_INSERT.match(sql) if self._max_variables else None
-        if match is None or len(rows) < 2 or not all(isinstance(r, list | tuple) for r in rows):
-            self.conn.executemany(sql, rows)
-            return
+        if match is None or not all(isinstance(r, list | tuple) for r in rows):
+            return [Write(sql, rows, many=True)]
         head, group = match.group(1), match.group(2)
         width = group.count("?")
         per_statement = max(1, self._max_variables // width)
-        for start in range(0, len(rows), per_statement):
-            chunk = rows[start : start + per_statement]
-            self.conn.execute(head + ",".join([group] * len(chunk)), [v for row in chunk for v in row])
+        return [
+            Write(head + ",".join([group] * len(chunk)), [v for row in chunk for v in row])
+            for chunk in (rows[start : start + per_statement] for start in range(0, len(rows), per_statement))
+        ]
 
     def _write_units(self, batch: list[Unit]) -> set[Scope]:
         conn = self.conn
