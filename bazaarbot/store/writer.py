@@ -65,11 +65,26 @@ class Unit:
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)
 
     def settle(self, ok: bool) -> None:
+        """Mark the unit done and wake its commits, each on its own loop (settled off it, through it)."""
         self.settled, self.ok = True, ok
+        if not self.waiters:
+            return
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
         for waiter in self.waiters:
-            if not waiter.done():
-                waiter.set_result(ok)
+            if waiter.get_loop() is here:
+                _resolve(waiter, ok)
+            else:
+                with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits
+                    waiter.get_loop().call_soon_threadsafe(_resolve, waiter, ok)
         self.waiters.clear()
+
+
+def _resolve(waiter: asyncio.Future[bool], ok: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(ok)
 
 
 #: ``INSERT [OR REPLACE] INTO t(cols) VALUES (?,?,...)``: the statements that can take many rows at once
@@ -122,7 +137,8 @@ class StoreWriter:
         self._pending_scopes: Counter[Scope] = Counter()
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
-        self._flight: asyncio.Task[None] | None = None
+        #: a batch is with the writer thread (its answer comes back through the loop)
+        self._flying = False
         #: figures for the load benchmark: commits done and units they carried
         self.commits = 0
         self.units_committed = 0
@@ -190,34 +206,64 @@ class StoreWriter:
 
     async def commit(self, unit: Unit) -> bool:
         """Wait until ``unit`` is on disk (True) or failed (False); batches form while one is written."""
-        while not unit.settled:
-            if self._flight is None:
-                self._flight = asyncio.get_running_loop().create_task(self._flush())
-            flight = self._flight
-            await asyncio.shield(flight)
+        if not unit.settled:
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[bool] = loop.create_future()
+            unit.waiters.append(waiter)
+            if not self._flying:
+                self._send(loop)
+            await waiter
         return unit.ok
 
-    async def _flush(self) -> None:
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand every queued unit to the writer thread; it reports back with one call on the loop.
+
+        No task, shield or future per batch: the units' own waiters are all the
+        loop keeps, so a commit costs the busy loop little besides the write.
+        """
+        batch, self.queued = self.queued, []
+        if not batch:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="bazaarbot-store")
         try:
-            batch, self.queued = self.queued, []
-            if not batch:
-                return
-            self._inflight = batch
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="bazaarbot-store")
-            loop = asyncio.get_running_loop()
-            try:
-                failed_scopes = await loop.run_in_executor(self._executor, self._locked_write, batch)
-            except Exception:
-                log.exception("the writer thread failed")
-                for unit in batch:
-                    unit.ok = False
-                failed_scopes = set().union(*(u.scopes for u in batch)) | {None}
+            self._executor.submit(self._write_off_loop, loop, batch)
+        except RuntimeError:  # the interpreter is shutting down: the units stay queued for close()
+            self.queued = batch + self.queued
+            raise
+        # set after the hand-over: the thread's answer runs on this loop, after this call
+        self._inflight = batch
+        self._flying = True
+
+    def _write_off_loop(self, loop: asyncio.AbstractEventLoop, batch: list[Unit]) -> None:
+        """On the writer thread: write the batch, then tell the loop (None: the thread failed)."""
+        failed_scopes: set[Scope] | None
+        try:
+            failed_scopes = self._locked_write(batch)
+        except Exception:
+            log.exception("the writer thread failed")
+            failed_scopes = None
+        try:
+            loop.call_soon_threadsafe(self._written, loop, batch, failed_scopes)
+        except RuntimeError:  # the loop has closed: nobody waits for the batch; a later loop may send
             self._inflight = []
+            self._flying = False
+
+    def _written(
+        self, loop: asyncio.AbstractEventLoop, batch: list[Unit], failed_scopes: set[Scope] | None
+    ) -> None:
+        """On the loop: settle the batch written, then send the units queued meanwhile that are awaited."""
+        if failed_scopes is None:
+            for unit in batch:
+                unit.ok = False
+            failed_scopes = set().union(*(u.scopes for u in batch)) | {None}
+        self._inflight = []
+        self._flying = False
+        try:
             self._settle(batch, failed_scopes)
         finally:
-            self._inflight = []
-            self._flight = None
+            if any(unit.waiters for unit in self.queued):
+                self._send(loop)
 
     def _locked_write(self, batch: list[Unit]) -> set[Scope]:
         with self._lock:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 from support.storetargets import read_rows
+from support.waits import TIMEOUT, wait_until, wait_until_sync
 
 from bazaarbot.store.writer import StoreWriter, Unit, table_scope
 
@@ -114,4 +117,78 @@ def test_a_fence_that_refuses_fails_a_one_statement_batch(tmp_path):
     unit = _queue(writer, 1, (1, "add 1"))
     assert writer.commit_now() == [unit]
     assert _moves(tmp_path) == []
+    writer.close()
+
+
+def _slow_disk(monkeypatch) -> tuple[threading.Event, threading.Event]:
+    """Each batch waits on the writer thread for the first event; the second is set once one has begun."""
+    release, entered = threading.Event(), threading.Event()
+    original = StoreWriter._locked_write
+
+    def slow_write(self: StoreWriter, batch: list[Unit]) -> set:
+        entered.set()
+        release.wait(TIMEOUT)
+        return original(self, batch)
+
+    monkeypatch.setattr(StoreWriter, "_locked_write", slow_write)
+    return release, entered
+
+
+async def test_units_awaited_while_a_batch_is_written_go_together_in_the_next_batch(tmp_path, monkeypatch):
+    writer, _sent = _writer(tmp_path)
+    release, entered = _slow_disk(monkeypatch)
+    first = asyncio.create_task(writer.commit(_queue(writer, 1, (1, "add 1"))))
+    await wait_until(entered.is_set, what="the first batch to reach the writer thread")
+    later = [_queue(writer, game_id, (1, "add 1")) for game_id in (2, 3)]
+    waiting = [asyncio.create_task(writer.commit(unit)) for unit in later]
+    await wait_until(lambda: all(unit.waiters for unit in later), what="the later units to be awaited")
+    assert writer.queued == later, "they wait for the batch in flight"
+    release.set()
+    assert await asyncio.gather(first, *waiting) == [True, True, True]
+    assert (writer.commits, writer.units_committed) == (2, 3)
+    assert _moves(tmp_path) == [(1, 1, "add 1"), (2, 1, "add 1"), (3, 1, "add 1")]
+    writer.close()
+
+
+async def test_a_writer_thread_that_fails_fails_its_batch_and_the_next_batch_is_still_written(
+    tmp_path, monkeypatch
+):
+    writer, _sent = _writer(tmp_path)
+    reloaded: list[Unit] = []
+    writer.on_failure = reloaded.extend
+    original = StoreWriter._locked_write
+    calls: list[int] = []
+
+    def broken_once(self: StoreWriter, batch: list[Unit]) -> set:
+        calls.append(len(batch))
+        if len(calls) == 1:
+            raise RuntimeError("the writer thread broke")
+        return original(self, batch)
+
+    monkeypatch.setattr(StoreWriter, "_locked_write", broken_once)
+    lost = _queue(writer, 1, (1, "add 1"))
+    assert await writer.commit(lost) is False
+    assert reloaded == [lost]
+    kept = _queue(writer, 1, (1, "add 1 again"))
+    assert await writer.commit(kept) is True
+    assert _moves(tmp_path) == [(1, 1, "add 1 again")]
+    writer.close()
+
+
+def test_a_batch_written_after_its_loop_closed_leaves_the_writer_ready_for_the_next_loop(
+    tmp_path, monkeypatch
+):
+    writer, _sent = _writer(tmp_path)
+    release, entered = _slow_disk(monkeypatch)
+
+    async def leave_a_batch_in_flight() -> None:
+        asyncio.create_task(writer.commit(_queue(writer, 1, (1, "add 1"))))
+        await wait_until(entered.is_set, what="the batch to reach the writer thread")
+
+    asyncio.run(leave_a_batch_in_flight())
+    release.set()
+    wait_until_sync(lambda: not writer.pending, what="the orphaned batch to be written")
+    later = _queue(writer, 2, (1, "add 1"))
+    assert asyncio.run(asyncio.wait_for(writer.commit(later), TIMEOUT)) is True
+    assert _moves(tmp_path) == [(1, 1, "add 1"), (2, 1, "add 1")]
     writer.close()
