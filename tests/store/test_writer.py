@@ -192,3 +192,14 @@ def test_a_batch_written_after_its_loop_closed_leaves_the_writer_ready_for_the_n
     assert asyncio.run(asyncio.wait_for(writer.commit(later), TIMEOUT)) is True
     assert _moves(tmp_path) == [(1, 1, "add 1"), (2, 1, "add 1")]
     writer.close()
+
+
+async def test_a_unit_settled_on_another_thread_wakes_its_commit_through_the_commit_loop():
+    unit = Unit()
+    waiter: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+    unit.waiters.append(waiter)
+    elsewhere = threading.Thread(target=unit.settle, args=(True,))
+    elsewhere.start()
+    elsewhere.join()
+    assert await waiter is True
+    assert unit.settled and unit.ok and unit.waiters == []
