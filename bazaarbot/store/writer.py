@@ -65,11 +65,26 @@ class Unit:
     waiters: list[asyncio.Future[bool]] = field(default_factory=list)
 
     def settle(self, ok: bool) -> None:
+        """Mark the unit done and wake its commits, each on its own loop (settled off it, through it)."""
         self.settled, self.ok = True, ok
+        if not self.waiters:
+            return
+        try:
+            here: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            here = None
         for waiter in self.waiters:
-            if not waiter.done():
-                waiter.set_result(ok)
+            if waiter.get_loop() is here:
+                _resolve(waiter, ok)
+            else:
+                with contextlib.suppress(RuntimeError):  # that loop has closed: nobody waits
+                    waiter.get_loop().call_soon_threadsafe(_resolve, waiter, ok)
         self.waiters.clear()
+
+
+def _resolve(waiter: asyncio.Future[bool], ok: bool) -> None:
+    if not waiter.done():
+        waiter.set_result(ok)
 
 
 #: ``INSERT [OR REPLACE] INTO t(cols) VALUES (?,?,...)``: the statements that can take many rows at once
@@ -122,7 +137,8 @@ class StoreWriter:
         self._pending_scopes: Counter[Scope] = Counter()
         self._lock = threading.Lock()
         self._executor: ThreadPoolExecutor | None = None
-        self._flight: asyncio.Task[None] | None = None
+        #: a batch is with the writer thread (its answer comes back through the loop)
+        self._flying = False
         #: figures for the load benchmark: commits done and units they carried
         self.commits = 0
         self.units_committed = 0
@@ -190,34 +206,64 @@ class StoreWriter:
 
     async def commit(self, unit: Unit) -> bool:
         """Wait until ``unit`` is on disk (True) or failed (False); batches form while one is written."""
-        while not unit.settled:
-            if self._flight is None:
-                self._flight = asyncio.get_running_loop().create_task(self._flush())
-            flight = self._flight
-            await asyncio.shield(flight)
+        if not unit.settled:
+            loop = asyncio.get_running_loop()
+            waiter: asyncio.Future[bool] = loop.create_future()
+            unit.waiters.append(waiter)
+            if not self._flying:
+                self._send(loop)
+            await waiter
         return unit.ok
 
-    async def _flush(self) -> None:
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hand every queued unit to the writer thread; it reports back with one call on the loop.
+
+        No task, shield or future per batch: the units' own waiters are all the
+        loop keeps, so a commit costs the busy loop little besides the write.
+        """
+        batch, self.queued = self.queued, []
+        if not batch:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(1, thread_name_prefix="bazaarbot-store")
         try:
-            batch, self.queued = self.queued, []
-            if not batch:
-                return
-            self._inflight = batch
-            if self._executor is None:
-                self._executor = ThreadPoolExecutor(1, thread_name_prefix="bazaarbot-store")
-            loop = asyncio.get_running_loop()
-            try:
-                failed_scopes = await loop.run_in_executor(self._executor, self._locked_write, batch)
-            except Exception:
-                log.exception("the writer thread failed")
-                for unit in batch:
-                    unit.ok = False
-                failed_scopes = set().union(*(u.scopes for u in batch)) | {None}
+            self._executor.submit(self._write_off_loop, loop, batch)
+        except RuntimeError:  # the interpreter is shutting down: the units stay queued for close()
+            self.queued = batch + self.queued
+            raise
+        # set after the hand-over: the thread's answer runs on this loop, after this call
+        self._inflight = batch
+        self._flying = True
+
+    def _write_off_loop(self, loop: asyncio.AbstractEventLoop, batch: list[Unit]) -> None:
+        """On the writer thread: write the batch, then tell the loop (None: the thread failed)."""
+        failed_scopes: set[Scope] | None
+        try:
+            failed_scopes = self._locked_write(batch)
+        except Exception:
+            log.exception("the writer thread failed")
+            failed_scopes = None
+        try:
+            loop.call_soon_threadsafe(self._written, loop, batch, failed_scopes)
+        except RuntimeError:  # the loop has closed: nobody waits for the batch; a later loop may send
             self._inflight = []
+            self._flying = False
+
+    def _written(
+        self, loop: asyncio.AbstractEventLoop, batch: list[Unit], failed_scopes: set[Scope] | None
+    ) -> None:
+        """On the loop: settle the batch written, then send the units queued meanwhile that are awaited."""
+        if failed_scopes is None:
+            for unit in batch:
+                unit.ok = False
+            failed_scopes = set().union(*(u.scopes for u in batch)) | {None}
+        self._inflight = []
+        self._flying = False
+        try:
             self._settle(batch, failed_scopes)
         finally:
-            self._inflight = []
-            self._flight = None
+            if any(unit.waiters for unit in self.queued):
+                self._send(loop)
 
     def _locked_write(self, batch: list[Unit]) -> set[Scope]:
         with self._lock:
@@ -240,17 +286,29 @@ class StoreWriter:
         refused line (and the lines that build on it) fail.
         """
         conn = self.conn
+        runs = _merged(batch)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            if self.fence is not None:
-                self.fence(conn)
-            runs = _merged(batch)
             if hasattr(conn, "run_script"):  # a server: the whole batch and its commit in one round trip
+                conn.execute("BEGIN IMMEDIATE")
+                if self.fence is not None:
+                    self.fence(conn)
                 conn.run_script([(sql, row) for sql, rows in runs for row in rows], commit=True)
             else:
-                for sql, rows in runs:
-                    self._execute_rows(sql, rows)
-                conn.execute("COMMIT")
+                statements = [s for sql, rows in runs for s in self._statements(sql, rows)]
+                if len(statements) == 1 and not statements[0].many and self.fence is None:
+                    # one statement is its own transaction (as durable, synchronous=FULL):
+                    # one call into sqlite instead of three, one wait for the interpreter lock
+                    conn.execute(statements[0].sql, statements[0].params)
+                else:
+                    conn.execute("BEGIN IMMEDIATE")
+                    if self.fence is not None:
+                        self.fence(conn)
+                    for statement in statements:
+                        if statement.many:
+                            conn.executemany(statement.sql, statement.params)
+                        else:
+                            conn.execute(statement.sql, statement.params)
+                    conn.execute("COMMIT")
         except sqlite3.Error:
             log.warning("a batch of %d lines was refused; writing it line by line", len(batch))
             with contextlib.suppress(sqlite3.Error):
@@ -261,23 +319,25 @@ class StoreWriter:
         self.units_committed += len(batch)
         return set()
 
-    def _execute_rows(self, sql: str, rows: list[Sequence[Any]]) -> None:
-        """Run ``sql`` once per row; a plain INSERT becomes a few multi-row INSERTs.
+    def _statements(self, sql: str, rows: list[Sequence[Any]]) -> list[Write]:
+        """The calls that run ``sql`` once per row: a plain INSERT becomes a few multi-row INSERTs.
 
         Each sqlite call gives up the interpreter lock and must win it back
         from the busy event loop, so a thousand one-row inserts cost far more
         than one insert of a thousand rows.
         """
+        if len(rows) == 1:
+            return [Write(sql, rows[0])]
         match = _PLAIN_INSERT.match(sql) if self._max_variables else None
-        if match is None or len(rows) < 2 or not all(isinstance(r, list | tuple) for r in rows):
-            self.conn.executemany(sql, rows)
-            return
+        if match is None or not all(isinstance(r, list | tuple) for r in rows):
+            return [Write(sql, rows, many=True)]
         head, group = match.group(1), match.group(2)
         width = group.count("?")
         per_statement = max(1, self._max_variables // width)
-        for start in range(0, len(rows), per_statement):
-            chunk = rows[start : start + per_statement]
-            self.conn.execute(head + ",".join([group] * len(chunk)), [v for row in chunk for v in row])
+        return [
+            Write(head + ",".join([group] * len(chunk)), [v for row in chunk for v in row])
+            for chunk in (rows[start : start + per_statement] for start in range(0, len(rows), per_statement))
+        ]
 
     def _write_units(self, batch: list[Unit]) -> set[Scope]:
         conn = self.conn
