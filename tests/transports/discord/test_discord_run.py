@@ -49,6 +49,8 @@ KILL_AFTER = 12
 CHECK_BOTH_EVERY = 8
 #: what a person's ``moves all`` says when they have nothing to play now
 NOT_THEIRS = ("(no moves)", "not your turn")
+#: how every Jaipur command begins (each line of a ``moves all`` answer that lists moves)
+COMMAND_START = ("take ", "sell ")
 
 
 async def run_bot(config: Path, db: Path, log: Path) -> asyncio.subprocess.Process:
@@ -73,13 +75,26 @@ async def answered(person: Person, text: str, channel: str, tries: int = 20) -> 
     raise AssertionError(f"the bot never answered {text!r}")
 
 
+def answer_lines(content: str) -> list[str]:
+    """The lines of a DM that answer ``moves all``: its commands, or the line saying none are theirs.
+
+    The person's other private lines (what their bonus token was worth, their hand) may still be on
+    their way from the move before, ahead of the answer or in the same message.
+    """
+    return [
+        line
+        for line in outside_blocks(content)
+        if line.startswith(COMMAND_START) or any(word in line for word in NOT_THEIRS)
+    ]
+
+
 async def listing(person: Person) -> list[str]:
     """What ``moves all`` in the person's DM lists: every legal command, or nothing when it is not theirs."""
     dm = await person.dm_channel()
     mark = person.mark()
     await person.say_dm("moves all")
-    first = await person.expect(lambda d: bool(outside_blocks(d["content"])), dm, mark)
-    lines = outside_blocks(first["content"])
+    first = await person.expect(lambda d: bool(answer_lines(d["content"])), dm, mark)
+    lines = answer_lines(first["content"])
     if any(word in line for line in lines for word in NOT_THEIRS):
         return []
     return lines
