@@ -41,16 +41,23 @@ class ReaderLanguages:
         return cls(prefs, dict(network_languages or {}), channels)
 
     def channel(self, network: str, channel: str, settings: dict[str, str]) -> str | None:
-        """A channel's language given its table's settings; None: the bot's default."""
-        return (
-            normalize_language(settings.get("lang"))
-            or normalize_language(self.channel_languages.get((network, channel.lower())))
-            or normalize_language(self.network_languages.get(network))
-        )
+        """A channel's language given its table's settings; None: the bot's default.
+
+        Every line and view asks, and most channels choose nothing: an unset choice is passed over
+        without normalising it."""
+        chosen = settings.get("lang")
+        if chosen and (found := normalize_language(chosen)):
+            return found
+        chosen = self.channel_languages.get((network, channel.lower())) if self.channel_languages else None
+        if chosen and (found := normalize_language(chosen)):
+            return found
+        chosen = self.network_languages.get(network)
+        return normalize_language(chosen) if chosen else None
 
     def person(self, network: str, key: str) -> str | None:
         """The language a person chose with /lang, else their client's (None: they hear the channel's)."""
-        return normalize_language(self.prefs.get((network, key, "lang"))) or self.clients.get((network, key))
+        chosen = self.prefs.get((network, key, "lang"))
+        return (chosen and normalize_language(chosen)) or self.clients.get((network, key))
 
     def client_says(self, network: str, key: str, tag: str | None) -> None:
         """A person's chat client names its language (``de``, ``es-ES``): a language the bot speaks

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from bazaarbot.i18n import _
+from bazaarbot.i18n import _, per_language
 from bazaarbot.table import Table
 from bazaarbot.table.durations import say_duration
 
@@ -90,21 +90,23 @@ def listing(found: list[TableEntry]) -> list[str]:
 def as_data(found: list[TableEntry]) -> list[dict[str, object]]:
     """The list as JSON-able data for the web page, each with its line in the current language (and
     without the time left, which the page shows counting down beside its banner's clock)."""
-    data = []
-    for e in found:
-        text = str(entry_line(e))
-        data.append(
-            {
-                "channel": e.channel,
-                "game": e.game,
-                "running": e.running,
-                "your_move": e.your_move,
-                "turn": list(e.turn),
-                "left": None if e.left is None else round(e.left),
-                "paused": e.paused,
-                "text": text,
-                # the line without its time left: a page counts that down itself, with its turn clock
-                "line": text if e.left is None else str(entry_line(replace(e, left=None))),
-            }
-        )
-    return data
+    return [_entry_data(e) for e in found]
+
+
+@per_language
+def _entry_data(e: TableEntry) -> dict[str, object]:
+    """One table of the list as data: made once per language and entry (every move sends each
+    player's list again, and a table seen the same way reads the same; the dict is shared)."""
+    text = str(entry_line(e))
+    return {
+        "channel": e.channel,
+        "game": e.game,
+        "running": e.running,
+        "your_move": e.your_move,
+        "turn": list(e.turn),
+        "left": None if e.left is None else round(e.left),
+        "paused": e.paused,
+        "text": text,
+        # the line without its time left: a page counts that down itself, with its turn clock
+        "line": text if e.left is None else str(entry_line(replace(e, left=None))),
+    }

@@ -59,17 +59,17 @@ _WORDLESS = frozenset({int, float, bool, type(None), str})
 
 
 def _in_words(data: Any, lang: str) -> Any:
+    # a member without words is taken as it is right where it is met (no call for each count or
+    # card name: a board has dozens), so only words and containers come back in here
     kind = type(data)
     if kind in _WORDLESS:
         return data
-    if kind is dict:
-        return {key: _in_words(value, lang) for key, value in data.items()}
-    if kind is list:
-        if all(type(item) in _WORDLESS for item in data):
-            return list(data)
-        return [_in_words(item, lang) for item in data]
     if kind is Msg and data.lang == lang and not data.args and not data.kwargs:
         return str.__str__(data)  # a word without words filled in, built in the reader's language
+    if kind is dict:
+        return {k: v if type(v) in _WORDLESS else _in_words(v, lang) for k, v in data.items()}
+    if kind is list:
+        return [v if type(v) in _WORDLESS else _in_words(v, lang) for v in data]
     if isinstance(data, Msg):
         return str.__str__(data) if _said_in(data, lang) else str(localized(data, lang))
     if isinstance(data, dict):

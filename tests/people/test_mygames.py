@@ -129,3 +129,21 @@ def test_the_pages_list_carries_every_field_of_an_entry_and_its_line() -> None:
     assert data["turn"] == ["ann"] and data["left"] == 61 and data["text"].startswith("#a, Jaipur: your move")
     # the line without the time left, which the page counts down itself
     assert data["line"] == "#a, Jaipur: your move" and data["text"].startswith(data["line"] + ", ")
+
+
+def test_the_pages_list_says_each_entry_in_the_language_it_is_made_in() -> None:
+    from bazaarbot.i18n import language
+    from bazaarbot.people.mygames import TableEntry, as_data
+
+    entry = TableEntry("#a", "Jaipur", True, False, ("ann",), None, False)
+    with language("en"):
+        (english,) = as_data([entry])
+        (again,) = as_data([entry])
+    with language("de"):
+        (german,) = as_data([entry])
+    assert english == again and english["line"] == "#a, Jaipur: ann to move"
+    assert german["line"] != english["line"] and german["line"].startswith("#a, Jaipur: ")
+    # an entry that changed (their move now) reads anew
+    with language("en"):
+        (moved,) = as_data([TableEntry("#a", "Jaipur", True, True, ("ann",), None, False)])
+    assert moved["line"] == "#a, Jaipur: your move"
