@@ -167,6 +167,11 @@ def _load(sub: argparse._SubParsersAction) -> None:
     versus.add_argument(
         "--saturated-tables", type=int, default=1000, help="tables of the saturated phase (default: 1000)"
     )
+    versus.add_argument(
+        "--together",
+        action="store_true",
+        help="pace both builds at once each round (paired figures; the saturated phases take turns)",
+    )
     load.set_defaults(func=_run_load)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bazaarbot.cli import main
 
 
@@ -71,3 +73,19 @@ def test_bench_load_versus_measures_two_builds_taking_turns_black_box(capsys, tm
     assert "bot CPU per command, this / other" in out and "saturated commands/s, this / other" in out
     said = [line for line in out.splitlines() if line.startswith("this build: paced CPU per command")]
     assert said and "0.00 ms" not in said[0], "the paced phase played commands"
+
+
+def test_bench_load_versus_together_paces_both_builds_at_once_and_pairs_their_figures(capsys):
+    from support.paths import REPO_ROOT
+
+    args = ["--tables", "2", "--saturated-tables", "3", "--seconds", "0.5", "--rounds", "2", "--rate", "20"]
+    assert main(["bench", "load", "--versus", str(REPO_ROOT), "--together", *args]) == 0
+    out = capsys.readouterr().out
+    together = [line for line in out.splitlines() if ", together: paced 20/s at 2 tables each" in line]
+    assert [line.split(",")[0] for line in together] == ["round 1", "round 2"]
+    assert all("this build " in line and f"{REPO_ROOT} " in line for line in together)
+    assert "round 2, this build: saturated at 3 tables" in out and f"round 2, {REPO_ROOT}: saturated" in out
+    paired = re.search(r"^bot CPU per command, this / other, paired +(\d+\.\d+) \(goal", out, re.M)
+    assert paired and float(paired.group(1)) > 0, "both builds played commands in the paced rounds"
+    said = [line for line in out.splitlines() if line.startswith(f"{REPO_ROOT}: paced CPU per command")]
+    assert said and "0.00 ms" not in said[0]
