@@ -170,7 +170,8 @@ def _load(sub: argparse._SubParsersAction) -> None:
     versus.add_argument(
         "--together",
         action="store_true",
-        help="pace both builds at once each round (paired figures; the saturated phases take turns)",
+        help="pace both builds at once, twice a round, each build's load first once (paired figures; "
+        "the saturated phases take turns)",
     )
     load.set_defaults(func=_run_load)
 

@@ -15,10 +15,11 @@ of commands over all tables: the bot's CPU per command) and saturated (every
 table's next command as soon as the last is answered: commands per second).
 
 With ``--together`` both bots run all along and every round paces both at
-once: each round's two figures come from the same seconds of the same
-machine, so their ratio (paired) is free of what moves between rounds (on a
-shared machine, round after round differs by 15% and more). Which bot's load
-starts first alternates. The saturated phases still take turns.
+once, twice (each build's load started first once: the load that starts
+first costs its bot a few percent more): each round's figures come from the
+same seconds of the same machine, so their ratio (paired, the geometric mean
+of the two) is free of what moves between rounds (on a shared machine, round
+after round differs by 15% and more). The saturated phases still take turns.
 """
 
 from __future__ import annotations
@@ -315,7 +316,7 @@ async def run_together(
     seed: int = 1,
     say: Callable[[str], None] = print,
 ) -> tuple[Tally, Tally, list[float]]:
-    """Both builds paced at once, ``rounds`` times (then saturated in turns); the paired ratios too."""
+    """Both builds paced at once, twice a round (then saturated in turns); each round's paired ratio too."""
     this, other = Tally("this build"), Tally(str(tree))
     ratios: list[float] = []
     collector = CollectorPolicy()
@@ -330,11 +331,16 @@ async def run_together(
                 await bot.start()
                 await bot.seat(tables)
             for number in range(rounds):
-                order = (this, other) if number % 2 == 0 else (other, this)
-                results = await asyncio.gather(*(bots[t.name].paced(seconds, rate) for t in order))
-                for tally, (said, cpu) in zip(order, results, strict=True):
-                    tally.cpu_ms.append(cpu * 1000 / max(1, said))
-                ratios.append(this.cpu_ms[-1] / max(1e-9, other.cpu_ms[-1]))
+                # each build's load first once: the load that starts first costs its bot a little more
+                phases = []
+                for order in ((this, other), (other, this)):
+                    results = await asyncio.gather(*(bots[t.name].paced(seconds, rate) for t in order))
+                    measured = zip(order, results, strict=True)
+                    phases.append({t.name: cpu * 1000 / max(1, said) for t, (said, cpu) in measured})
+                for tally in (this, other):
+                    tally.cpu_ms.append(statistics.fmean(phase[tally.name] for phase in phases))
+                paired = [max(1e-9, phase[this.name]) / max(1e-9, phase[other.name]) for phase in phases]
+                ratios.append(statistics.geometric_mean(paired))
                 say(
                     f"round {number + 1}, together: paced {rate:g}/s at {tables:,} tables each, bot CPU "
                     f"per command {this.name} {this.cpu_ms[-1]:.2f} ms, {other.name} "
