@@ -265,41 +265,54 @@ class Tally:
         return f"{self.name}: paced CPU per command {cpu} ms; saturated {rate} commands/s"
 
 
-async def run_versus(
-    tree: Path,
-    tables: int,
-    seconds: float,
-    rate: float,
-    rounds: int,
-    saturated_tables: int,
-    seed: int = 1,
-    say: Callable[[str], None] = print,
-) -> tuple[Tally, Tally]:
-    """The builds measured in turn, ``rounds`` times; prints each measurement as it is made."""
+@dataclass(frozen=True)
+class Plan:
+    """What each round measures: the paced phase's tables and rate, the saturated phase's tables."""
+
+    tables: int
+    seconds: float
+    rate: float
+    rounds: int
+    saturated_tables: int
+    seed: int = 1
+
+    @property
+    def most_tables(self) -> int:
+        """The tables of the saturated phase (it seats more, never fewer)."""
+        return max(self.tables, self.saturated_tables)
+
+
+async def _saturate(bot: Bot, tally: Tally, plan: Plan) -> None:
+    """The saturated phase on ``bot``, its commands per second added to ``tally``."""
+    await bot.seat(plan.saturated_tables)
+    count, wall, _cpu = await bot.saturated(plan.seconds)
+    tally.per_second.append(count / wall)
+
+
+async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print) -> tuple[Tally, Tally]:
+    """The builds measured in turn, ``plan.rounds`` times; prints each measurement as it is made."""
     this, other = Tally("this build"), Tally(str(tree))
     collector = CollectorPolicy()
     collector.install()  # the tabs stand in for browsers: their collections are not the bots' figures
     try:
-        for number in range(rounds):
+        for number in range(plan.rounds):
             for tally, source in (
                 ((this, None), (other, tree)) if number % 2 == 0 else ((other, tree), (this, None))
             ):
                 with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-versus-") as folder:
-                    bot = Bot(source, Path(folder), seed + number)
+                    bot = Bot(source, Path(folder), plan.seed + number)
                     try:
                         await bot.start()
-                        await bot.seat(tables)
-                        said, cpu = await bot.paced(seconds, rate)
+                        await bot.seat(plan.tables)
+                        said, cpu = await bot.paced(plan.seconds, plan.rate)
                         tally.cpu_ms.append(cpu * 1000 / max(1, said))
-                        await bot.seat(saturated_tables)
-                        count, wall, _cpu = await bot.saturated(seconds)
-                        tally.per_second.append(count / wall)
+                        await _saturate(bot, tally, plan)
                     finally:
                         await bot.stop()
                 say(
-                    f"round {number + 1}, {tally.name}: paced {rate:g}/s at {tables:,} tables "
+                    f"round {number + 1}, {tally.name}: paced {plan.rate:g}/s at {plan.tables:,} tables "
                     f"{tally.cpu_ms[-1]:.2f} ms bot CPU per command; saturated at "
-                    f"{max(tables, saturated_tables):,} tables {tally.per_second[-1]:,.0f} commands/s"
+                    f"{plan.most_tables:,} tables {tally.per_second[-1]:,.0f} commands/s"
                 )
     finally:
         collector.uninstall()
@@ -307,14 +320,7 @@ async def run_versus(
 
 
 async def run_together(
-    tree: Path,
-    tables: int,
-    seconds: float,
-    rate: float,
-    rounds: int,
-    saturated_tables: int,
-    seed: int = 1,
-    say: Callable[[str], None] = print,
+    tree: Path, plan: Plan, say: Callable[[str], None] = print
 ) -> tuple[Tally, Tally, list[float]]:
     """Both builds paced at once, twice a round (then saturated in turns); each round's paired ratio too."""
     this, other = Tally("this build"), Tally(str(tree))
@@ -325,36 +331,33 @@ async def run_together(
         bots: dict[str, Bot] = {}
         for tally, source in ((this, None), (other, tree)):
             folder = folders.enter_context(tempfile.TemporaryDirectory(prefix="bazaarbot-bench-together-"))
-            bots[tally.name] = Bot(source, Path(folder), seed)
+            bots[tally.name] = Bot(source, Path(folder), plan.seed)
         try:
             for bot in bots.values():
                 await bot.start()
-                await bot.seat(tables)
-            for number in range(rounds):
+                await bot.seat(plan.tables)
+            for number in range(plan.rounds):
                 # each build's load first once: the load that starts first costs its bot a little more
                 phases = []
                 for order in ((this, other), (other, this)):
-                    results = await asyncio.gather(*(bots[t.name].paced(seconds, rate) for t in order))
-                    measured = zip(order, results, strict=True)
+                    paced = (bots[t.name].paced(plan.seconds, plan.rate) for t in order)
+                    measured = zip(order, await asyncio.gather(*paced), strict=True)
                     phases.append({t.name: cpu * 1000 / max(1, said) for t, (said, cpu) in measured})
                 for tally in (this, other):
                     tally.cpu_ms.append(statistics.fmean(phase[tally.name] for phase in phases))
                 paired = [max(1e-9, phase[this.name]) / max(1e-9, phase[other.name]) for phase in phases]
                 ratios.append(statistics.geometric_mean(paired))
                 say(
-                    f"round {number + 1}, together: paced {rate:g}/s at {tables:,} tables each, bot CPU "
-                    f"per command {this.name} {this.cpu_ms[-1]:.2f} ms, {other.name} "
+                    f"round {number + 1}, together: paced {plan.rate:g}/s at {plan.tables:,} tables each, "
+                    f"bot CPU per command {this.name} {this.cpu_ms[-1]:.2f} ms, {other.name} "
                     f"{other.cpu_ms[-1]:.2f} ms ({ratios[-1]:.2f})"
                 )
-            for number in range(rounds):
+            for number in range(plan.rounds):
                 for tally in (this, other) if number % 2 == 0 else (other, this):
-                    bot = bots[tally.name]
-                    await bot.seat(saturated_tables)
-                    count, wall, _cpu = await bot.saturated(seconds)
-                    tally.per_second.append(count / wall)
+                    await _saturate(bots[tally.name], tally, plan)
                     say(
-                        f"round {number + 1}, {tally.name}: saturated at "
-                        f"{max(tables, saturated_tables):,} tables {tally.per_second[-1]:,.0f} commands/s"
+                        f"round {number + 1}, {tally.name}: saturated at {plan.most_tables:,} tables "
+                        f"{tally.per_second[-1]:,.0f} commands/s"
                     )
         finally:
             for bot in bots.values():
@@ -368,13 +371,12 @@ def main(args: argparse.Namespace) -> int:
     if not (tree / "bazaarbot" / "cli.py").is_file():
         print(f"--versus {tree}: not a bazaarbot source tree (no bazaarbot/cli.py)")
         return 2
-    tables = args.tables
-    measured = (args.seconds, args.rate, args.rounds, args.saturated_tables)
-    if getattr(args, "together", False):
-        this, other, ratios = asyncio.run(run_together(tree, tables, *measured))
+    plan = Plan(args.tables, args.seconds, args.rate, args.rounds, args.saturated_tables)
+    if args.together:
+        this, other, ratios = asyncio.run(run_together(tree, plan))
         ratio, label = statistics.median(ratios), "bot CPU per command, this / other, paired"
     else:
-        this, other = asyncio.run(run_versus(tree, tables, *measured))
+        this, other = asyncio.run(run_versus(tree, plan))
         ratio = statistics.median(this.cpu_ms) / max(1e-9, statistics.median(other.cpu_ms))
         label = "bot CPU per command, this / other"
     print(this.line())

@@ -45,14 +45,15 @@ class ReaderLanguages:
 
         Every line and view asks, and most channels choose nothing: an unset choice is passed over
         without normalising it."""
-        chosen = settings.get("lang")
-        if chosen and (found := normalize_language(chosen)):
-            return found
-        chosen = self.channel_languages.get((network, channel.lower())) if self.channel_languages else None
-        if chosen and (found := normalize_language(chosen)):
-            return found
-        chosen = self.network_languages.get(network)
-        return normalize_language(chosen) if chosen else None
+        choices = (
+            settings.get("lang"),
+            self.channel_languages.get((network, channel.lower())),
+            self.network_languages.get(network),
+        )
+        for chosen in choices:
+            if chosen and (found := normalize_language(chosen)):
+                return found
+        return None
 
     def person(self, network: str, key: str) -> str | None:
         """The language a person chose with /lang, else their client's (None: they hear the channel's)."""
