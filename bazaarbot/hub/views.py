@@ -159,6 +159,7 @@ class TransportViews:
             started,
             table.ended_game,
             readers=table.reader_languages(),
+            final=table.ended_state,
         )
 
     def view_version(self, network: str, channel: str, keys: Readers, wanted: WantedParts = None) -> Hashable:

@@ -53,6 +53,8 @@ class RunningGame:
         self.last_played: PlayedMove | None = None
         #: the game that ended here last: (game id, status, moves made), for its log
         self.ended_game: tuple[int, str, int] | None = None
+        #: the state that game ended in (a finished one's), which its log takes as its last state
+        self.ended_state: Any = None
         #: the last step that may still be taken back with /undo (see ``undo``)
         self.undo_point: UndoPoint | None = None
         #: the running game's seed (the AI's random numbers derive from it)
@@ -455,6 +457,7 @@ class RunningGame:
         if self.game_id is not None:
             self.core.store.finish_game(self.game_id, status, data, rows, note)
             self.ended_game = (self.game_id, status, self.moves_made)
+            self.ended_state = self.state if status == "finished" else None
         if status == "abandoned":
             out.append(
                 self.core.say(

@@ -114,6 +114,17 @@ class Replay:
             play_step(self.plugin, self.state, seat, text)
         return self.state
 
+    def take_final(self, final: Any) -> None:
+        """The game's last state as the table played it, for the moves taken from the table and not
+        played here: the rules are deterministic, so it is the state they would give, without playing
+        the whole game again when it ends (the players named as the log names them)."""
+        state = self.plugin.clone(final)
+        names = getattr(self.state, "players", None)
+        if isinstance(names, list) and hasattr(state, "players"):
+            state.players = list(names)
+        self.state = state
+        self.unplayed.clear()
+
     def _step_again(self, before: Any, seat: int, text: str) -> list[str]:
         """What a step announced, played once more on a copy of the game before it (in the
         language current now); none when that failed."""
@@ -204,6 +215,7 @@ class GameLogs:
         started: GameRow | None = None,
         ended: tuple[int, str, int] | None = None,
         readers: frozenset[str] = frozenset(),
+        final: Any = None,
     ) -> Replay | None:
         """The table's running or last finished game, replayed to its newest move; None if there is none.
 
@@ -214,7 +226,8 @@ class GameLogs:
         ``started``: the running game as the table holds it, so a log that has not seen the game
         yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
         the game that ended at the table last, so its log is closed without asking the store.
-        ``readers``: the languages the table's lines are read in besides its own.
+        ``readers``: the languages the table's lines are read in besides its own. ``final``: the
+        state the ``ended`` game ended in at the table, which its closed log takes (``take_final``).
         While the records it lacks are read off the event loop, the running game's log as far
         as it goes (else None).
         """
@@ -229,7 +242,7 @@ class GameLogs:
             if replay is not None and replay.status == "finished":
                 return replay
             if replay is not None and ended is not None and replay.game_id == ended[0]:
-                closed = self._closed(table_id, replay, ended, played)
+                closed = self._closed(table_id, replay, ended, played, final)
                 if closed is not False:
                     return closed
         else:
@@ -271,9 +284,17 @@ class GameLogs:
         return replay if self._caught_up(table_id, replay) else None
 
     def _closed(
-        self, table_id: int, replay: Replay, ended: tuple[int, str, int], played: PlayedMove | None
+        self,
+        table_id: int,
+        replay: Replay,
+        ended: tuple[int, str, int],
+        played: PlayedMove | None,
+        final: Any = None,
     ) -> Replay | None | bool:
-        """The log of a game that just ended, from what the table knows; False when the store must say."""
+        """The log of a game that just ended, from what the table knows; False when the store must say.
+
+        With the table's ``final`` state, the moves the log took from the table are not played again.
+        """
         _game_id, status, moves_made = ended
         if status != "finished":  # abandoned: no log to show
             self._replays.pop(table_id, None)
@@ -287,6 +308,8 @@ class GameLogs:
             self._take(replay, played)
         if replay.moves_read != moves_made:
             return False
+        if final is not None and replay.unplayed:
+            replay.take_final(final)
         replay.status = status
         return replay
 

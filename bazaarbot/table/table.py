@@ -114,6 +114,7 @@ class Table:
     undo_point = Forward("game")
     last_played = Forward("game")
     ended_game = Forward("game")
+    ended_state = Forward("game")
     game_seed = Forward("game")
     game_options = Forward("game")
     moved = Forward("game")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from typing import Any
 
-from bazaarbot.i18n import _, joined_text, ngettext
+from bazaarbot.i18n import _, joined_text, ngettext, per_language
 
 from .cards import (
     CAMEL,
@@ -211,9 +211,33 @@ def decided_by_text(key: str) -> str:
     return _("nothing (drawn)")
 
 
+class RoundSummary:
+    """A finished round's summary (it never changes), hashable by what it holds: a key of the texts kept."""
+
+    __slots__ = ("data", "_key")
+
+    def __init__(self, data: dict[str, Any]) -> None:
+        self.data = data
+        self._key = repr(data)
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RoundSummary) and other._key == self._key
+
+
 def round_result_text(state: JaipurState, summary: dict[str, Any]) -> str:
-    """The revealed scores of a finished round and how it was decided."""
-    players = state.players
+    """The revealed scores of a finished round and how it was decided.
+
+    Every view after a round shows it, so it is built once per language and player names.
+    """
+    return _round_result(tuple(state.players), RoundSummary(summary))
+
+
+@per_language
+def _round_result(players: tuple[str, ...], round_summary: RoundSummary) -> str:
+    summary = round_summary.data
     parts = []
     for seat in (0, 1):
         values = [v for pile in summary["bonus"][seat] for v in pile]

@@ -1135,7 +1135,13 @@ class WebTransport:
         game = view.get("game_id") if view else None
         seen_game, seen_lang, seen_n = conn.logged.get(room, (None, None, -1))
         reset = seen_game != game or seen_lang != lang
-        fresh = [e for e in entries if reset or e["n"] > seen_n]
+        start = len(entries)
+        if reset:
+            start = 0
+        else:  # the log is in move order: the entries not sent yet are its last ones
+            while start and entries[start - 1]["n"] > seen_n:
+                start -= 1
+        fresh = entries[start:]
         if not fresh and not reset:
             return
         conn.logged[room] = (game, lang, fresh[-1]["n"] if fresh else -1)

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from bazaarbot.i18n import language
 from plugins.jaipur import GAME
 from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
@@ -83,6 +84,22 @@ def test_round_end_announces_reveal_and_the_automatic_next_deal():
     assert "Round 2 is dealt automatically; bob starts (lost round 1)." in text
     assert out.public[-1].endswith(").") and "bob to play" in out.public[-1]
     assert all(len(line) < 300 for line in out.public)
+
+
+def test_a_finished_rounds_text_in_the_view_follows_the_players_names_and_the_readers_language():
+    state = build_state(
+        "5 camels", ["3 cloth"], taken=(5, 5, 0, 6, 0, 0), bonus=([2], [5], [9]), herds=(2, 1)
+    )
+    GAME.apply(state, 0, GAME.parse(state, 0, "sell 3 cloth"))
+    english = GAME.public_data(state)["rounds"][0]["text"]
+    assert "alice wins round 1 (more rupees)." in english
+    assert GAME.public_data(state)["rounds"][0]["text"] == english  # every view after the round says it so
+    with language("de"):
+        german = GAME.public_data(state)["rounds"][0]["text"]
+    assert german != english and "alice" in german
+    state.players[0] = "carol"  # a player renamed (or an AI's name in another language)
+    renamed = GAME.public_data(state)["rounds"][0]["text"]
+    assert "carol wins round 1 (more rupees)." in renamed and "alice" not in renamed
 
 
 def test_board_after_the_match_shows_the_last_round():

@@ -53,6 +53,33 @@ def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same
         assert view is not None and view["phase"] == "over" and view["result"] is not None
 
 
+def test_a_finished_games_log_takes_the_tables_last_state_instead_of_playing_the_game_again(tmp_path, monkeypatch):
+    for game in ("jaipur", "bazaar", "yspahan"):
+        (tmp_path / game).mkdir()
+        driver = _driver(tmp_path / game, game)
+        table = driver.table
+        plugin = table.plugin
+        rng = random.Random(11)
+        while table.running:
+            seat = plugin.to_act(table.state)[0]
+            driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
+            if table.running:  # the web table's look after each move: the log takes the move as played
+                assert driver.hub.table_view(NETWORK, "#t", None) is not None
+        replay = driver.hub.views.game_logs._replays[table.id]
+        assert replay.status == "running" and replay.unplayed, f"{game}: the log played the moves as they came"
+        applied: list[int] = []
+        apply = plugin.apply
+        monkeypatch.setattr(plugin, "apply", lambda state, seat, move: applied.append(seat) or apply(state, seat, move))
+        view = driver.hub.table_view(NETWORK, "#t", None)
+        monkeypatch.undo()
+        assert view is not None and view["phase"] == "over" and view["result"] is not None, game
+        assert applied == [], f"{game}: the finished game was played again for its log"
+        fresh = GameLogs(driver.hub.store, GAMES).latest(table.id)  # everything read from the store
+        assert fresh is not None and fresh.status == "finished" and replay.status == "finished"
+        assert plugin.to_json(replay.settled_state()) == plugin.to_json(fresh.state), game
+        assert view["moves"] == fresh.moves_read == len(replay.entries), game
+
+
 def test_the_log_as_a_reader_reads_it_is_its_tail_in_their_words_each_entry_built_once(tmp_path, monkeypatch):
     driver = _driver(tmp_path, "jaipur")
     table = driver.table
