@@ -53,7 +53,24 @@ def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same
         assert view is not None and view["phase"] == "over" and view["result"] is not None
 
 
-def test_a_finished_games_log_takes_the_tables_last_state_instead_of_playing_the_game_again(tmp_path, monkeypatch):
+def _look_counting_steps(monkeypatch, driver: Driver):
+    """The web table's view of #t, and the seats the game's rules played a step for while it was built."""
+    plugin = driver.table.plugin
+    applied: list[int] = []
+    apply = plugin.apply
+
+    def counted(state, seat, move):
+        applied.append(seat)
+        return apply(state, seat, move)
+
+    monkeypatch.setattr(plugin, "apply", counted)
+    try:
+        return driver.hub.table_view(NETWORK, "#t", None), applied
+    finally:
+        monkeypatch.undo()
+
+
+def test_a_finished_games_log_takes_the_tables_last_state_not_playing_the_game_again(tmp_path, monkeypatch):
     for game in ("jaipur", "bazaar", "yspahan"):
         (tmp_path / game).mkdir()
         driver = _driver(tmp_path / game, game)
@@ -66,12 +83,8 @@ def test_a_finished_games_log_takes_the_tables_last_state_instead_of_playing_the
             if table.running:  # the web table's look after each move: the log takes the move as played
                 assert driver.hub.table_view(NETWORK, "#t", None) is not None
         replay = driver.hub.views.game_logs._replays[table.id]
-        assert replay.status == "running" and replay.unplayed, f"{game}: the log played the moves as they came"
-        applied: list[int] = []
-        apply = plugin.apply
-        monkeypatch.setattr(plugin, "apply", lambda state, seat, move: applied.append(seat) or apply(state, seat, move))
-        view = driver.hub.table_view(NETWORK, "#t", None)
-        monkeypatch.undo()
+        assert replay.status == "running" and replay.unplayed, f"{game}: the log played each move at once"
+        view, applied = _look_counting_steps(monkeypatch, driver)
         assert view is not None and view["phase"] == "over" and view["result"] is not None, game
         assert applied == [], f"{game}: the finished game was played again for its log"
         fresh = GameLogs(driver.hub.store, GAMES).latest(table.id)  # everything read from the store
