@@ -51,7 +51,8 @@ class PlayedMove(NamedTuple):
 
     The replay of a running game takes it into its log as it is, instead of reading it back
     from the store and playing it again; it is played on the replay's state only when that
-    state is needed (the game is over, or a move comes the other way).
+    state is needed (a move comes the other way). When the game ends at the table, the
+    replay takes the state it ended in there instead (``Replay.take_final``).
     """
 
     game_id: int
