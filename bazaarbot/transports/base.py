@@ -38,6 +38,9 @@ class HubPort(Protocol):
     def metrics(self) -> Metrics:
         """The bot's figures: a transport registers its own gauges and counts what it sends."""
 
+    def wall_clock(self) -> float:
+        """The time on the clock the tables' turn clocks read (a view's ``clock.now``)."""
+
     @property
     def database(self) -> sqlite3.Connection:
         """The bot's sqlite connection, for a transport's own small tables (web claims, history)."""

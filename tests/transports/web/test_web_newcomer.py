@@ -166,9 +166,18 @@ async def test_a_refusal_stands_over_the_table_in_its_room_until_the_next_action
 
 
 async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_seconds(
-    browser: Any, tmp_path: Path
+    browser: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async with serve(tmp_path / "c.sqlite", games=GAMES, default_game="jaipur", rate_limit=FAST) as served:
+        # a tab asks the server's time again after its first clock reading (a view may come late)
+        asked: set[int] = set()
+        answer = served.transport._ping
+
+        async def ping(conn: Any, frame: dict[str, Any]) -> None:
+            asked.add(id(conn))
+            await answer(conn, frame)
+
+        monkeypatch.setattr(served.transport, "_ping", ping)
         alice, table = await _alone_against_the_ai(browser, served)
         clock = alice.locator("#clock")
         await _expect(clock).to_be_visible(timeout=TIMEOUT)  # the default clock: minutes, not urgent
@@ -177,12 +186,16 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
         await _expect(alice.locator("#logs")).to_contain_text("Turn clock: 1m 30s", timeout=TIMEOUT)
         await _expect(clock).to_contain_text("alice: 1:", timeout=TIMEOUT)  # "alice: 1:30 left"
         await _expect(clock).to_have_class("clock mine")
+        # the table's clock follows the awaited decision (a tab's view until then foresees its deadline):
+        # the second tab's joining then sends the deadline it runs to to both tabs
+        await served.hub.tick()
+        assert "foreseen" not in served.hub.table_view("web", "#bazaar", "a:alice")["clock"]
         second = await alice.context.new_page()  # another tab of the same person
         second.errors = []
         second.on("pageerror", lambda e: second.errors.append(str(e)))
         await second.goto(served.url + "/")
         await _expect(second.locator("#clock")).to_be_visible(timeout=TIMEOUT)
-        await served.hub.tick()  # the table's clock follows the awaited decision
+        await served.hub.tick()
         # both tabs count down to the same deadline, within a second
         views = [served.hub.table_view("web", "#bazaar", "a:alice")["clock"] for _ in range(2)]
         assert views[0]["deadline"] == views[1]["deadline"]
@@ -198,6 +211,7 @@ async def test_the_countdown_shows_on_every_tab_and_turns_urgent_in_the_last_30_
 
         left = await wait_until(read_both, what="both tabs within one tick of each other", interval=0.25)
         assert abs(left[0] - left[1]) <= 1 and 30 < left[0] <= 90, shown
+        await wait_until(lambda: len(asked) >= 2, what="each tab asking the server's time")
         await _type(alice, "/clock 30s")  # the last call: the countdown turns urgent
         await _expect(clock).to_have_class("clock mine urgent", timeout=TIMEOUT)
         await _expect(second.locator("#clock")).to_have_class("clock mine urgent", timeout=TIMEOUT)

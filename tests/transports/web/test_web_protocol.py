@@ -51,6 +51,22 @@ async def test_claim_nick_and_welcome(served: Served) -> None:
     await client.close()
 
 
+async def test_a_ping_is_answered_with_the_time_on_the_tables_clock(tmp_path: Path) -> None:
+    # a page whose view came late reads the server's clock from the answer again (its countdown)
+    async with serve(tmp_path / "bot.sqlite", wall_clock=lambda: 1_000_000.5) as served:
+        client = await served.connect()
+        await client.hello()
+        await client.send(t="ping")
+        pong = await client.expect("pong")
+        assert pong["now"] == 1_000_000.5
+        watcher = await served.connect()
+        await watcher.send(t="watch", room="#bazaar")
+        await watcher.send(t="ping")  # a spectator's page counts a clock down too
+        assert (await watcher.expect("pong"))["now"] == 1_000_000.5
+        await client.close()
+        await watcher.close()
+
+
 async def test_duplicate_nick_refused_but_tabs_of_one_browser_share_it(served: Served) -> None:
     alice, token = await player(served, "alice")
     other = await served.connect()

@@ -540,9 +540,18 @@
   // than the true one; of the last few readings the least delayed, the largest, is the truest
   const CLOCK_READINGS = 8;
   const serverLeads = [];
+  // a page's first views may come late (it was still loading, the machine was busy), and no view
+  // comes while the table waits: after its first reading the page asks the server's time again
+  // a few times (``ping``; the ``pong`` says it), so its countdown does not run late by that wait
+  const CLOCK_ASKS_MS = [1500, 5000];
+  let clockAsked = false;
   function readServerClock(now) {
     serverLeads.push(now - Date.now() / 1000);
     if (serverLeads.length > CLOCK_READINGS) serverLeads.shift();
+    if (!clockAsked) {
+      clockAsked = true;
+      for (const after of CLOCK_ASKS_MS) window.setTimeout(() => send({ t: "ping" }), after);
+    }
   }
 
   /** Seconds left on the room's clock, by the server's clock (the view says what it read). */
@@ -1446,6 +1455,12 @@
         break;
       case "moves":
         gotVerb(f);
+        break;
+      case "pong":
+        if (typeof f.now === "number") {
+          readServerClock(f.now);
+          renderClock();
+        }
         break;
       case "tell": {
         const r = state.active && state.rooms.get(state.active);
