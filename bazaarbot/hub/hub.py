@@ -615,6 +615,10 @@ class Hub:
     def game_id(self, network: str, channel: str) -> int | None:
         return self.views.game_id(network, channel)
 
+    def time_now(self) -> float:
+        """The time on the tables' clock: a view's ``clock.now``, a web page's ``pong``."""
+        return self.wall_clock()
+
     def table_view(self, network: str, channel: str, key: str | None) -> dict[str, object] | None:
         return self.views.table_view(network, channel, key)
 

@@ -38,7 +38,7 @@ class HubPort(Protocol):
     def metrics(self) -> Metrics:
         """The bot's figures: a transport registers its own gauges and counts what it sends."""
 
-    def wall_clock(self) -> float:
+    def time_now(self) -> float:
         """The time on the clock the tables' turn clocks read (a view's ``clock.now``)."""
 
     @property

@@ -557,7 +557,7 @@ class WebTransport:
     async def _ping(self, conn: Conn, _frame: dict[str, Any]) -> None:
         """``ping``: ``pong``, with the time on the tables' clock, so a page whose view came late
         (and so reads the server's clock as behind) counts a turn clock down from a truer reading."""
-        conn.send("pong", now=self.hub.wall_clock() if self.hub is not None else time.time())
+        conn.send("pong", now=self.hub.time_now() if self.hub is not None else time.time())
 
     async def _hello(self, conn: Conn, frame: dict[str, Any]) -> None:
         assert self.claims is not None and self.hub is not None
