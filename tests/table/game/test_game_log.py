@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 from support.botdriver import NETWORK, Driver
 
@@ -29,20 +31,36 @@ def _look(driver: Driver):
     return driver.hub.views.game_logs.latest(table.id, running, nicks, table.last_played)
 
 
+def _played_out(driver: Driver, seed: int, look: Callable[[Driver], Any]) -> list[Any]:
+    """Random legal moves at #t until its game ends; what ``look(driver)`` said after each but the last."""
+    table = driver.table
+    plugin = table.plugin
+    rng = random.Random(seed)
+    looks = []
+    while table.running:
+        seat = plugin.to_act(table.state)[0]
+        driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
+        if table.running:
+            looks.append(look(driver))
+    return looks
+
+
+def _log_after_a_move(driver: Driver) -> tuple[bool, bool]:
+    """Whether the log holds every move the table made, and whether it read them back from the store."""
+    replay = _look(driver)
+    held = replay is not None and replay.moves_read == driver.table.moves_made
+    return held, not (replay and replay.unplayed)
+
+
 def test_a_log_fed_by_the_table_reads_as_the_store_replayed_and_ends_in_the_same_state(tmp_path):
     for game in ("jaipur", "bazaar", "yspahan"):
         (tmp_path / game).mkdir()
         driver = _driver(tmp_path / game, game)
         table = driver.table
         plugin = table.plugin
-        rng = random.Random(7)
-        read_back = 0
-        while table.running:
-            seat = plugin.to_act(table.state)[0]
-            driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
-            replay = _look(driver)
-            assert replay is not None and replay.moves_read == table.moves_made or not table.running
-            read_back += not replay.unplayed if table.running else 0
+        looks = _played_out(driver, 7, _log_after_a_move)
+        assert all(held for held, _read in looks), game
+        read_back = sum(read for _held, read in looks)
         fed = _look(driver)
         fresh = GameLogs(driver.hub.store, GAMES).latest(table.id)  # everything read from the store
         assert fed is not None and fresh is not None and fed.status == "finished"
@@ -76,12 +94,9 @@ def test_a_finished_games_log_takes_the_tables_last_state_not_playing_the_game_a
         driver = _driver(tmp_path / game, game)
         table = driver.table
         plugin = table.plugin
-        rng = random.Random(11)
-        while table.running:
-            seat = plugin.to_act(table.state)[0]
-            driver.line(table.players[seat].nick, rng.choice(plugin.legal_commands(table.state, seat)))
-            if table.running:  # the web table's look after each move: the log takes the move as played
-                assert driver.hub.table_view(NETWORK, "#t", None) is not None
+        # the web table's look after each move: the log takes the move as played
+        views = _played_out(driver, 11, lambda played: played.hub.table_view(NETWORK, "#t", None))
+        assert all(view is not None for view in views), game
         replay = driver.hub.views.game_logs._replays[table.id]
         assert replay.status == "running" and replay.unplayed, f"{game}: the log played each move at once"
         view, applied = _look_counting_steps(monkeypatch, driver)
