@@ -46,6 +46,7 @@ async def test_a_german_or_spanish_browser_reads_the_game_lines_in_its_language_
         await expect(page.locator("#table")).to_contain_text(AI_NICK[lang], timeout=TIMEOUT)
         await type_line(page, "/start")
         table = served.hub.tables[("web", "#bazaar")]
+        await wait_until(lambda: table.running, TIMEOUT / 1000, "the game started by /start")
         mine = next(i for i, seat in enumerate(table.players) if seat.nick == "otto")
         for _move in range(2):  # the reader's moves and the AI's answers fill the game log
             await wait_until(

@@ -56,6 +56,7 @@ async def test_the_clocks_reminder_and_your_tables_say_the_banners_time_left(
         await expect(page.locator("#logs")).to_contain_text("Turn clock: 5m", timeout=TIMEOUT)
         await type_line(page, "/start")
         table = served.hub.tables[("web", "#bazaar")]
+        await wait_until(lambda: table.running, TIMEOUT / 1000, "the game started by /start")
         mine = next(i for i, seat in enumerate(table.players) if seat.nick == "alice")
         await wait_until(lambda: table.plugin.to_act(table.state) == [mine], TIMEOUT / 1000, "alice's turn")
         await drawn_at(page, table.moves_made)
