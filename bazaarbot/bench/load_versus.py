@@ -20,6 +20,13 @@ first costs its bot a few percent more): each round's figures come from the
 same seconds of the same machine, so their ratio (paired, the geometric mean
 of the two) is free of what moves between rounds (on a shared machine, round
 after round differs by 15% and more). The saturated phases still take turns.
+
+Two more figures per build say what a paced command's CPU is made of: the
+bot's CPU per second with its tables seated and nothing said (idle: the turn
+clock's tick, timers), and its CPU per command when saturated (the work of a
+command with nothing to wait for). A paced command costs that work, the idle
+CPU shared out over the commands of a second, and what waking for each one
+costs.
 """
 
 from __future__ import annotations
@@ -49,6 +56,8 @@ from bazaarbot.collector import CollectorPolicy
 NO_MOVES = "(no moves)"
 #: the longest wait for one answer (a saturated bot answers late, never this late)
 ANSWER_WAIT = 30.0
+#: the longest idle phase (the bot's CPU with its tables seated and nothing said)
+IDLE_SECONDS = 5.0
 
 
 @dataclass
@@ -201,6 +210,12 @@ class Bot:
         assert self.process is not None
         return cpu_seconds(self.process.pid)
 
+    async def idle(self, seconds: float) -> float:
+        """The bot's CPU seconds per second while its tabs say nothing for ``seconds``."""
+        cpu, wall = self.cpu(), time.monotonic()
+        await asyncio.sleep(seconds)
+        return (self.cpu() - cpu) / max(1e-9, time.monotonic() - wall)
+
     async def paced(self, seconds: float, rate: float) -> tuple[int, float]:
         """(commands said, bot CPU s) with a turn (two commands) begun at ``rate / 2`` per second."""
         loop = asyncio.get_running_loop()
@@ -258,11 +273,25 @@ class Tally:
     name: str
     cpu_ms: list[float] = field(default_factory=list)
     per_second: list[float] = field(default_factory=list)
+    #: the saturated phases' bot CPU per command, ms
+    saturated_cpu_ms: list[float] = field(default_factory=list)
+    #: the idle phases' bot CPU, ms per second
+    idle_ms: list[float] = field(default_factory=list)
 
     def line(self) -> str:
         cpu = ", ".join(f"{ms:.2f}" for ms in self.cpu_ms)
         rate = ", ".join(f"{n:,.0f}" for n in self.per_second)
         return f"{self.name}: paced CPU per command {cpu} ms; saturated {rate} commands/s"
+
+    def parts_line(self, plan: Plan) -> str:
+        """What a paced command's CPU is made of: the idle CPU at the paced phase's tables and a
+        saturated command's CPU (the rest is what waking for each command costs)."""
+        idle = ", ".join(f"{ms:.0f}" for ms in self.idle_ms)
+        work = ", ".join(f"{ms:.2f}" for ms in self.saturated_cpu_ms)
+        return (
+            f"{self.name}: idle at {plan.tables:,} tables {idle} ms CPU/s; "
+            f"saturated CPU per command {work} ms"
+        )
 
 
 @dataclass(frozen=True)
@@ -283,10 +312,11 @@ class Plan:
 
 
 async def _saturate(bot: Bot, tally: Tally, plan: Plan) -> None:
-    """The saturated phase on ``bot``, its commands per second added to ``tally``."""
+    """The saturated phase on ``bot``, its commands per second and CPU per command added to ``tally``."""
     await bot.seat(plan.saturated_tables)
-    count, wall, _cpu = await bot.saturated(plan.seconds)
+    count, wall, cpu = await bot.saturated(plan.seconds)
     tally.per_second.append(count / wall)
+    tally.saturated_cpu_ms.append(cpu * 1000 / max(1, count))
 
 
 async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print) -> tuple[Tally, Tally]:
@@ -304,6 +334,7 @@ async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print)
                     try:
                         await bot.start()
                         await bot.seat(plan.tables)
+                        tally.idle_ms.append(await bot.idle(min(IDLE_SECONDS, plan.seconds)) * 1000)
                         said, cpu = await bot.paced(plan.seconds, plan.rate)
                         tally.cpu_ms.append(cpu * 1000 / max(1, said))
                         await _saturate(bot, tally, plan)
@@ -337,6 +368,11 @@ async def run_together(
                 await bot.start()
                 await bot.seat(plan.tables)
             for number in range(plan.rounds):
+                idle = await asyncio.gather(
+                    *(bots[t.name].idle(min(IDLE_SECONDS, plan.seconds)) for t in (this, other))
+                )
+                for tally, cpu in zip((this, other), idle, strict=True):
+                    tally.idle_ms.append(cpu * 1000)
                 # each build's load first once: the load that starts first costs its bot a little more
                 phases = []
                 for order in ((this, other), (other, this)):
@@ -381,6 +417,8 @@ def main(args: argparse.Namespace) -> int:
         label = "bot CPU per command, this / other"
     print(this.line())
     print(other.line())
+    print(this.parts_line(plan))
+    print(other.parts_line(plan))
     speed = statistics.median(this.per_second) / max(1e-9, statistics.median(other.per_second))
     print(f"{label:<40} {ratio:.2f} (goal: at most 0.7)")
     print(f"{'saturated commands/s, this / other':<40} {speed:.2f} (goal: at least 1.5)")

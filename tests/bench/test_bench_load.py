@@ -73,6 +73,24 @@ def test_bench_load_versus_measures_two_builds_taking_turns_black_box(capsys, tm
     assert "bot CPU per command, this / other" in out and "saturated commands/s, this / other" in out
     said = [line for line in out.splitlines() if line.startswith("this build: paced CPU per command")]
     assert said and "0.00 ms" not in said[0], "the paced phase played commands"
+    _assert_parts_of_a_paced_command(out, "this build", 2, 1)
+    _assert_parts_of_a_paced_command(out, str(REPO_ROOT), 2, 1)
+
+
+def _assert_parts_of_a_paced_command(out: str, build: str, tables: int, rounds: int) -> None:
+    """A build's idle CPU at the paced phase's tables and its saturated CPU per command are printed,
+    one figure per round, and the saturated phases played commands."""
+    parts = re.search(
+        rf"^{re.escape(build)}: idle at {tables} tables ([\d, ]+) ms CPU/s; "
+        r"saturated CPU per command ([\d., ]+) ms$",
+        out,
+        re.M,
+    )
+    assert parts, f"{build}: no idle and saturated CPU line"
+    idle = [float(x) for x in parts.group(1).split(",")]
+    work = [float(x) for x in parts.group(2).split(",")]
+    assert len(idle) == len(work) == rounds and all(x >= 0 for x in idle)
+    assert all(x > 0 for x in work), "the saturated phases played commands"
 
 
 def test_bench_load_versus_together_paces_both_builds_at_once_and_pairs_their_figures(capsys):
@@ -89,3 +107,5 @@ def test_bench_load_versus_together_paces_both_builds_at_once_and_pairs_their_fi
     assert paired and float(paired.group(1)) > 0, "both builds played commands in the paced rounds"
     said = [line for line in out.splitlines() if line.startswith(f"{REPO_ROOT}: paced CPU per command")]
     assert said and "0.00 ms" not in said[0]
+    _assert_parts_of_a_paced_command(out, "this build", 2, 2)
+    _assert_parts_of_a_paced_command(out, str(REPO_ROOT), 2, 2)
