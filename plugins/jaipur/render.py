@@ -135,8 +135,16 @@ def seals_text(state: JaipurState) -> str:
 
 def private_view(state: JaipurState, seat: int) -> str:
     """A seat's hand (goods sorted, with counts), herd and own bonus token values."""
-    hand = state.hands[seat]
     won = state.bonus_won[seat]
+    return _private_view(
+        tuple(state.hands[seat]), state.herds[seat], state.goods_points[seat], tuple(map(tuple, won))
+    )
+
+
+@per_language
+def _private_view(hand: tuple[int, ...], herd: int, points: int, won: tuple[tuple[int, ...], ...]) -> str:
+    """``private_view`` of these holdings, made once per language and holdings: after every move the
+    table builds each seat's view to see whose changed, and most seats' holdings did not."""
     values = [f"{bonus_label(i)} {v}" for i in range(3) for v in won[i]]
     total = sum(sum(pile) for pile in won)
     bonus = (
@@ -149,8 +157,8 @@ def private_view(state: JaipurState, seat: int) -> str:
     ).format(
         n=sum(hand),
         hand=describe_counts(hand, _("empty")),
-        herd=camels_text(state.herds[seat]),
-        points=rupees_text(state.goods_points[seat]),
+        herd=camels_text(herd),
+        points=rupees_text(points),
         bonus=bonus,
     )
 

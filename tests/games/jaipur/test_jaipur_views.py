@@ -10,7 +10,7 @@ from bazaarbot.i18n import language
 from plugins.jaipur import GAME
 from plugins.jaipur import random_play as RP
 from plugins.jaipur import rules as R
-from plugins.jaipur.cards import CAMEL, describe_counts
+from plugins.jaipur.cards import CAMEL, SPICE, describe_counts
 from plugins.jaipur.scenario import build_state
 from plugins.jaipur.state import clone
 
@@ -50,6 +50,24 @@ def test_private_view_shows_sorted_hand_with_counts_herd_and_own_bonus_values():
     assert "Herd: 3 camels." in view
     assert "3-card 2, 5-card 9 (11 rupees)" in view
     assert "bonus tokens: none" in GAME.private_view(state, 1)
+
+
+def test_a_seats_hand_text_follows_its_holdings_and_the_readers_language_and_is_made_once():
+    state = build_state("5 camels", ["leather 2 spice diamond leather", "cloth"], herds=(3, 0))
+    state.bonus_won[0] = [[2], [], [9]]
+    first = GAME.private_view(state, 0)
+    assert GAME.private_view(clone(state), 0) is first, "the same holdings: the text made before"
+    with language("de"):
+        german = GAME.private_view(state, 0)
+    assert german != first and "Leder" in german
+    state.hands[0][SPICE] += 1
+    assert "3 spice" in GAME.private_view(state, 0)
+    state.herds[0] = 1
+    assert "Herd: 1 camel." in GAME.private_view(state, 0)
+    state.goods_points[0] = 7
+    assert "Goods tokens: 7 rupees." in GAME.private_view(state, 0)
+    state.bonus_won[0][1].append(4)
+    assert "4-card 4" in GAME.private_view(state, 0) and "(15 rupees)" in GAME.private_view(state, 0)
 
 
 def test_a_sale_tells_the_bonus_value_only_to_the_seller():
