@@ -310,6 +310,11 @@ class Plan:
         """The tables of the saturated phase (it seats more, never fewer)."""
         return max(self.tables, self.saturated_tables)
 
+    @property
+    def idle_seconds(self) -> float:
+        """How long the idle phase lasts: a paced phase's seconds, at most ``IDLE_SECONDS``."""
+        return min(IDLE_SECONDS, self.seconds)
+
 
 async def _saturate(bot: Bot, tally: Tally, plan: Plan) -> None:
     """The saturated phase on ``bot``, its commands per second and CPU per command added to ``tally``."""
@@ -334,7 +339,7 @@ async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print)
                     try:
                         await bot.start()
                         await bot.seat(plan.tables)
-                        tally.idle_ms.append(await bot.idle(min(IDLE_SECONDS, plan.seconds)) * 1000)
+                        tally.idle_ms.append(await bot.idle(plan.idle_seconds) * 1000)
                         said, cpu = await bot.paced(plan.seconds, plan.rate)
                         tally.cpu_ms.append(cpu * 1000 / max(1, said))
                         await _saturate(bot, tally, plan)
@@ -368,9 +373,7 @@ async def run_together(
                 await bot.start()
                 await bot.seat(plan.tables)
             for number in range(plan.rounds):
-                idle = await asyncio.gather(
-                    *(bots[t.name].idle(min(IDLE_SECONDS, plan.seconds)) for t in (this, other))
-                )
+                idle = await asyncio.gather(*(bots[t.name].idle(plan.idle_seconds) for t in (this, other)))
                 for tally, cpu in zip((this, other), idle, strict=True):
                     tally.idle_ms.append(cpu * 1000)
                 # each build's load first once: the load that starts first costs its bot a little more
