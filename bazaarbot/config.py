@@ -141,6 +141,8 @@ class WebSettings:
     base_path: str = ""
     #: who may read ``/metrics``: "loopback" (this machine, not forwarded), "all" or "off"
     metrics: str = "loopback"
+    #: whether the page's websockets may be compressed (permessage-deflate), when the browser offers it
+    compress: bool = False
 
 
 @dataclass(frozen=True)
@@ -752,6 +754,7 @@ def parse_config(data: dict[str, Any]) -> Config:
             "forwarded_header",
             "base_path",
             "metrics",
+            "compress",
         },
     )
     web = WebSettings(
@@ -769,6 +772,7 @@ def parse_config(data: dict[str, Any]) -> Config:
         forwarded_header=_forwarded_header(w),
         base_path=_base_path(w),
         metrics=_take(w, "web", "metrics", str, "loopback"),
+        compress=_take(w, "web", "compress", bool, False),
     )
     if web.metrics not in METRICS_ACCESS:
         raise ConfigError(f"web.metrics must be one of {', '.join(METRICS_ACCESS)}, not {web.metrics!r}")

@@ -25,6 +25,13 @@ def test_example_config_is_valid():
     assert config.bot.rate_limit.commands == 8
 
 
+def test_web_compression_is_off_unless_the_operator_turns_it_on():
+    assert not load_config(None).web.compress and not load_config(EXAMPLE).web.compress
+    assert parse_config({"web": {"compress": True}}).web.compress
+    with pytest.raises(ConfigError, match="web.compress must be a bool"):
+        parse_config({"web": {"compress": "yes"}})
+
+
 def test_example_irc_block_is_valid_when_uncommented():
     text = EXAMPLE.read_text()
     block = text[text.index("# [[irc.networks]]") :]

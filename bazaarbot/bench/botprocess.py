@@ -30,6 +30,10 @@ frames_per_second = 1000000
 frame_burst = 1000000
 """
 
+#: a load's tab offers ``permessage-deflate`` with the largest window, as every browser does (the
+#: bot compresses only where its ``[web] compress`` is on: a build that always compresses pays it)
+BROWSER_DEFLATE = 15
+
 
 def unlimited_config(seed: int, bot: str = "", port: int | None = None) -> str:
     """A config for a bot that a machine drives: no command budget, no turn clock, no table limit to

@@ -6,8 +6,10 @@ other one from the source tree ``TREE`` (a checkout of an earlier commit).
 The load speaks only what every build's page protocol has: a tab claims a
 nick, joins its table's room and types lines. The tab whose view names its
 verbs asks ``/moves all`` and says one of the listed commands; a finished
-game is started again. The bot's CPU is read from ``/proc`` around each phase,
-so the figures count the bot's work alone, not the load's.
+game is started again. Each tab offers ``permessage-deflate`` as a browser's
+does, so a build that compresses pays for it as it would with players. The
+bot's CPU is read from ``/proc`` around each phase, so the figures count the
+bot's work alone, not the load's.
 
 The builds take turns, round after round, so a machine that gets busier
 mid-run weighs on both alike. Phases per build and round: paced (a fixed rate
@@ -48,7 +50,14 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import bazaarbot_command, close_tabs, end, unlimited_config, until_serving
+from bazaarbot.bench.botprocess import (
+    BROWSER_DEFLATE,
+    bazaarbot_command,
+    close_tabs,
+    end,
+    unlimited_config,
+    until_serving,
+)
 from bazaarbot.bench.load_web import _free_port, cpu_seconds
 from bazaarbot.collector import CollectorPolicy
 
@@ -187,7 +196,9 @@ class Bot:
 
     async def _seat(self, nick: str, room: str, changed: asyncio.Event) -> Seat:
         assert self.session is not None
-        ws = await self.session.ws_connect(f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0)
+        ws = await self.session.ws_connect(
+            f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0, compress=BROWSER_DEFLATE
+        )
         for frame in ({"t": "hello", "token": None}, {"t": "claim", "nick": nick}):
             await ws.send_str(json.dumps(frame))
         await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))

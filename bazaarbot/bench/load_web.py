@@ -33,7 +33,14 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import bazaarbot_command, close_tabs, end, unlimited_config, until_serving
+from bazaarbot.bench.botprocess import (
+    BROWSER_DEFLATE,
+    bazaarbot_command,
+    close_tabs,
+    end,
+    unlimited_config,
+    until_serving,
+)
 from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
 
@@ -171,7 +178,9 @@ class WebLoadBench:
 
     async def _tab(self, nick: str, room: str) -> Tab:
         assert self.session is not None
-        ws = await self.session.ws_connect(f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0)
+        ws = await self.session.ws_connect(
+            f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0, compress=BROWSER_DEFLATE
+        )
         await ws.send_str(json.dumps({"t": "hello", "token": None}))
         await ws.send_str(json.dumps({"t": "claim", "nick": nick}))
         await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))

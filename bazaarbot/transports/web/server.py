@@ -425,7 +425,9 @@ class WebTransport:
             raise web.HTTPTooManyRequests(text=_("Too many connections from your network; try again later."))
         if len(self.conns) >= self.limits.max_connections and not await self._make_room():
             raise web.HTTPServiceUnavailable(text="too many connections; try again later")
-        ws = web.WebSocketResponse(heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT)
+        ws = web.WebSocketResponse(
+            heartbeat=30.0, max_msg_size=HARD_FRAME_LIMIT, compress=self.settings.compress
+        )
         self.per_address[address] = self.per_address.get(address, 0) + 1
         self.per_prefix[prefix] = self.per_prefix.get(prefix, 0) + 1
         try:
