@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import os
 import subprocess
 import sys
 import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 #: the web chat's per-client limits, lifted: every tab of a machine-made load comes from one address
@@ -33,6 +36,8 @@ frame_burst = 1000000
 #: a load's tab offers ``permessage-deflate`` with the largest window, as every browser does (the
 #: bot compresses only where its ``[web] compress`` is on: a build that always compresses pays it)
 BROWSER_DEFLATE = 15
+#: the longest a web load waits for the bot it started to serve
+SERVING_WAIT = 60.0
 
 
 def unlimited_config(seed: int, bot: str = "", port: int | None = None) -> str:
@@ -71,6 +76,47 @@ async def until_serving(
         if time.monotonic() > deadline or process.poll() is not None:
             raise RuntimeError("the bot did not start")
         await asyncio.sleep(0.05)
+
+
+async def start_web_bot(
+    config: Path, db: Path, port: int, tree: Path | None = None, seconds: float = SERVING_WAIT
+) -> tuple[subprocess.Popen[bytes], Any]:
+    """``bazaarbot run`` on ``config`` and the sqlite file ``db``, once it serves on ``port``, and an
+    ``aiohttp`` session for its load; ``tree``: another build's source tree to run instead of this
+    one (its code first on the path, its plugins with it). A bot that does not serve is stopped."""
+    import aiohttp
+
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH", "")]))
+    process = subprocess.Popen(
+        bazaarbot_command("run", "-c", str(config), "--db", str(db)),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        cwd=tree,
+        env=env,
+    )
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
+    try:
+        await until_serving(session, port, process, seconds)
+    except BaseException:
+        await session.close()
+        end(process)
+        raise
+    return process, session
+
+
+async def open_tab(session: Any, port: int, nick: str, room: str) -> Any:
+    """A tab of the page on the bot at ``port``, as a browser opens it (offering compression): it
+    claims ``nick`` and joins ``room`` without its history. The websocket, its answers unread."""
+    ws = await session.ws_connect(f"ws://127.0.0.1:{port}/ws", max_msg_size=0, compress=BROWSER_DEFLATE)
+    for frame in (
+        {"t": "hello", "token": None},
+        {"t": "claim", "nick": nick},
+        {"t": "join", "room": room, "history": False},
+    ):
+        await ws.send_str(json.dumps(frame))
+    return ws
 
 
 async def close_tabs(tabs: Iterable[Any]) -> None:

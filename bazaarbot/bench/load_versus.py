@@ -37,7 +37,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
 import statistics
 import subprocess
@@ -50,14 +49,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import (
-    BROWSER_DEFLATE,
-    bazaarbot_command,
-    close_tabs,
-    end,
-    unlimited_config,
-    until_serving,
-)
+from bazaarbot.bench.botprocess import close_tabs, end, open_tab, start_web_bot, unlimited_config
 from bazaarbot.bench.load_web import _free_port, cpu_seconds
 from bazaarbot.collector import CollectorPolicy
 
@@ -173,18 +165,9 @@ class Bot:
     async def start(self) -> None:
         config = self.folder / "bench.toml"
         config.write_text(unlimited_config(self.seed, 'default_game = "jaipur"', self.port))
-        env = dict(os.environ)
-        if self.tree is not None:  # the other build's code first on the path, its plugins with it
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(self.tree), env.get("PYTHONPATH", "")]))
-        self.process = subprocess.Popen(
-            bazaarbot_command("run", "-c", str(config), "--db", str(self.folder / "bench.db")),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            cwd=self.tree or None,
-            env=env,
+        self.process, self.session = await start_web_bot(
+            config, self.folder / "bench.db", self.port, self.tree
         )
-        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-        await until_serving(self.session, self.port, self.process)
 
     async def seat(self, tables: int) -> None:
         """Tables until there are ``tables``, each with two people and its game begun."""
@@ -196,13 +179,7 @@ class Bot:
 
     async def _seat(self, nick: str, room: str, changed: asyncio.Event) -> Seat:
         assert self.session is not None
-        ws = await self.session.ws_connect(
-            f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0, compress=BROWSER_DEFLATE
-        )
-        for frame in ({"t": "hello", "token": None}, {"t": "claim", "nick": nick}):
-            await ws.send_str(json.dumps(frame))
-        await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))
-        seat = Seat(room, ws, changed=changed)
+        seat = Seat(room, await open_tab(self.session, self.port, nick, room), changed=changed)
         seat.reader = asyncio.get_running_loop().create_task(seat.read())
         return seat
 

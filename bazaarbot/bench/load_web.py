@@ -33,14 +33,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import (
-    BROWSER_DEFLATE,
-    bazaarbot_command,
-    close_tabs,
-    end,
-    unlimited_config,
-    until_serving,
-)
+from bazaarbot.bench.botprocess import close_tabs, end, open_tab, start_web_bot, unlimited_config
 from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
 
@@ -168,23 +161,13 @@ class WebLoadBench:
     async def start(self) -> None:
         config = self.folder / "bench.toml"
         config.write_text(unlimited_config(self.seed, f'default_game = "{self.game}"', self.port))
-        self.process = subprocess.Popen(
-            bazaarbot_command("run", "-c", str(config), "--db", str(self.folder / "w.db")),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+        self.process, self.session = await start_web_bot(
+            config, self.folder / "w.db", self.port, seconds=20.0
         )
-        self.session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
-        await until_serving(self.session, self.port, self.process, seconds=20.0)
 
     async def _tab(self, nick: str, room: str) -> Tab:
         assert self.session is not None
-        ws = await self.session.ws_connect(
-            f"ws://127.0.0.1:{self.port}/ws", max_msg_size=0, compress=BROWSER_DEFLATE
-        )
-        await ws.send_str(json.dumps({"t": "hello", "token": None}))
-        await ws.send_str(json.dumps({"t": "claim", "nick": nick}))
-        await ws.send_str(json.dumps({"t": "join", "room": room, "history": False}))
-        tab = Tab(nick, room, ws)
+        tab = Tab(nick, room, await open_tab(self.session, self.port, nick, room))
         tab.reader = asyncio.get_running_loop().create_task(tab.read())
         return tab
 
