@@ -4,7 +4,8 @@ Owns ``Hub`` (``hub``), the composition of the pipeline's stages and of its
 parts: the transports' views and the web's drawn tables (``views``), people
 arriving, leaving and renaming (``identity``), the services commands are
 given (``services``), language choices (``languages``), the AI seats'
-turns run in the background (``autoplay``), and the hub ``bazaarbot console``
+turns run in the background (``autoplay``), which tables the turn clock's
+tick looks at (``tick_schedule``), and the hub ``bazaarbot console``
 serves (``console``).
 
 May import: every core package below it (``messages``, ``delivery``,

@@ -27,6 +27,7 @@ from typing import Any
 from bazaarbot.ai import AiPool, ai_seed
 from bazaarbot.ai.prepared import PreparedAnswers, position_key
 from bazaarbot.ai.turn import choose_turn
+from bazaarbot.hub.tick_schedule import TickSchedule
 from bazaarbot.i18n import language
 from bazaarbot.messages import Outgoing
 from bazaarbot.table import Table
@@ -81,6 +82,8 @@ class Autoplay:
         #: decisions answered from a prepared answer, and those searched (the pondering's hit rate)
         self.answered_early = 0
         self.searched = 0
+        #: the tables the tick looks at: a table sleeps while nothing can be due, until it changes
+        self.schedule = TickSchedule()
 
     @property
     def pool(self) -> AiPool:
@@ -90,6 +93,7 @@ class Autoplay:
 
     def changed(self, table: Table) -> None:
         """A table's game moved (a move, a start, a hand-over); look at it at the next ``flush``."""
+        self.schedule.wake(table)
         self.dirty.add(table)
         self.last_move[table] = self.monotonic()
 
@@ -215,23 +219,30 @@ class Autoplay:
     def tick(
         self, tables: list[Table], now: float | None = None, backlog: dict[str, float] | None = None
     ) -> list[Outgoing]:
-        """Advance every running table's clock to ``now``: reminders to send; timed-out decisions start.
+        """Advance the running tables' clocks to ``now``: reminders to send; timed-out decisions start.
+        A table whose tick gives nothing sleeps until its next time (``schedule``).
 
-        ``backlog`` is, per network, how long its transport's queued lines take to leave.
+        ``tables``: the ones to look at (the hub's tick: ``schedule.due``); ``backlog`` is, per
+        network, how long its transport's queued lines take to leave.
         """
         now = self.wall_clock() if now is None else now
         backlog = backlog or {}
         out: list[Outgoing] = []
         for table in tables:
             if not table.running:
+                self.schedule.sleep(table, None)  # a game that starts is a change: it wakes the table
                 continue
             with language(table.channel_language()):
+                said: list[Outgoing] = []
+                decisions: list[Decision] = []
                 if table.network not in self.down:
-                    lines, decisions = table.clock_tick(now, backlog.get(table.network, 0.0))
-                    out += lines
+                    said, decisions = table.clock_tick(now, backlog.get(table.network, 0.0))
                     for decision in decisions:
                         self._start(table, decision)
-                out += self._pause_or_abandon(table, now)
+                said += self._pause_or_abandon(table, now)
+            if not said and not decisions:  # nothing happened: nothing will before its next time
+                self.schedule.sleep(table, table.next_tick(self.abandon_after))
+            out += said
         return out
 
     def _pause_or_abandon(self, table: Table, now: float) -> list[Outgoing]:
@@ -249,6 +260,7 @@ class Autoplay:
         for table in tables:
             if table.network == network:
                 table.pause_clock(now)
+                self.schedule.wake(table)
 
     def network_up(self, network: str, tables: list[Table], now: float | None = None) -> None:
         now = self.wall_clock() if now is None else now
@@ -256,6 +268,7 @@ class Autoplay:
         for table in tables:
             if table.network == network:
                 table.resume_clock(now)
+                self.schedule.wake(table)
 
     def shutdown(self) -> None:
         if self._pool is not None:

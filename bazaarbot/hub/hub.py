@@ -151,6 +151,7 @@ class Hub:
         self.rating = RateAfterCommit(store, self.ratings)
         self.events.on_table_changed(self.snapshots.table_changed)
         self.events.on_table_changed(lambda table, _how: self.index.update(table))
+        self.events.on_table_changed(lambda table, _how: self.autoplay.schedule.wake(table))
         self.events.on_game_finished(self.rating.game_finished)
         self.teacher = Teacher(
             self.store,
@@ -268,6 +269,7 @@ class Hub:
         )
         table.wall_clock = self.wall_clock
         table.on_change = self.autoplay.changed
+        self.autoplay.schedule.wake(table)  # the tick looks at every table once
         table.language_of = lambda who: self.person_language(network, who)
         table.channel_language = lambda: self.languages.channel(network, channel, table.settings)
         table.reader_languages = lambda: self.read_in.get((network, key), frozenset())
@@ -310,15 +312,19 @@ class Hub:
                 log.exception("the turn clock failed")
 
     async def tick(self, now: float | None = None) -> None:
-        """Advance every turn clock to ``now`` (the wall clock by default) and send what that says."""
+        """Advance the turn clocks that may have something due to ``now`` (the wall clock by default)
+        and send what that says."""
+        now = self.autoplay.wall_clock() if now is None else now
+        self.commit.refresh_outside()  # a table written outside a unit wakes before the tick looks
+        tables = self.autoplay.schedule.due(now)
+        if not tables:
+            return  # no table has anything due: no unit, no commit
         backlog = {
             network: transport.backlog_seconds()
             for network, transport in self.transports.items()
             if isinstance(transport, PacedTransport)
         }
-        await self.run_and_send(
-            lambda: self.autoplay.tick(list(self.tables.values()), now, backlog), "", None
-        )
+        await self.run_and_send(lambda: self.autoplay.tick(tables, now, backlog), "", None)
         self.autoplay.flush()
 
     async def network_down(self, network: str) -> None:

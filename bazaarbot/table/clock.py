@@ -90,6 +90,19 @@ class TurnClock:
             self.sent.add(HALF)
         return fresh
 
+    def next_event(self) -> float | None:
+        """When ``due`` next has an event to give (None: none, as it stands: paused or nothing timed)."""
+        if self.deadline is None or self.paused_left is not None:
+            return None
+        times = []
+        if TIMEOUT not in self.sent:
+            times.append(self.deadline)
+        if LAST not in self.sent and self.seconds > LAST_CALL:
+            times.append(self.deadline - LAST_CALL)
+        if HALF not in self.sent and self.seconds / 2 > LAST_CALL:
+            times.append(self.deadline - self.seconds / 2)
+        return min(times, default=None)
+
     def grant_grace(self, now: float) -> bool:
         """The decision's first timeout only reminds: a whole new period, once; False when given already."""
         if GRACE in self.sent:
@@ -321,6 +334,13 @@ class Clock:
     def _save_clock(self) -> None:
         if self.turn_clock is not None:
             self.core.save_setting("clock_state", self.turn_clock.to_json())
+
+    def next_due(self) -> float | None:
+        """When ``clock_tick`` next has something to give, as the table stands after a tick (None:
+        nothing before the table changes: a move, a hand-over, a pause or its end, a new setting)."""
+        if self.presence.idle_since is not None or self.turn_clock is None:
+            return None
+        return self.turn_clock.next_event()
 
     def pause_clock(self, now: float) -> None:
         if self.turn_clock is not None:

@@ -129,6 +129,17 @@ class Presence:
             ]
         return []
 
+    def next_due(self, after: float) -> float | None:
+        """When ``abandon_if_forgotten(now, after)`` next has something to do (the warning, then the
+        end), as the table stands (None: nothing before it changes: the game is not paused)."""
+        if not self.game.running or self.idle_since is None:
+            return None
+        before = min(WARNING_BEFORE, after / 2)
+        warned = self.core.settings.get("idle_warned")
+        if not warned:
+            return self.idle_since + after - before
+        return max(self.idle_since + after, float(warned) + before)
+
     def person_returned(self, actor: Actor) -> list[Outgoing]:
         """A player is back (joined a channel, spoke, opened the page): present again; a paused game goes on.
 

@@ -71,6 +71,12 @@ class Table:
         self.game_began()
         self.clock.stop()
 
+    def next_tick(self, abandon_after: float) -> float | None:
+        """When the turn clock's tick next has something to do here, as the table stands (None: not
+        before it changes); ``abandon_after``: how long a paused game waits before it is abandoned."""
+        times = [t for t in (self.clock.next_due(), self.presence.next_due(abandon_after)) if t is not None]
+        return min(times, default=None)
+
     def answered(self, seat: int) -> None:
         self.clock.timeouts.pop(seat, None)
 
