@@ -11,6 +11,7 @@ Making a new token for the same name revokes the old one and its binding.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import secrets
@@ -44,6 +45,13 @@ class AdminTokenError(ValueError):
 
 def _digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+@functools.lru_cache(maxsize=4096)
+def _claim_digest(claim_token: str) -> str:
+    """``_digest`` of a browser's claim token: asked for every line a browser says (its admin right
+    is looked up each time), so made once per token in use."""
+    return _digest(claim_token)
 
 
 class AdminTokens:
@@ -115,7 +123,7 @@ class AdminTokens:
         """The admin name bound to the browser holding ``claim_token``, else None."""
         if not claim_token:
             return None
-        claim = _digest(claim_token)
+        claim = _claim_digest(claim_token)
         if claim in self._unbound:
             return None
         row = self.conn.execute("SELECT name FROM web_admins WHERE claim_hash=?", [claim]).fetchone()
