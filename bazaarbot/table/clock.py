@@ -92,11 +92,9 @@ class TurnClock:
 
     def next_event(self) -> float | None:
         """When ``due`` next has an event to give (None: none, as it stands: paused or nothing timed)."""
-        if self.deadline is None or self.paused_left is not None:
-            return None
-        times = []
-        if TIMEOUT not in self.sent:
-            times.append(self.deadline)
+        if self.deadline is None or self.paused_left is not None or TIMEOUT in self.sent:
+            return None  # after the timeout only a new decision or a grace times anything again
+        times = [self.deadline]
         if LAST not in self.sent and self.seconds > LAST_CALL:
             times.append(self.deadline - LAST_CALL)
         if HALF not in self.sent and self.seconds / 2 > LAST_CALL:

@@ -130,3 +130,12 @@ def test_a_turn_clock_gives_nothing_before_its_next_event(seconds, steps):
         now = max(now, upcoming)
         assert clock.due(now), "at its next event the clock gives one"
     assert clock.next_event() is None or clock.next_event() > now or math.isclose(clock.next_event(), now)
+
+
+def test_a_clock_past_its_timeout_has_nothing_more_due_until_a_grace_restarts_it():
+    clock = TurnClock(300)
+    clock.follow((1, 0), 0.0)
+    assert clock.due(400.0) == ["timeout"]  # the bot was away past both reminders
+    assert clock.next_event() is None
+    assert clock.grant_grace(400.0)
+    assert clock.next_event() == 400.0 + 300 - 150  # half time of the new period
