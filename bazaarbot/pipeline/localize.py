@@ -10,11 +10,12 @@ seated or not, and delivery renders what it adds in their language too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from typing import Any
 
 from bazaarbot.i18n import localized_text
 from bazaarbot.i18n.readers import ReaderLanguages
-from bazaarbot.messages import Outgoing, Tell, User
+from bazaarbot.messages import Outgoing, Tell, User, evolved
 
 
 @dataclass
@@ -42,19 +43,22 @@ class Localizer:
         out: list[Outgoing] = []
         for message in messages:
             if isinstance(message, Tell):
+                changes: dict[str, Any] = {}
                 if (
                     message.key is None
                     and speaker is not None
                     and message.nick.lower() == speaker.nick.lower()
                 ):
-                    message = replace(message, key=speaker.key)
+                    message = evolved(message, key=speaker.key)
                 key = self.reader_key(message)
                 lang = self.languages.person(message.network, key)
                 if lang:
-                    message = replace(message, text=localized_text(message.text, lang))
+                    changes["text"] = localized_text(message.text, lang)
                 if self.languages.prefs.get((message.network, key, "notice")) == "on":
-                    message = replace(message, notice=True)
+                    changes["notice"] = True
                 if self.languages.prefs.get((message.network, key, "colors")) == "on":
-                    message = replace(message, colors=True)
+                    changes["colors"] = True
+                if changes:
+                    message = evolved(message, **changes)
             out.append(message)
         return out

@@ -7,12 +7,12 @@ lines are not chat (``Hub.is_addressed``), so the two can never disagree.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from bazaarbot.commands import Command, parse_command
 from bazaarbot.commands.plain import PLAIN_WORD_COMMANDS, plain_command
 from bazaarbot.i18n import _
-from bazaarbot.messages import Incoming, Outgoing, Tell, User
+from bazaarbot.messages import Incoming, Outgoing, Tell, User, evolved
 from bazaarbot.table import Table
 from bazaarbot.text.sanitize import sanitize
 from bazaarbot.words.typos import corrected_move
@@ -40,7 +40,7 @@ def clean(incoming: Incoming, bot_nick: str) -> Line | None:
     nick = sanitize(incoming.user.nick)
     if not nick:
         return None
-    user = replace(
+    user = evolved(
         incoming.user, nick=nick, account=sanitize(incoming.user.account) if incoming.user.account else None
     )
     text = sanitize(incoming.text)

@@ -8,7 +8,7 @@ that arrives after a reset, the game's end or a seat taken back is dropped.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bazaarbot.i18n import _
 from bazaarbot.messages import Outgoing, Say
@@ -136,7 +136,7 @@ class AiSeats:
         if not fresh:
             return []
         seat = self.core.players[decision.seat]
-        out = [replace(self.core.say(announce), ai_turn=True)] if announce else []
+        out = [self.core.say(announce, ai_turn=True)] if announce else []
         # the lines held so far are taken first (a move that ends the game clears the table); another
         # seat's turn still held is said apart, before
         earlier: list[Outgoing] = []

@@ -84,9 +84,12 @@ class TableCore:
         """Tell whoever watches this table that its game moved or changed hands."""
         self.changed()
 
-    def say(self, text: str, mentions: tuple[str, ...] = (), about: str | None = None) -> Say:
+    def say(
+        self, text: str, mentions: tuple[str, ...] = (), about: str | None = None, ai_turn: bool = False
+    ) -> Say:
         """A channel line; ``mentions``: the nicks it is meant to alert (see ``Say.mentions``);
-        ``about``: the nick of the seat it is about (see ``Say.about``)."""
+        ``about``: the nick of the seat it is about (see ``Say.about``); ``ai_turn``: it tells of an
+        AI's turn (see ``Say.ai_turn``)."""
         return Say(
             self.network,
             self.channel,
@@ -95,6 +98,7 @@ class TableCore:
             players=self.seat_names(),
             mentions=mentions,
             about=about,
+            ai_turn=ai_turn,
         )
 
     def seat_names(self) -> tuple[str, ...]:

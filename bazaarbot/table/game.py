@@ -283,15 +283,13 @@ class RunningGame:
             # the game log takes the move as the table played it: its lines in every reader's words too
             logged = for_readers(list(outcome.public), readers, lambda: _lines(again(), True))
             self.last_played = self.last_played._replace(lines=logged)
-        out: list[Outgoing] = [replace(self.core.say(line), ai_turn=ai_turn) for line in public]
+        out: list[Outgoing] = [self.core.say(line, ai_turn=ai_turn) for line in public]
         if out and plugin.result(self.state) is None:
             # a game's last public line says whose turn it is: it alerts the people now to act,
             # not the one still playing their own turn
             waiting = [i for i in to_act if i != seat]
             if waiting:
-                out[-1] = replace(
-                    self.core.say(public[-1], mentions=self.core.people_nicks(waiting)), ai_turn=ai_turn
-                )
+                out[-1] = self.core.say(public[-1], mentions=self.core.people_nicks(waiting), ai_turn=ai_turn)
         for index, lines in outcome.private.items():
             for line in lines:
                 out += self.core.tell_seat(index, line)
