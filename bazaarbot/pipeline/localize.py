@@ -49,8 +49,9 @@ class Localizer:
                     and speaker is not None
                     and message.nick.lower() == speaker.nick.lower()
                 ):
-                    message = evolved(message, key=speaker.key)
-                key = self.reader_key(message)
+                    changes["key"] = key = speaker.key
+                else:
+                    key = self.reader_key(message)
                 lang = self.languages.person(message.network, key)
                 if lang:
                     changes["text"] = localized_text(message.text, lang)

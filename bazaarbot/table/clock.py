@@ -99,7 +99,7 @@ class TurnClock:
             times.append(self.deadline - LAST_CALL)
         if HALF not in self.sent and self.seconds / 2 > LAST_CALL:
             times.append(self.deadline - self.seconds / 2)
-        return min(times, default=None)
+        return min(times)
 
     def grant_grace(self, now: float) -> bool:
         """The decision's first timeout only reminds: a whole new period, once; False when given already."""
