@@ -131,20 +131,37 @@ def current_language() -> str:
     return _current.get() or _default_language
 
 
+class WordsIn(dict):  # type: ignore[type-arg]
+    """A table of words that ``per_language`` made in ``lang`` (a drawn table's labels): shared and
+    never changed, so a view built in that language carries it as it is rather than word by word."""
+
+    __slots__ = ("lang", "as_said")
+
+    def __init__(self, words: dict[object, object], lang: str) -> None:
+        super().__init__(words)
+        self.lang = lang
+        #: whether every word reads as rendered in ``lang`` already (None: not looked at yet)
+        self.as_said: bool | None = None
+
+
 def per_language(build: Callable[..., _T]) -> Callable[..., _T]:
     """``build`` (of a few hashable arguments, its result fixed by them and the language alone: the
     words a drawn table shows, a card's name) made once per language and arguments; what it
-    returns is shared, never to be changed."""
+    returns is shared, never to be changed. A table of words comes back as ``WordsIn`` its language."""
     made: dict[tuple[object, ...], _T] = {}
 
     @functools.wraps(build)
     def kept(*args: object) -> _T:
-        key = (current_language(), _generation, *args)
+        lang = current_language()
+        key = (lang, _generation, *args)
         found = made.get(key)
         if found is None:
             if len(made) >= PER_LANGUAGE_KEPT:
                 made.clear()
-            found = made[key] = build(*args)
+            found = build(*args)
+            if type(found) is dict:
+                found = WordsIn(found, lang)  # type: ignore[assignment]
+            made[key] = found
         return found
 
     return kept

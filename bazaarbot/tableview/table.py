@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from bazaarbot.i18n import _, current_language, localized
+from bazaarbot.i18n import WordsIn, _, current_language, localized
 from bazaarbot.i18n.catalogue import Joined, Msg
 from bazaarbot.plugin import Result
 from bazaarbot.table import Table
@@ -68,6 +68,8 @@ def _in_words(data: Any, lang: str) -> Any:
         return str.__str__(data)  # a word without words filled in, built in the reader's language
     if kind is dict:
         return {k: v if type(v) in _WORDLESS else _in_words(v, lang) for k, v in data.items()}
+    if kind is WordsIn and data.lang == lang and _as_said(data):
+        return data  # a drawn table's labels: shared, made in this language, carried as they are
     if kind is list:
         return [v if type(v) in _WORDLESS else _in_words(v, lang) for v in data]
     if isinstance(data, Msg):
@@ -77,6 +79,16 @@ def _in_words(data: Any, lang: str) -> Any:
     if isinstance(data, list):
         return [_in_words(item, lang) for item in data]
     return data
+
+
+def _as_said(words: WordsIn) -> bool:
+    """Whether each of ``words`` reads as rendered in their language already (looked at once: they
+    never change)."""
+    if words.as_said is None:
+        words.as_said = all(
+            type(v) in _WORDLESS or (isinstance(v, Msg) and _said_in(v, words.lang)) for v in words.values()
+        )
+    return words.as_said
 
 
 def _said_in(msg: Msg, lang: str) -> bool:
