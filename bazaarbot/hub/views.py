@@ -144,13 +144,15 @@ class TransportViews:
         """The table's latest game as its log reads it (its running game's, else the last one's)."""
         running = (table.game_id, table.moves_made) if table.game_id is not None else None
         nicks = [s.nick for s in table.players] if table.running else None
-        started = None
-        if running is not None and nicks is not None and table.id is not None:  # as the store has it
+
+        def started() -> GameRow | None:
+            """The running game's row as the store has it (the log has not seen the game yet)."""
+            if running is None or nicks is None or table.id is None:
+                return None
             players = [{"nick": nick} for nick in nicks]
-            options = table.game_options
-            started = GameRow(
-                running[0], table.id, table.game_name, "", table.game_seed, options, players, "running"
-            )
+            options, seed = table.game_options, table.game_seed
+            return GameRow(running[0], table.id, table.game_name, "", seed, options, players, "running")
+
         return self.game_logs.latest(
             table.id,
             running,

@@ -213,7 +213,7 @@ class GameLogs:
         running: tuple[int, int] | None = None,
         nicks: list[str] | None = None,
         played: PlayedMove | None = None,
-        started: GameRow | None = None,
+        started: Callable[[], GameRow | None] | None = None,
         ended: tuple[int, str, int] | None = None,
         readers: frozenset[str] = frozenset(),
         final: Any = None,
@@ -224,8 +224,9 @@ class GameLogs:
         there, the store is not asked again. With the running game's ``nicks`` as well, a replay of
         that game only reads the moves it has not had (nobody left or was renamed meanwhile),
         and the table's ``played`` move, when it is the one missing, is taken as it is.
-        ``started``: the running game as the table holds it, so a log that has not seen the game
-        yet starts from it instead of asking the store. ``ended``: (game id, status, moves made) of
+        ``started``: makes the running game's row as the table holds it, so a log that has not seen
+        the game yet starts from it instead of asking the store (made only then: a view asks for the
+        log at every change, and it is nearly always there). ``ended``: (game id, status, moves made) of
         the game that ended at the table last, so its log is closed without asking the store.
         ``readers``: the languages the table's lines are read in besides its own. ``final``: the
         state the ``ended`` game ended in at the table, which its closed log takes (``take_final``).
@@ -261,8 +262,9 @@ class GameLogs:
                     self._take(replay, played)  # the one move missing: as the table played it
                     return replay
                 return replay if self._caught_up(table_id, replay) else None
-        fresh = started is not None and running is not None and started.id == running[0]
-        row = started if fresh else self._last_game(table_id)
+        made = started() if started is not None and running is not None else None
+        fresh = made is not None and running is not None and made.id == running[0]
+        row = made if fresh else self._last_game(table_id)
         if row is None or row.status not in ("running", "finished") or row.plugin not in self.games:
             self._replays.pop(table_id, None)
             if running is None:
