@@ -1,10 +1,14 @@
 """One browser websocket: its identity, its rooms, its frame budget and its outgoing queue.
 
 Everything sent to a browser goes through a bounded queue (a deque: pushing a
-frame costs an append, and only the first frame of a change wakes the writer
-task) drained by a writer task, so the hub never waits on a slow browser; a browser that
-falls far behind (more frames, or more bytes, waiting than its bound, see
-``budget.py``) is cut off at once (it reconnects and re-joins by itself).
+frame costs an append). The first frame of a change asks the transport's
+``Outbox`` to write the tab, which it does once the change is complete: what
+waits leaves as one message, written at once where the socket takes it (no
+task wakes for it). Only a send the socket cannot take at once (its buffer
+full) goes on in a task, and what is queued meanwhile waits for it, so the hub
+never waits on a slow browser; a browser that falls far behind (more frames,
+or more bytes, waiting than its bound, see ``budget.py``) is cut off at once
+(it reconnects and re-joins by itself).
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ import contextlib
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +27,7 @@ from aiohttp import web
 from bazaarbot.speaking import may_speak
 from bazaarbot.transports.web.budget import SendBudget
 from bazaarbot.transports.web.encoding import BATCH_BYTES, batch, encode
+from bazaarbot.transports.web.outbox import Outbox
 from bazaarbot.transports.web.viewframe import SentView
 
 log = logging.getLogger(__name__)
@@ -66,8 +71,11 @@ class Conn:
         now: float = 0.0,
         budget: SendBudget | None = None,
         transport: asyncio.BaseTransport | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         self.ws = ws
+        #: what writes this tab once a change is complete (the transport's, shared by its tabs)
+        self.outbox = outbox if outbox is not None else Outbox()
         #: the byte bound of what waits to be sent (None: frames are counted only)
         self.budget = budget
         #: the TCP connection, aborted when the tab stops reading (a close frame would wait forever)
@@ -110,12 +118,10 @@ class Conn:
         self._closing: asyncio.Task[None] | None = None
         #: lines of this tab being handled: what they queue leaves together once they are done
         self.held = 0
-        self._released = asyncio.Event()
-        #: (frame, its size in bytes) waiting for the writer, oldest first ("" ends the writer)
+        #: (frame, its size in bytes) waiting to be written, oldest first
         self.queue: deque[tuple[str, int]] = deque()
-        #: set while frames wait: the writer sleeps on it when the queue is empty
-        self._waiting = asyncio.Event()
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        #: the send the socket could not take at once, going on in a task (None: no send waits)
+        self.sending: asyncio.Task[None] | None = None
 
     def push(self, frame: str) -> None:
         """Queue one frame; never waits."""
@@ -131,8 +137,8 @@ class Conn:
             self._cut_off("frames")
             return
         queue.append((frame, size))
-        if len(queue) == 1:
-            self._waiting.set()
+        if len(queue) == 1 and self.sending is None and not self.held:
+            self.outbox.want(self)
         self.queued_bytes += size
         if budget is not None:
             budget.charge(self.address, size)
@@ -157,13 +163,12 @@ class Conn:
         """While a line of this tab is handled, its echo waits for the answers and the view it
         sets off, so the tab gets them in one message."""
         self.held += 1
-        self._released.clear()
         try:
             yield
         finally:
             self.held -= 1
-            if not self.held:
-                self._released.set()
+            if not self.held and self.queue and self.sending is None and not self.dead:
+                self.outbox.want(self)
 
     def send(self, kind: str, **fields: Any) -> None:
         self.push(encode(kind, **fields))
@@ -171,59 +176,107 @@ class Conn:
     def error(self, code: str, text: str) -> None:
         self.send("error", code=code, text=text)
 
-    async def _write(self) -> None:
-        """Send what waits, as one message per wake-up (``batch``): a move costs a tab one write."""
-        queue, waiting = self.queue, self._waiting
-        while True:
-            while not queue:
-                waiting.clear()
-                await waiting.wait()
-            while self.held and not self.dead:
-                await self._released.wait()
-            # what the same change queues next (its view, after its lines) goes in this message too
-            await asyncio.sleep(0)
-            if not queue:  # given back meanwhile (cut off)
-                continue
-            frame, size = queue.popleft()
-            frames, sizes, last = [frame], size, not frame
-            while not last and queue and sizes < BATCH_BYTES:
-                frame, size = queue.popleft()
-                if not frame:
-                    last = True  # "" ends the writer once everything queued before it is sent
-                    break
-                frames.append(frame)
-                sizes += size
-            if last and frames[-1] == "":
-                frames.pop()
-            if frames and not may_speak():  # past this process's lease: nothing more leaves
+    def write_waiting(self) -> None:
+        """Write what waits, as one message (``batch``) per ``BATCH_BYTES``: a move costs a tab one
+        write. A send the socket cannot take at once goes on in a task; the rest waits for it."""
+        while self.queue and self.sending is None and not self.held and not self.dead:
+            frames, sizes = self._next_batch()
+            if not may_speak():  # past this process's lease: nothing more leaves
                 self.dead = True
                 self._release_queue()
                 return
+            if self.ws.closed:
+                self._sent(sizes)
+                return
+            message = self.ws.send_str(batch(frames))
             try:
-                if frames and not self.dead and not self.ws.closed:
-                    await self.ws.send_str(batch(frames))
-            except (ConnectionError, RuntimeError):
+                awaited = message.send(None)
+            except StopIteration:
+                self._sent(sizes)
+                continue
+            except Exception:  # the socket refused it (closed, reset): the tab reconnects by itself
+                self._sent(sizes)
+                self._stop_writing()
                 return
-            finally:
-                if not self.dead:  # once dead, _release_queue gives back everything, these frames too
-                    self.queued_bytes -= sizes
-                    if self.budget is not None:
-                        self.budget.refund(self.address, sizes)
-            if last or self.dead or self.ws.closed:
-                return
+            self.sending = asyncio.get_running_loop().create_task(self._go_on(message, awaited, sizes))
+
+    def _next_batch(self) -> tuple[list[str], int]:
+        """The oldest frames waiting, up to ``BATCH_BYTES`` (one at least), and their size."""
+        queue = self.queue
+        frame, sizes = queue.popleft()
+        frames = [frame]
+        while queue and sizes < BATCH_BYTES:
+            frame, size = queue.popleft()
+            frames.append(frame)
+            sizes += size
+        return frames, sizes
+
+    async def _go_on(self, message: Coroutine[Any, Any, None], awaited: Any, sizes: int) -> None:
+        """Drive a send that waits (for the socket to drain) to its end, then write what queued."""
+        stopped = False
+        try:
+            while True:
+                try:
+                    if awaited is None:  # a bare yield: the send gives the loop a turn
+                        await asyncio.sleep(0)
+                    else:  # a future the send yielded, taken over as a task takes it over
+                        awaited._asyncio_future_blocking = False
+                        await awaited
+                except asyncio.CancelledError:
+                    message.close()
+                    raise
+                except Exception:
+                    pass  # the send reads the outcome of what it awaited itself
+                try:
+                    awaited = message.send(None)
+                except StopIteration:
+                    break
+        except Exception:  # the socket refused it (closed, reset): the tab reconnects by itself
+            stopped = True
+        finally:
+            self._sent(sizes)
+            self.sending = None
+        if stopped:
+            self._stop_writing()
+        else:
+            self.write_waiting()
+
+    def _sent(self, sizes: int) -> None:
+        """The bytes of a message written (or given up) leave the tab's bound."""
+        if not self.dead:  # once dead, _release_queue gives back everything, these frames too
+            self.queued_bytes -= sizes
+            if self.budget is not None:
+                self.budget.refund(self.address, sizes)
+
+    def _stop_writing(self) -> None:
+        """The socket refused a message: nothing more is written to it (the tab reconnects)."""
+        self.dead = True
+        self._release_queue()
 
     async def close(self, code: int = 1001, message: bytes = b"", drain: float = 0.0) -> None:
-        """Stop the writer and close the socket (idempotent); with ``drain``, send what is queued first."""
-        if drain > 0 and not self.dead and not self.writer.done():
-            self.queue.append(("", 0))
-            self._waiting.set()
+        """Stop writing and close the socket (idempotent); with ``drain``, send what is queued first."""
+        if drain > 0 and not self.dead:
             with contextlib.suppress(TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(self.writer), drain)
+                await asyncio.wait_for(self._drained(), drain)
         self.dead = True
-        self.writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self.writer
+        sending = self.sending
+        if sending is not None:
+            sending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await sending
         self._release_queue()
         if not self.ws.closed:
             with contextlib.suppress(Exception):
                 await self.ws.close(code=code, message=message)
+
+    async def _drained(self) -> None:
+        """Until everything queued is written (a line still being handled no longer holds it back)."""
+        while (self.queue or self.sending is not None) and not self.dead and not self.ws.closed:
+            if self.sending is None:
+                held, self.held = self.held, 0
+                try:
+                    self.write_waiting()
+                finally:
+                    self.held = held
+            if self.sending is not None:
+                await asyncio.shield(self.sending)

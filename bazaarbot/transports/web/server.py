@@ -102,6 +102,7 @@ from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
 from bazaarbot.transports.web.locale import browser_language
+from bazaarbot.transports.web.outbox import Outbox
 from bazaarbot.transports.web.proxies import Client, ProxyPolicy, is_loopback
 from bazaarbot.transports.web.publiclines import (
     TabLanguage,
@@ -197,6 +198,8 @@ class WebTransport:
         #: table and readers are as they were gets no views built (a ``/moves all`` changes nothing)
         self._built: dict[str, Hashable] = {}
         self._flush_scheduled = False
+        #: the tabs with frames waiting, written once the views of the change are out (``_flush_views``)
+        self.outbox = Outbox(ready=lambda: not self._flush_scheduled)
         self.admin_tokens: AdminTokens | None = None
         #: open websockets per remote address, and per network prefix
         self.per_address: dict[str, int] = {}
@@ -437,7 +440,7 @@ class WebTransport:
             raise
         limit_kernel_buffer(request.transport)
         bucket = TokenBucket(self.frame_rate, self.frame_burst)
-        conn = Conn(ws, bucket, address, self.clock(), self.budget, request.transport)
+        conn = Conn(ws, bucket, address, self.clock(), self.budget, request.transport, self.outbox)
         self.conns.add(conn)
         try:
             async for msg in ws:
@@ -1171,8 +1174,15 @@ class WebTransport:
         """
         self._flush_scheduled = False
         rooms, self._dirty = self._dirty, set()
-        if self.hub is None or self._stopping:
-            return
+        try:
+            if self.hub is not None and not self._stopping:
+                self._build_views(rooms)
+        finally:
+            # the change is complete: every tab it queued frames for gets them now, as one message
+            self.outbox.drain()
+
+    def _build_views(self, rooms: set[str]) -> None:
+        """Each changed room's views, queued for its tabs (see ``_flush_views``)."""
         for room in rooms:
             tabs = [*self.rooms.get(room, ()), *self.watchers.get(room, ())]
             keys = {tab: self._view_key(tab) for tab in tabs}
