@@ -127,7 +127,8 @@ class Conn:
         """Queue one frame; never waits."""
         if self.dead or self.ws.closed:
             return
-        size = len(frame.encode())
+        # its bytes in UTF-8: an ASCII frame (English lines, the page's data) is counted without encoding it
+        size = len(frame) if frame.isascii() else len(frame.encode())
         budget = self.budget
         if budget is not None and not budget.fits(self.address, self.queued_bytes, size):
             self._cut_off("bytes")

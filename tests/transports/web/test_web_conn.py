@@ -157,3 +157,12 @@ async def test_closing_a_tab_stops_a_send_that_waits_on_its_socket() -> None:
     sending = conn.sending
     await conn.close()
     assert sending is not None and sending.cancelled() and ws.closed and not ws.messages
+
+
+async def test_what_waits_for_a_tab_is_counted_in_the_bytes_it_is_sent_as() -> None:
+    complete = [False]
+    conn = Conn(RecordingSocket(), TokenBucket(1, 1), outbox=Outbox(ready=lambda: complete[0]))  # type: ignore[arg-type]
+    for frame in ('{"t":"tell","text":"Käse für Zoë"}', '{"t":"tell","text":"plain"}'):
+        before = conn.queued_bytes
+        conn.push(frame)
+        assert conn.queued_bytes - before == len(frame.encode("utf-8"))
