@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -53,6 +54,20 @@ def unlimited_config(seed: int, bot: str = "", port: int | None = None) -> str:
         "[tables]\nturn_seconds = 0\n\n"
         f'[web]\nhost = "127.0.0.1"\n{web_port}metrics = "off"\n' + _WEB_LIMITS_LIFTED
     )
+
+
+def free_port() -> int:
+    """A loopback port free now, for a bot process to serve on."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU of a process so far (Linux ``/proc``): a bench measures the bot apart
+    from its load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def bazaarbot_command(*args: str) -> list[str]:

@@ -49,8 +49,15 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import close_tabs, end, open_tab, start_web_bot, unlimited_config
-from bazaarbot.bench.load_web import _free_port, cpu_seconds
+from bazaarbot.bench.botprocess import (
+    close_tabs,
+    cpu_seconds,
+    end,
+    free_port,
+    open_tab,
+    start_web_bot,
+    unlimited_config,
+)
 from bazaarbot.collector import CollectorPolicy
 
 #: what ``/moves all`` says when the tab has nothing to play
@@ -157,7 +164,7 @@ class Bot:
 
     def __init__(self, tree: Path | None, folder: Path, seed: int) -> None:
         self.tree, self.folder, self.seed = tree, folder, seed
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.session: aiohttp.ClientSession | None = None
         self.rooms: list[Room] = []

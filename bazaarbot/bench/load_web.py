@@ -20,9 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import json
-import os
 import random
-import socket
 import subprocess
 import tempfile
 import time
@@ -33,21 +31,17 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import close_tabs, end, open_tab, start_web_bot, unlimited_config
+from bazaarbot.bench.botprocess import (
+    close_tabs,
+    cpu_seconds,
+    end,
+    free_port,
+    open_tab,
+    start_web_bot,
+    unlimited_config,
+)
 from bazaarbot.bench.load import Figures, _latency_line, _percentile, chosen_game, run_load
 from bazaarbot.collector import CollectorPolicy
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User plus system CPU of a process so far (Linux ``/proc``)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -153,7 +147,7 @@ class WebLoadBench:
 
     def __init__(self, tables: int, game: str, seed: int, folder: Path) -> None:
         self.count, self.game, self.seed, self.folder = tables, game, seed, folder
-        self.port = _free_port()
+        self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.session: aiohttp.ClientSession | None = None
         self.tables: list[WebTable] = []
