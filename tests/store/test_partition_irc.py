@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 import pytest
+from support.failover import BotProcess
 from support.frozen import LEASE, Pair, ended, freeze, stay_frozen, wake
 from support.ircserver import IrcServer, RawClient, ScriptedIrcServer, irc_network_config, make_hub
 from support.waits import wait_until
@@ -15,6 +16,19 @@ from bazaarbot.config import IrcNetwork
 from bazaarbot.transports.irc import IrcTransport
 
 pytestmark = [pytest.mark.irc, pytest.mark.xdist_group("partition")]
+
+
+#: how long a process may take from serving the web chat to joining the IRC channel: as long as its
+#: start may take (a busy machine starts it slowly, and a first connection refused is tried again)
+JOIN_WAIT = 60.0
+
+
+async def _joins(player: RawClient, nick: str, process: BotProcess) -> None:
+    """``nick`` joins the player's channel; a wait that fails says what the process wrote."""
+    try:
+        await player.expect(lambda line: line.startswith(f":{nick}!") and " JOIN " in line, timeout=JOIN_WAIT)
+    except AssertionError as error:
+        raise AssertionError(f"{error}; the process wrote: {process.lines[-15:]}") from None
 
 
 def _spoke(nick: str):
@@ -31,13 +45,13 @@ async def test_the_process_that_took_over_answers_irc_at_once_and_regains_the_ni
     try:
         first = pair.start(pair.ports[0])
         await first.said("serving the web chat")
-        await player.expect(lambda line: line.startswith(":bazaarbot!") and " JOIN " in line, timeout=30)
+        await _joins(player, "bazaarbot", first)
         second = pair.start(pair.ports[1])
         await second.said("standby")
         frozen = freeze(first)
         await second.said("serving the web chat")
         # the frozen process still holds the nick: the new one joins under its alternate
-        await player.expect(lambda line: line.startswith(":bazaarbot_!") and " JOIN " in line, timeout=30)
+        await _joins(player, "bazaarbot_", second)
         asked = time.monotonic()
         player.say("#j", "!games")
         await player.expect(_spoke("bazaarbot_"), timeout=30)
