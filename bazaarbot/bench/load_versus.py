@@ -49,15 +49,7 @@ from typing import Any
 
 import aiohttp
 
-from bazaarbot.bench.botprocess import (
-    close_tabs,
-    cpu_seconds,
-    end,
-    free_port,
-    open_tab,
-    start_web_bot,
-    unlimited_config,
-)
+from bazaarbot.bench import botprocess
 from bazaarbot.collector import CollectorPolicy
 
 #: what ``/moves all`` says when the tab has nothing to play
@@ -164,15 +156,15 @@ class Bot:
 
     def __init__(self, tree: Path | None, folder: Path, seed: int) -> None:
         self.tree, self.folder, self.seed = tree, folder, seed
-        self.port = free_port()
+        self.port = botprocess.free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.session: aiohttp.ClientSession | None = None
         self.rooms: list[Room] = []
 
     async def start(self) -> None:
         config = self.folder / "bench.toml"
-        config.write_text(unlimited_config(self.seed, 'default_game = "jaipur"', self.port))
-        self.process, self.session = await start_web_bot(
+        config.write_text(botprocess.unlimited_config(self.seed, 'default_game = "jaipur"', self.port))
+        self.process, self.session = await botprocess.start_web_bot(
             config, self.folder / "bench.db", self.port, self.tree
         )
 
@@ -186,7 +178,7 @@ class Bot:
 
     async def _seat(self, nick: str, room: str, changed: asyncio.Event) -> Seat:
         assert self.session is not None
-        seat = Seat(room, await open_tab(self.session, self.port, nick, room), changed=changed)
+        seat = Seat(room, await botprocess.open_tab(self.session, self.port, nick, room), changed=changed)
         seat.reader = asyncio.get_running_loop().create_task(seat.read())
         return seat
 
@@ -203,7 +195,7 @@ class Bot:
 
     def cpu(self) -> float:
         assert self.process is not None
-        return cpu_seconds(self.process.pid)
+        return botprocess.cpu_seconds(self.process.pid)
 
     async def idle(self, seconds: float) -> float:
         """The bot's CPU seconds per second while its tabs say nothing for ``seconds``."""
@@ -255,10 +247,10 @@ class Bot:
         return said, time.monotonic() - wall, self.cpu() - cpu
 
     async def stop(self) -> None:
-        await close_tabs(seat for room in self.rooms for seat in room.seats)
+        await botprocess.close_tabs(seat for room in self.rooms for seat in room.seats)
         if self.session is not None:
             await self.session.close()
-        end(self.process)
+        botprocess.end(self.process)
 
 
 @dataclass

@@ -73,6 +73,19 @@ class RecordingSocket:
         self.closed = True
 
 
+async def _send_that_waits(
+    text: str, budget: SendBudget | None = None, kind: str = "tell"
+) -> tuple[Conn, RecordingSocket]:
+    """A tab (of address "a") whose socket takes nothing until let go, and the send of ``text``
+    that waits on it."""
+    ws = RecordingSocket()
+    ws.blocked = asyncio.get_running_loop().create_future()
+    conn = Conn(ws, TokenBucket(1, 1), address="a", budget=budget)  # type: ignore[arg-type]
+    conn.send(kind, text=text)
+    await wait_until(lambda: conn.sending is not None, what="the send waiting on the socket")
+    return conn, ws
+
+
 def _texts(message: Any) -> list[str]:
     return [frame["text"] for frame in (message if isinstance(message, list) else [message])]
 
@@ -108,11 +121,7 @@ async def test_a_tab_whose_line_is_being_handled_gets_its_answers_when_the_line_
 
 async def test_a_send_the_socket_cannot_take_at_once_goes_on_and_what_queued_meanwhile_follows() -> None:
     budget = SendBudget(per_connection=10_000, per_address=10_000)
-    ws = RecordingSocket()
-    ws.blocked = asyncio.get_running_loop().create_future()
-    conn = Conn(ws, TokenBucket(1, 1), address="a", budget=budget)  # type: ignore[arg-type]
-    conn.send("tell", text="first")
-    await wait_until(lambda: conn.sending is not None, what="the send waiting on the socket")
+    conn, ws = await _send_that_waits("first", budget)
     conn.send("tell", text="second")
     conn.send("tell", text="third")
     assert ws.messages == [] and budget.queued["a"] == conn.queued_bytes > 0
@@ -136,11 +145,7 @@ async def test_a_socket_that_refuses_a_message_gets_nothing_more_and_its_bytes_a
 
 
 async def test_a_tab_closed_with_a_drain_gets_what_was_queued_first() -> None:
-    ws = RecordingSocket()
-    ws.blocked = asyncio.get_running_loop().create_future()
-    conn = Conn(ws, TokenBucket(1, 1))  # type: ignore[arg-type]
-    conn.send("error", text="too many malformed messages")
-    await wait_until(lambda: conn.sending is not None, what="the send waiting on the socket")
+    conn, ws = await _send_that_waits("too many malformed messages", kind="error")
     conn.send("tell", text="goodbye")
     asyncio.get_running_loop().call_soon(ws.blocked.set_result, None)
     await conn.close(1008, b"flooding", drain=5.0)
@@ -149,11 +154,7 @@ async def test_a_tab_closed_with_a_drain_gets_what_was_queued_first() -> None:
 
 
 async def test_closing_a_tab_stops_a_send_that_waits_on_its_socket() -> None:
-    ws = RecordingSocket()
-    ws.blocked = asyncio.get_running_loop().create_future()
-    conn = Conn(ws, TokenBucket(1, 1))  # type: ignore[arg-type]
-    conn.send("tell", text="never read")
-    await wait_until(lambda: conn.sending is not None, what="the send waiting on the socket")
+    conn, ws = await _send_that_waits("never read")
     sending = conn.sending
     await conn.close()
     assert sending is not None and sending.cancelled() and ws.closed and not ws.messages
