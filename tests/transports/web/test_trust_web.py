@@ -257,6 +257,34 @@ def test_frame_depth_is_counted_outside_strings_only() -> None:
         assert str(error.value) == reason
 
 
+def test_frame_nested_deeper_than_a_decoder_goes_is_too_deep_not_a_crash() -> None:
+    from bazaarbot.transports.web.frames import BadFrame, decode_frame
+
+    for text in ("[" * 5_000 + "]" * 5_000, "[" * 50_000, '{"t": "say", "a": ' + "{" * 3_000):
+        with pytest.raises(BadFrame) as error:
+            decode_frame(text, 200_000)
+        assert str(error.value) == "too_deep"
+
+
+def test_frame_depth_of_a_decoded_value_stops_counting_past_the_limit() -> None:
+    from bazaarbot.transports.web.frames import value_depth
+
+    assert value_depth({"t": "say", "text": "[[[["}, 4) == 1
+    assert value_depth({"t": "x", "a": [[1], {"b": 2}]}, 4) == 3
+    assert value_depth(3, 4) == 0
+    deep: list[object] = []
+    for _ in range(500):
+        deep = [deep]
+    assert value_depth(deep, 4) == 5
+
+
+def test_frame_strict_json_refuses_is_read_as_before() -> None:
+    from bazaarbot.transports.web.frames import decode_frame
+
+    assert decode_frame('{"t": "say", "text": "a \\ud83d b"}', 100) == {"t": "say", "text": "a \ud83d b"}
+    assert decode_frame('{"t": "say", "n": NaN}', 100)["t"] == "say"
+
+
 def test_web_limits_are_configurable_and_checked() -> None:
     from bazaarbot.config import ConfigError, parse_config
 
