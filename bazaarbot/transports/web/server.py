@@ -97,7 +97,7 @@ from bazaarbot.transports.web.admission import make_room
 from bazaarbot.transports.web.budget import SendBudget, limit_kernel_buffer
 from bazaarbot.transports.web.claims import ClaimError, Claims, valid_room
 from bazaarbot.transports.web.conn import Conn, TokenBucket
-from bazaarbot.transports.web.encoding import dumps, encode
+from bazaarbot.transports.web.encoding import dumps, encode, render_marks
 from bazaarbot.transports.web.frames import BadFrame, decode_frame
 from bazaarbot.transports.web.guard import ConnectionGuard, GuardedSite, quiet_accept_failures
 from bazaarbot.transports.web.history import History
@@ -610,7 +610,7 @@ class WebTransport:
         plain = dumps(tables, sort_keys=True)
         if plain != conn.tables:
             conn.tables = plain
-            conn.send("tables", tables=tables)
+            conn.push(render_marks(f'{{"t":"tables","tables":{plain}}}'))  # the JSON just compared
 
     def _browser_says(self, conn: Conn) -> None:
         """The language the tab's browser shows is its reader's until they choose with ``/lang``

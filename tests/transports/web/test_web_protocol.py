@@ -444,3 +444,22 @@ async def test_the_frame_budget_of_a_tab_is_set_in_the_web_limits(tmp_path: Path
         for n in range(12):
             await alice.say("#bazaar", f"spam {n}")
         assert "Slow down" in (await alice.expect("error", lambda f: f["code"] == "flood"))["text"]
+
+
+async def test_the_list_of_your_tables_follows_the_turn_with_commands_as_typed(served: Served) -> None:
+    from bazaarbot.text.commandmark import MARK
+
+    alice, bob = await two_seated(served)
+    waiting = await alice.expect("tables", lambda f: len(f["tables"]) == 1 and not f["tables"][0]["running"])
+    assert waiting["tables"][0]["channel"] == "#bazaar"
+    assert waiting["tables"][0]["text"].endswith("waiting for /start") and MARK not in json.dumps(waiting)
+    await alice.say("#bazaar", "/start")
+    mine = await alice.expect("tables", lambda f: f["tables"][0]["running"])
+    theirs = await bob.expect("tables", lambda f: f["tables"][0]["running"])
+    assert mine["tables"][0]["your_move"] != theirs["tables"][0]["your_move"]
+    mover = alice if mine["tables"][0]["your_move"] else bob
+    other = bob if mover is alice else alice
+    table = served.hub.tables[("web", "#bazaar")]
+    await mover.say("#bazaar", table.legal_now(table.plugin.to_act(table.state)[0])[0])
+    turned = await other.expect("tables", lambda f: f["tables"][0]["your_move"])
+    assert turned["tables"][0]["line"].endswith("your move")  # its time left the page counts down
