@@ -28,7 +28,9 @@ bot's CPU per second with its tables seated and nothing said (idle: the turn
 clock's tick, timers), and its CPU per command when saturated (the work of a
 command with nothing to wait for). A paced command costs that work, the idle
 CPU shared out over the commands of a second, and what waking for each one
-costs.
+costs. A third says where its CPU went: the bot's event loop thread, and the
+threads beside it (the store's writer, which at this pace commits each move
+on its own, its disk flush included).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 
@@ -197,14 +199,19 @@ class Bot:
         assert self.process is not None
         return botprocess.cpu_seconds(self.process.pid)
 
+    def loop_cpu(self) -> float:
+        """The CPU of the bot's event loop thread (``cpu`` less the store's writer and other threads)."""
+        assert self.process is not None
+        return botprocess.main_thread_cpu_seconds(self.process.pid)
+
     async def idle(self, seconds: float) -> float:
         """The bot's CPU seconds per second while its tabs say nothing for ``seconds``."""
         cpu, wall = self.cpu(), time.monotonic()
         await asyncio.sleep(seconds)
         return (self.cpu() - cpu) / max(1e-9, time.monotonic() - wall)
 
-    async def paced(self, seconds: float, rate: float) -> tuple[int, float]:
-        """(commands said, bot CPU s) with a turn (two commands) begun at ``rate / 2`` per second."""
+    async def paced(self, seconds: float, rate: float) -> Paced:
+        """The commands said and the bot's CPU with a turn (two commands) begun at ``rate / 2`` per second."""
         loop = asyncio.get_running_loop()
         busy: set[int] = set()
         tasks: set[asyncio.Task[None]] = set()
@@ -215,7 +222,7 @@ class Bot:
             done = await room.turn()  # (``said += await ...`` would read ``said`` before the wait)
             said += done
 
-        cpu = self.cpu()
+        cpu, loop_cpu = self.cpu(), self.loop_cpu()
         while loop.time() - started < seconds:
             await asyncio.sleep(max(0.0, started + turn * 2 / rate - loop.time()))
             index = turn % len(self.rooms)
@@ -229,7 +236,7 @@ class Bot:
             task.add_done_callback(tasks.discard)
         if tasks:
             await asyncio.gather(*tasks)
-        return said, self.cpu() - cpu
+        return Paced(said, self.cpu() - cpu, self.loop_cpu() - loop_cpu)
 
     async def saturated(self, seconds: float) -> tuple[int, float, float]:
         """(commands said, wall s, bot CPU s) with every table's next turn as soon as the last ended."""
@@ -253,12 +260,28 @@ class Bot:
         botprocess.end(self.process)
 
 
+class Paced(NamedTuple):
+    """A paced phase: the commands said, and the bot's CPU seconds meanwhile (all its threads, and
+    its event loop's thread alone)."""
+
+    said: int
+    cpu: float
+    loop_cpu: float
+
+    def per_command_ms(self) -> tuple[float, float]:
+        """(bot CPU, its event loop's CPU) per command, ms."""
+        said = max(1, self.said)
+        return self.cpu * 1000 / said, self.loop_cpu * 1000 / said
+
+
 @dataclass
 class Tally:
     """One build's figures over the rounds."""
 
     name: str
     cpu_ms: list[float] = field(default_factory=list)
+    #: the paced phases' CPU per command in the bot's event loop thread, ms (the rest: the store's writer)
+    loop_cpu_ms: list[float] = field(default_factory=list)
     per_second: list[float] = field(default_factory=list)
     #: the saturated phases' bot CPU per command, ms
     saturated_cpu_ms: list[float] = field(default_factory=list)
@@ -278,6 +301,18 @@ class Tally:
         return (
             f"{self.name}: idle at {plan.tables:,} tables {idle} ms CPU/s; "
             f"saturated CPU per command {work} ms"
+        )
+
+    def threads_line(self) -> str:
+        """Where a paced command's CPU went: the event loop's thread, and the threads beside it (the
+        store's writer, which commits each move at this pace on its own)."""
+        loop = ", ".join(f"{ms:.2f}" for ms in self.loop_cpu_ms)
+        rest = ", ".join(
+            f"{max(0.0, all_ - ms):.2f}" for all_, ms in zip(self.cpu_ms, self.loop_cpu_ms, strict=True)
+        )
+        return (
+            f"{self.name}: paced CPU per command in the event loop's thread {loop} ms; "
+            f"in the threads beside it {rest} ms"
         )
 
 
@@ -327,8 +362,9 @@ async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print)
                         await bot.start()
                         await bot.seat(plan.tables)
                         tally.idle_ms.append(await bot.idle(plan.idle_seconds) * 1000)
-                        said, cpu = await bot.paced(plan.seconds, plan.rate)
-                        tally.cpu_ms.append(cpu * 1000 / max(1, said))
+                        cpu_ms, loop_ms = (await bot.paced(plan.seconds, plan.rate)).per_command_ms()
+                        tally.cpu_ms.append(cpu_ms)
+                        tally.loop_cpu_ms.append(loop_ms)
                         await _saturate(bot, tally, plan)
                     finally:
                         await bot.stop()
@@ -368,10 +404,13 @@ async def run_together(
                 for order in ((this, other), (other, this)):
                     paced = (bots[t.name].paced(plan.seconds, plan.rate) for t in order)
                     measured = zip(order, await asyncio.gather(*paced), strict=True)
-                    phases.append({t.name: cpu * 1000 / max(1, said) for t, (said, cpu) in measured})
+                    phases.append({t.name: paced.per_command_ms() for t, paced in measured})
                 for tally in (this, other):
-                    tally.cpu_ms.append(statistics.fmean(phase[tally.name] for phase in phases))
-                paired = [max(1e-9, phase[this.name]) / max(1e-9, phase[other.name]) for phase in phases]
+                    tally.cpu_ms.append(statistics.fmean(phase[tally.name][0] for phase in phases))
+                    tally.loop_cpu_ms.append(statistics.fmean(phase[tally.name][1] for phase in phases))
+                paired = [
+                    max(1e-9, phase[this.name][0]) / max(1e-9, phase[other.name][0]) for phase in phases
+                ]
                 ratios.append(statistics.geometric_mean(paired))
                 say(
                     f"round {number + 1}, together: paced {plan.rate:g}/s at {plan.tables:,} tables each, "
@@ -409,6 +448,8 @@ def main(args: argparse.Namespace) -> int:
     print(other.line())
     print(this.parts_line(plan))
     print(other.parts_line(plan))
+    print(this.threads_line())
+    print(other.threads_line())
     speed = statistics.median(this.per_second) / max(1e-9, statistics.median(other.per_second))
     print(f"{label:<40} {ratio:.2f} (goal: at most 0.7)")
     print(f"{'saturated commands/s, this / other':<40} {speed:.2f} (goal: at least 1.5)")
