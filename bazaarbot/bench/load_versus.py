@@ -404,7 +404,7 @@ async def run_together(
                 for order in ((this, other), (other, this)):
                     paced = (bots[t.name].paced(plan.seconds, plan.rate) for t in order)
                     measured = zip(order, await asyncio.gather(*paced), strict=True)
-                    phases.append({t.name: paced.per_command_ms() for t, paced in measured})
+                    phases.append({t.name: figures.per_command_ms() for t, figures in measured})
                 for tally in (this, other):
                     tally.cpu_ms.append(statistics.fmean(phase[tally.name][0] for phase in phases))
                     tally.loop_cpu_ms.append(statistics.fmean(phase[tally.name][1] for phase in phases))
