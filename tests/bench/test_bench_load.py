@@ -81,27 +81,26 @@ def _assert_parts_of_a_paced_command(out: str, build: str, tables: int, rounds: 
     """A build's idle CPU at the paced phase's tables, its saturated CPU per command and its paced
     CPU per command in and beside its event loop's thread are printed, one figure per round, and the
     saturated phases played commands."""
-    parts = re.search(
+    idle, work = _two_figure_lists(
+        out,
         rf"^{re.escape(build)}: idle at {tables} tables ([\d, ]+) ms CPU/s; "
         r"saturated CPU per command ([\d., ]+) ms$",
-        out,
-        re.M,
     )
-    assert parts, f"{build}: no idle and saturated CPU line"
-    idle = [float(x) for x in parts.group(1).split(",")]
-    work = [float(x) for x in parts.group(2).split(",")]
     assert len(idle) == len(work) == rounds and all(x >= 0 for x in idle)
     assert all(x > 0 for x in work), "the saturated phases played commands"
-    threads = re.search(
+    loop, beside = _two_figure_lists(
+        out,
         rf"^{re.escape(build)}: paced CPU per command in the event loop's thread ([\d., ]+) ms; "
         r"in the threads beside it ([\d., ]+) ms$",
-        out,
-        re.M,
     )
-    assert threads, f"{build}: no line of the paced command's threads"
-    loop = [float(x) for x in threads.group(1).split(",")]
-    beside = [float(x) for x in threads.group(2).split(",")]
     assert len(loop) == len(beside) == rounds and all(x >= 0 for x in loop)
+
+
+def _two_figure_lists(out: str, line: str) -> tuple[list[float], list[float]]:
+    """The two comma-separated lists of figures of the printed line matching ``line``."""
+    found = re.search(line, out, re.M)
+    assert found, f"no line {line!r} in the output"
+    return [float(x) for x in found.group(1).split(",")], [float(x) for x in found.group(2).split(",")]
 
 
 def test_bench_load_versus_together_paces_both_builds_at_once_and_pairs_their_figures(capsys):
