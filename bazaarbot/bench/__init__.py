@@ -7,7 +7,8 @@
 
 ``commands`` declares the sub-commands (each with only its own flags). Their
 output lines are read by scripts: keep them as they are. ``botprocess`` starts the bot as a
-process of its own (``load --web``, and the tests that run the real ``bazaarbot run``).
+process of its own (``load --web``, and the tests that run the real ``bazaarbot run``);
+``parts`` runs it with named parts of its event loop timed (``load --versus --parts``).
 
 May import: ``ai``, ``collector``, ``config``, ``hub``, ``messages``, ``plugin``, ``ratings``,
 ``registry``, ``store``, ``teach`` (it drives the real hub; nothing imports it but ``cli``).

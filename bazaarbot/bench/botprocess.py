@@ -85,6 +85,11 @@ def bazaarbot_command(*args: str) -> list[str]:
     return [sys.executable, "-m", "bazaarbot.cli", *args]
 
 
+def parts_command(report: Path, *args: str) -> list[str]:
+    """``bazaarbot ARGS`` with its parts timed (``bench.parts``), reporting to ``report``."""
+    return [sys.executable, "-m", "bazaarbot.bench.parts", str(report), *args]
+
+
 async def until_serving(
     session: Any, port: int, process: subprocess.Popen[bytes], seconds: float = 60.0
 ) -> None:
@@ -104,18 +109,25 @@ async def until_serving(
 
 
 async def start_web_bot(
-    config: Path, db: Path, port: int, tree: Path | None = None, seconds: float = SERVING_WAIT
+    config: Path,
+    db: Path,
+    port: int,
+    tree: Path | None = None,
+    seconds: float = SERVING_WAIT,
+    parts: Path | None = None,
 ) -> tuple[subprocess.Popen[bytes], Any]:
     """``bazaarbot run`` on ``config`` and the sqlite file ``db``, once it serves on ``port``, and an
     ``aiohttp`` session for its load; ``tree``: another build's source tree to run instead of this
-    one (its code first on the path, its plugins with it). A bot that does not serve is stopped."""
+    one (its code first on the path, its plugins with it); ``parts``: where this build's bot reports
+    the CPU of its parts (``bench.parts``). A bot that does not serve is stopped."""
     import aiohttp
 
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH", "")]))
+    run = ["run", "-c", str(config), "--db", str(db)]
     process = subprocess.Popen(
-        bazaarbot_command("run", "-c", str(config), "--db", str(db)),
+        bazaarbot_command(*run) if parts is None else parts_command(parts, *run),
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         cwd=tree,

@@ -168,6 +168,12 @@ def _load(sub: argparse._SubParsersAction) -> None:
         "--saturated-tables", type=int, default=1000, help="tables of the saturated phase (default: 1000)"
     )
     versus.add_argument(
+        "--parts",
+        action="store_true",
+        help="time this build's parts in its event loop (bench.parts) and print where a paced command's "
+        "CPU went (the timers cost a little: compare builds without them)",
+    )
+    versus.add_argument(
         "--together",
         action="store_true",
         help="pace both builds at once, twice a round, each build's load first once (paired figures; "

@@ -40,6 +40,7 @@ import asyncio
 import contextlib
 import json
 import random
+import signal
 import statistics
 import subprocess
 import tempfile
@@ -52,6 +53,7 @@ from typing import Any, NamedTuple
 import aiohttp
 
 from bazaarbot.bench import botprocess
+from bazaarbot.bench.parts import parts_lines, read_report
 from bazaarbot.collector import CollectorPolicy
 
 #: what ``/moves all`` says when the tab has nothing to play
@@ -156,18 +158,22 @@ class Room:
 class Bot:
     """A build's bot as a process of its own, with a room per table and a tab per seat."""
 
-    def __init__(self, tree: Path | None, folder: Path, seed: int) -> None:
+    def __init__(self, tree: Path | None, folder: Path, seed: int, timed_parts: bool = False) -> None:
         self.tree, self.folder, self.seed = tree, folder, seed
         self.port = botprocess.free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.session: aiohttp.ClientSession | None = None
         self.rooms: list[Room] = []
+        #: where this build's bot reports the CPU of its parts (``bench.parts``; None: not timed)
+        self.parts_report = folder / "parts.json" if timed_parts and tree is None else None
+        #: each paced phase's parts: (label, µs per command, calls per command)
+        self.parts: list[list[tuple[str, float, float]]] = []
 
     async def start(self) -> None:
         config = self.folder / "bench.toml"
         config.write_text(botprocess.unlimited_config(self.seed, 'default_game = "jaipur"', self.port))
         self.process, self.session = await botprocess.start_web_bot(
-            config, self.folder / "bench.db", self.port, self.tree
+            config, self.folder / "bench.db", self.port, self.tree, parts=self.parts_report
         )
 
     async def seat(self, tables: int) -> None:
@@ -222,6 +228,7 @@ class Bot:
             done = await room.turn()  # (``said += await ...`` would read ``said`` before the wait)
             said += done
 
+        self._time_parts(signal.SIGUSR1)
         cpu, loop_cpu = self.cpu(), self.loop_cpu()
         while loop.time() - started < seconds:
             await asyncio.sleep(max(0.0, started + turn * 2 / rate - loop.time()))
@@ -236,7 +243,28 @@ class Bot:
             task.add_done_callback(tasks.discard)
         if tasks:
             await asyncio.gather(*tasks)
-        return Paced(said, self.cpu() - cpu, self.loop_cpu() - loop_cpu)
+        paced = Paced(said, self.cpu() - cpu, self.loop_cpu() - loop_cpu)
+        if self._time_parts(signal.SIGUSR2):
+            await self._parts_reported(said)
+        return paced
+
+    def _time_parts(self, told: signal.Signals) -> bool:
+        """Tell a bot whose parts are timed to begin (``SIGUSR1``) or to report (``SIGUSR2``)."""
+        if self.parts_report is None or self.process is None:
+            return False
+        if told is signal.SIGUSR2:
+            self.parts_report.unlink(missing_ok=True)
+        self.process.send_signal(told)
+        return True
+
+    async def _parts_reported(self, said: int) -> None:
+        assert self.parts_report is not None
+        deadline = time.monotonic() + ANSWER_WAIT
+        while not self.parts_report.exists():  # the bot writes it whole once told (``bench.parts``)
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bot did not report the CPU of its parts")
+            await asyncio.sleep(0.01)
+        self.parts.append(read_report(self.parts_report, said))
 
     async def saturated(self, seconds: float) -> tuple[int, float, float]:
         """(commands said, wall s, bot CPU s) with every table's next turn as soon as the last ended."""
@@ -282,6 +310,8 @@ class Tally:
     cpu_ms: list[float] = field(default_factory=list)
     #: the paced phases' CPU per command in the bot's event loop thread, ms (the rest: the store's writer)
     loop_cpu_ms: list[float] = field(default_factory=list)
+    #: with ``--parts``, each paced phase's parts of this build: (label, µs per command, calls per command)
+    parts: list[list[tuple[str, float, float]]] = field(default_factory=list)
     per_second: list[float] = field(default_factory=list)
     #: the saturated phases' bot CPU per command, ms
     saturated_cpu_ms: list[float] = field(default_factory=list)
@@ -326,6 +356,8 @@ class Plan:
     rounds: int
     saturated_tables: int
     seed: int = 1
+    #: this build's bot runs with its parts timed (``bench.parts``), and their table is printed
+    timed_parts: bool = False
 
     @property
     def most_tables(self) -> int:
@@ -357,7 +389,7 @@ async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print)
                 ((this, None), (other, tree)) if number % 2 == 0 else ((other, tree), (this, None))
             ):
                 with tempfile.TemporaryDirectory(prefix="bazaarbot-bench-versus-") as folder:
-                    bot = Bot(source, Path(folder), plan.seed + number)
+                    bot = Bot(source, Path(folder), plan.seed + number, plan.timed_parts)
                     try:
                         await bot.start()
                         await bot.seat(plan.tables)
@@ -365,6 +397,7 @@ async def run_versus(tree: Path, plan: Plan, say: Callable[[str], None] = print)
                         cpu_ms, loop_ms = (await bot.paced(plan.seconds, plan.rate)).per_command_ms()
                         tally.cpu_ms.append(cpu_ms)
                         tally.loop_cpu_ms.append(loop_ms)
+                        tally.parts += bot.parts
                         await _saturate(bot, tally, plan)
                     finally:
                         await bot.stop()
@@ -390,7 +423,7 @@ async def run_together(
         bots: dict[str, Bot] = {}
         for tally, source in ((this, None), (other, tree)):
             folder = folders.enter_context(tempfile.TemporaryDirectory(prefix="bazaarbot-bench-together-"))
-            bots[tally.name] = Bot(source, Path(folder), plan.seed)
+            bots[tally.name] = Bot(source, Path(folder), plan.seed, plan.timed_parts)
         try:
             for bot in bots.values():
                 await bot.start()
@@ -428,6 +461,8 @@ async def run_together(
             for bot in bots.values():
                 await bot.stop()
             collector.uninstall()
+    for tally in (this, other):
+        tally.parts = bots[tally.name].parts
     return this, other, ratios
 
 
@@ -436,7 +471,9 @@ def main(args: argparse.Namespace) -> int:
     if not (tree / "bazaarbot" / "cli.py").is_file():
         print(f"--versus {tree}: not a bazaarbot source tree (no bazaarbot/cli.py)")
         return 2
-    plan = Plan(args.tables, args.seconds, args.rate, args.rounds, args.saturated_tables)
+    plan = Plan(
+        args.tables, args.seconds, args.rate, args.rounds, args.saturated_tables, timed_parts=args.parts
+    )
     if args.together:
         this, other, ratios = asyncio.run(run_together(tree, plan))
         ratio, label = statistics.median(ratios), "bot CPU per command, this / other, paired"
@@ -450,6 +487,8 @@ def main(args: argparse.Namespace) -> int:
     print(other.parts_line(plan))
     print(this.threads_line())
     print(other.threads_line())
+    if this.parts:
+        print("\n".join(parts_lines(this.name, this.parts)))
     speed = statistics.median(this.per_second) / max(1e-9, statistics.median(other.per_second))
     print(f"{label:<40} {ratio:.2f} (goal: at most 0.7)")
     print(f"{'saturated commands/s, this / other':<40} {speed:.2f} (goal: at least 1.5)")

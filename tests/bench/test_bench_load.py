@@ -66,8 +66,9 @@ def test_bench_load_versus_measures_two_builds_taking_turns_black_box(capsys, tm
     assert main(["bench", "load", "--versus", str(tmp_path)]) == 2
     assert "not a bazaarbot source tree" in capsys.readouterr().out
     args = ["--tables", "2", "--saturated-tables", "3", "--seconds", "0.5", "--rounds", "1", "--rate", "20"]
-    assert main(["bench", "load", "--versus", str(REPO_ROOT), *args]) == 0
+    assert main(["bench", "load", "--versus", str(REPO_ROOT), *args, "--parts"]) == 0
     out = capsys.readouterr().out
+    _assert_parts_timed(out, phases=1)
     assert "round 1, this build: paced 20/s at 2 tables" in out and "saturated at 3 tables" in out
     assert f"round 1, {REPO_ROOT}:" in out
     assert "bot CPU per command, this / other" in out and "saturated commands/s, this / other" in out
@@ -96,6 +97,30 @@ def _assert_parts_of_a_paced_command(out: str, build: str, tables: int, rounds: 
     assert len(loop) == len(beside) == rounds and all(x >= 0 for x in loop)
 
 
+def _assert_parts_timed(out: str, phases: int) -> None:
+    """This build's bot had its parts timed: one figure per paced phase for each part, the event
+    loop's thread spent CPU, and lines went through the hub and views were built."""
+    from bazaarbot.bench.parts import LOOP, PARTS
+
+    lines = out.splitlines()
+    head = lines.index(
+        "this build, paced: where the event loop's CPU went, µs per command (calls per command)"
+    )
+    rows = {
+        line.strip().rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1]
+        for line in lines[head + 1 :][: len(PARTS) + 1]
+    }
+    assert list(rows) == [LOOP, *(label.strip() for label, _where in PARTS)]
+    assert all(len(figures.split(", ")) == phases for figures in rows.values())
+    assert all(float(x) > 0 for x in rows[LOOP].split(", "))
+    for part in (
+        "a line through the hub (read, gate, dispatch, localize, its unit)",
+        "views built and queued",
+    ):
+        calls = re.findall(r"\(([\d.]+)\)", rows[part])
+        assert len(calls) == phases and all(float(x) > 0 for x in calls), part
+
+
 def _two_figure_lists(out: str, line: str) -> tuple[list[float], list[float]]:
     """The two comma-separated lists of figures of the printed line matching ``line``."""
     found = re.search(line, out, re.M)
@@ -107,8 +132,9 @@ def test_bench_load_versus_together_paces_both_builds_at_once_and_pairs_their_fi
     from support.paths import REPO_ROOT
 
     args = ["--tables", "2", "--saturated-tables", "3", "--seconds", "0.5", "--rounds", "2", "--rate", "20"]
-    assert main(["bench", "load", "--versus", str(REPO_ROOT), "--together", *args]) == 0
+    assert main(["bench", "load", "--versus", str(REPO_ROOT), "--together", *args, "--parts"]) == 0
     out = capsys.readouterr().out
+    _assert_parts_timed(out, phases=4)  # two rounds, each build paced first once in each
     together = [line for line in out.splitlines() if ", together: paced 20/s at 2 tables each" in line]
     assert [line.split(",")[0] for line in together] == ["round 1", "round 2"]
     assert all("this build " in line and f"{REPO_ROOT} " in line for line in together)
