@@ -12,8 +12,8 @@ and prints the table for its paced phases. The timers cost about a
 microsecond per call, so a run with them says where the CPU goes, not how
 this build compares with another.
 
-Importing this module changes nothing: a worker process spawned from a bot
-started this way imports it again.
+Importing this module changes nothing. The bot runs as ``python -m
+bazaarbot.cli`` runs it, so a worker process it spawns imports what it would.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import functools
 import importlib
 import json
 import os
+import runpy
 import signal
 import sys
 import time
@@ -112,9 +113,10 @@ def main(argv: list[str]) -> int:
         os.replace(written, report)  # whole or not at all: the bench reads it once it is there
 
     signal.signal(signal.SIGUSR2, write)
-    from bazaarbot.cli import main as bazaarbot
-
-    return bazaarbot(args)
+    # run as ``python -m bazaarbot.cli ARGS`` runs (a worker it spawns imports that module again)
+    sys.argv = ["bazaarbot", *args]
+    runpy.run_module("bazaarbot.cli", run_name="__main__", alter_sys=True)
+    return 0
 
 
 def read_report(path: Path, commands: int) -> list[tuple[str, float, float]]:
