@@ -5,9 +5,11 @@ each part of ``PARTS`` wrapped in a timer of its thread's CPU (not wall time:
 a sampling profiler counts the time a process is off the core during a socket
 write as that write's, and ``cProfile`` inflates code made of many small
 calls). ``SIGUSR1`` starts a measurement; ``SIGUSR2`` writes it to ``REPORT``
-as JSON: the event loop thread's CPU meanwhile, and each part's CPU and calls.
-A part's time includes the parts it calls (a view's public part is inside the
-views built). ``bench load --versus TREE --parts`` runs this build's bot so
+as JSON: the event loop thread's CPU meanwhile, each part's CPU and calls, and
+the garbage collector's (``gc.callbacks``: a collection costs whatever code
+happens to allocate when it starts, so it is counted apart). A part's time
+includes the parts it calls (a view's public part is inside the views built),
+and a collection that began inside a part. ``bench load --versus TREE --parts`` runs this build's bot so
 and prints the table for its paced phases. The timers cost about a
 microsecond per call, so a run with them says where the CPU goes, not how
 this build compares with another.
@@ -19,6 +21,7 @@ bazaarbot.cli`` runs it, so a worker process it spawns imports what it would.
 from __future__ import annotations
 
 import functools
+import gc
 import importlib
 import json
 import os
@@ -52,6 +55,10 @@ PARTS: tuple[tuple[str, str], ...] = (
 
 #: the key of the event loop thread's CPU in a report
 LOOP = "event loop thread"
+#: the collector's own CPU (a young, middle or timed full collection; in whichever thread ran it)
+COLLECTIONS = "garbage collections"
+#: a report's rows after the loop's: each part, then the collections
+LABELS: tuple[str, ...] = (*(label for label, _where in PARTS), COLLECTIONS)
 
 
 @dataclass
@@ -61,6 +68,7 @@ class PartTimes:
     clock: Callable[[], int] = time.thread_time_ns
     spent: dict[str, list[int]] = field(default_factory=dict)
     began: int | None = None
+    _collecting: int | None = field(default=None, init=False)
 
     def timed(self, label: str, part: Callable[..., Any]) -> Callable[..., Any]:
         """``part`` counting its CPU and calls under ``label``."""
@@ -77,6 +85,20 @@ class PartTimes:
                 tally[1] += 1
 
         return timed_part
+
+    def collection(self, phase: str, _info: dict[str, Any]) -> None:
+        """A ``gc.callbacks`` entry: each collection's CPU and count under ``COLLECTIONS``.
+
+        The collector runs one collection at a time, in the thread that triggered it, so the clock
+        read at its start is read again in the same thread at its stop.
+        """
+        if phase == "start":
+            self._collecting = self.clock()
+        elif self._collecting is not None:
+            tally = self.spent.setdefault(COLLECTIONS, [0, 0])
+            tally[0] += self.clock() - self._collecting
+            tally[1] += 1
+            self._collecting = None
 
     def begin(self) -> None:
         for tally in self.spent.values():
@@ -105,6 +127,7 @@ def main(argv: list[str]) -> int:
     report, *args = argv
     times = PartTimes()
     wrap(times)
+    gc.callbacks.append(times.collection)
     signal.signal(signal.SIGUSR1, lambda *_: times.begin())
 
     def write(*_: Any) -> None:
@@ -124,7 +147,7 @@ def read_report(path: Path, commands: int) -> list[tuple[str, float, float]]:
     found = json.loads(path.read_text())
     per = max(1, commands)
     rows = [(LOOP, found[LOOP] / 1000 / per, 0.0)]
-    for label, _where in PARTS:
+    for label in LABELS:
         ns, calls = found["parts"].get(label, (0, 0))
         rows.append((label, ns / 1000 / per, calls / per))
     return rows

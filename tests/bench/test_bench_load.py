@@ -104,7 +104,7 @@ def _assert_parts_of_a_paced_command(out: str, build: str, tables: int, rounds: 
 def _assert_parts_timed(out: str, phases: int) -> None:
     """This build's bot had its parts timed: one figure per paced phase for each part, the event
     loop's thread spent CPU, and lines went through the hub and views were built."""
-    from bazaarbot.bench.parts import LOOP, PARTS
+    from bazaarbot.bench.parts import LABELS, LOOP
 
     lines = out.splitlines()
     head = lines.index(
@@ -112,9 +112,9 @@ def _assert_parts_timed(out: str, phases: int) -> None:
     )
     rows = {
         line.strip().rsplit("  ", 1)[0].strip(): line.rsplit("  ", 1)[1]
-        for line in lines[head + 1 :][: len(PARTS) + 1]
+        for line in lines[head + 1 :][: len(LABELS) + 1]
     }
-    assert list(rows) == [LOOP, *(label.strip() for label, _where in PARTS)]
+    assert list(rows) == [LOOP, *(label.strip() for label in LABELS)]
     assert all(len(figures.split(", ")) == phases for figures in rows.values())
     assert all(float(x) > 0 for x in rows[LOOP].split(", "))
     for part in (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import sys
@@ -9,7 +10,7 @@ import types
 from collections.abc import Callable
 from pathlib import Path
 
-from bazaarbot.bench.parts import LOOP, PARTS, PartTimes, parts_lines, read_report, wrap
+from bazaarbot.bench.parts import COLLECTIONS, LABELS, LOOP, PARTS, PartTimes, parts_lines, read_report, wrap
 
 
 def _ticking_clock(step: int = 10) -> Callable[[], int]:
@@ -91,8 +92,30 @@ def test_a_report_reads_as_microseconds_and_calls_per_command(tmp_path: Path) ->
     rows = read_report(report, commands=10)
     assert rows[0] == (LOOP, 90.0, 0.0)
     assert rows[1] == (first_label, 4.0, 2.0)
-    assert len(rows) == len(PARTS) + 1 and all(us == 0 for _label, us, _calls in rows[2:])
+    assert [label for label, _us, _calls in rows] == [LOOP, *LABELS]
+    assert all(us == 0 for _label, us, _calls in rows[2:])
     lines = parts_lines("this build", [rows, rows])
     assert lines[0].startswith("this build, paced: where the event loop's CPU went")
     assert lines[1].split()[-2:] == ["90.0,", "90.0"]
     assert lines[2].endswith("4.0 (2.00), 4.0 (2.00)")
+
+
+def test_a_collection_is_counted_with_its_cpu_from_its_start_to_its_stop() -> None:
+    times = PartTimes(clock=_ticking_clock())
+    times.begin()
+    times.collection("start", {"generation": 0})
+    times.collection("stop", {"generation": 0, "collected": 0})
+    times.collection("stop", {"generation": 0, "collected": 0})  # a stop without its start: nothing
+    assert times.report()["parts"][COLLECTIONS] == [10, 1]
+    assert LABELS[-1] == COLLECTIONS
+
+
+def test_the_collector_tells_a_timed_bot_of_each_collection() -> None:
+    times = PartTimes()
+    gc.callbacks.append(times.collection)
+    try:
+        times.begin()
+        gc.collect(0)
+    finally:
+        gc.callbacks.remove(times.collection)
+    assert times.report()["parts"][COLLECTIONS][1] == 1
