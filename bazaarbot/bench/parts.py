@@ -6,13 +6,13 @@ a sampling profiler counts the time a process is off the core during a socket
 write as that write's, and ``cProfile`` inflates code made of many small
 calls). ``SIGUSR1`` starts a measurement; ``SIGUSR2`` writes it to ``REPORT``
 as JSON: the event loop thread's CPU meanwhile, each part's CPU and calls, and
-the garbage collector's (``gc.callbacks``: a collection costs whatever code
-happens to allocate when it starts, so it is counted apart). A part's time
-includes the parts it calls (a view's public part is inside the views built),
-and a collection that began inside a part. ``bench load --versus TREE --parts`` runs this build's bot so
-and prints the table for its paced phases. The timers cost about a
-microsecond per call, so a run with them says where the CPU goes, not how
-this build compares with another.
+the garbage collector's (``gc.callbacks``: a collection falls on whatever code
+allocates when it starts, so it is counted apart too). A part's time includes
+the parts it calls (a view's public part is inside the views built) and any
+collection that ran inside it. ``bench load --versus TREE --parts`` runs this
+build's bot so and prints the table for its paced phases. The timers cost
+about a microsecond per call, so a run with them says where the CPU goes, not
+how this build compares with another.
 
 Importing this module changes nothing. The bot runs as ``python -m
 bazaarbot.cli`` runs it, so a worker process it spawns imports what it would.
