@@ -273,11 +273,21 @@ class Failover:
             await self._say(table, guest, "/join", wait=True)
             await self._say(table, host, "/start", wait=True)
 
-    async def _bot_joined(self) -> None:
-        """The serving process is in every IRC channel of the run."""
+    async def _bot_joined(self, after: dict[str, int] | None = None) -> None:
+        """The serving process is in every IRC channel of the run.
+
+        ``after``: per IRC nick, how many lines it had when the serving process before this one was
+        killed; a join the player saw since then counts, even one already marked seen.
+        """
         assert self.active is not None
         for table in self.tables:
             if table.transport == "irc":
+                client = self.irc[table.nicks[0]]
+                if after is not None and any(
+                    line.startswith(":bazaarbot!") and _joined(line, table.channel)
+                    for line in client.lines[after[table.nicks[0]] :]
+                ):
+                    continue  # the new process joined before the lines were marked seen
                 try:
                     await self.irc[table.nicks[0]].expect(
                         lambda line, c=table.channel: line.startswith(":bazaarbot!") and _joined(line, c),
@@ -439,6 +449,7 @@ class Failover:
         await self._say(table, nick, text, wait=False)
         await asyncio.sleep(self.rng.random() * 0.03)  # a random point of the move's way
         heard = len(self.irc[nick].lines) if table.transport == "irc" else 0
+        before_kill = {name: len(client.lines) for name, client in self.irc.items()}
         self.active.kill()
         killed = time.monotonic()
         await wait_until(lambda: self._gone(table, nick, heard), what="the killed bot's connection to drop")
@@ -451,7 +462,7 @@ class Failover:
             client.since()
         serving = float(TOOK_OVER.search(await self.active.said("took over from")).group(1))  # type: ignore[union-attr]
         await self.active.said("serving the web chat")
-        await self._bot_joined()  # the new process is in every channel before anybody speaks there
+        await self._bot_joined(before_kill)  # the new process is in every channel before anybody speaks
         for tab in self.web.values():
             await tab.close()
             await tab.connect(self.session, self.active.port)  # type: ignore[arg-type]
