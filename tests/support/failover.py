@@ -54,6 +54,11 @@ def _joined(line: str, channel: str) -> bool:
     return len(parts) >= 3 and parts[1] == "JOIN" and parts[2].lstrip(":").lower() == channel.lower()
 
 
+def _bot_joined_line(line: str, channel: str) -> bool:
+    """Whether an IRC line says the bot joined ``channel``."""
+    return line.startswith(":bazaarbot!") and _joined(line, channel)
+
+
 def _answer(line: str, channel: str, nick: str) -> bool:
     """Whether an IRC line is the bot speaking in ``channel`` (what ``nick`` typed there was answered).
 
@@ -284,15 +289,11 @@ class Failover:
             if table.transport == "irc":
                 client = self.irc[table.nicks[0]]
                 if after is not None and any(
-                    line.startswith(":bazaarbot!") and _joined(line, table.channel)
-                    for line in client.lines[after[table.nicks[0]] :]
+                    _bot_joined_line(line, table.channel) for line in client.lines[after[table.nicks[0]] :]
                 ):
                     continue  # the new process joined before the lines were marked seen
                 try:
-                    await self.irc[table.nicks[0]].expect(
-                        lambda line, c=table.channel: line.startswith(":bazaarbot!") and _joined(line, c),
-                        timeout=30,
-                    )
+                    await client.expect(lambda line, c=table.channel: _bot_joined_line(line, c), timeout=30)
                 except AssertionError as error:
                     raise AssertionError(f"{error}; the bot said: {self.active.lines[-15:]}") from None
 
